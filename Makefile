@@ -1,0 +1,31 @@
+# make run: the table simulator on its defaults.  make test: the whole suite.
+# Both set up .venv first (Python packages, the Cython core, the npm MicroPython port).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+MP := simulator/mp
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	cd $(MP) && npm ci --no-audit --no-fund --loglevel=error
+	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/stubs
+	touch $(STAMP)
+
+run: install
+	$(BIN)/tapis table
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) $(MP)/node_modules build *.egg-info cython_core/*.c cython_core/*.so

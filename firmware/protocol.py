@@ -1,0 +1,122 @@
+# Frame codec v1 for the serial links (docs/protocol.md is the byte-level reference).
+#
+#   SOF(0xA5) ADDR SEQ TYPE LEN_HI LEN_LO PAYLOAD... CRC_HI CRC_LO
+#
+# The CRC is CRC-16/CCITT-FALSE over ADDR..PAYLOAD. The decoder is a stream: feed it
+# whatever bytes the port had and it returns the whole frames; on a bad CRC or a bad
+# length it drops the start byte and resynchronises on the next 0xA5.
+from firmware.compat import const
+
+SOF = const(0xA5)
+MAX_PAYLOAD = const(1024)
+_HEADER = const(6)
+
+# Frame types
+CARD = const(0x10)  # shoe -> controller: [card code]
+FAULT = const(0x11)  # shoe -> controller: [fault code]
+DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
+SHUFFLE = const(0x13)  # controller -> shoe: [deck size]: load and shuffle a fresh pack
+BUTTON = const(0x20)  # panel -> controller: [button, arg]
+SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
+
+# Addresses: the controller is 0; devices by kind
+CONTROLLER = const(0x00)
+SHOE = const(0x10)
+PANEL = const(0x20)  # + seat
+DISPLAY = const(0x40)  # + seat
+TABLE_DISPLAY = const(0x4F)
+
+TYPE_NAMES = {CARD: "CARD", FAULT: "FAULT", DRAW: "DRAW", SHUFFLE: "SHUFFLE",
+              BUTTON: "BUTTON", SHOW: "SHOW"}
+
+
+class FrameError(ValueError):
+    pass
+
+
+def _crc_table():
+    t = []
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+        t.append(c)
+    return t
+
+
+_TABLE = _crc_table()
+
+
+def crc16_table(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), table-driven: the board's path."""
+    t = _TABLE
+    for b in data:
+        crc = (crc << 8 & 0xFF00) ^ t[(crc >> 8) ^ b]
+    return crc
+
+
+try:  # CPython computes the same CRC in C; MicroPython's binascii has no crc_hqx
+    from binascii import crc_hqx as crc16  # type: ignore
+except ImportError:
+    crc16 = crc16_table
+
+
+def encode(addr, seq, ftype, payload=b""):
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise FrameError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
+    for what, v in (("address", addr), ("sequence", seq), ("type", ftype)):
+        if not 0 <= v <= 255:
+            raise FrameError("%s %r is not a byte" % (what, v))
+    body = bytes((addr, seq, ftype, n >> 8, n & 255)) + bytes(payload)
+    c = crc16(body, 0xFFFF)
+    return bytes((SOF,)) + body + bytes((c >> 8, c & 255))
+
+
+class Decoder:
+    """Streaming decoder: feed(bytes) -> list of (addr, seq, type, payload)."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.errors = 0  # corrupt frames dropped
+
+    def feed(self, data):
+        self.buf.extend(data)
+        frames = []
+        buf = self.buf
+        while True:
+            start = buf.find(bytes((SOF,)))
+            if start < 0:
+                buf[:] = b""
+                break
+            if start:
+                buf[:start] = b""
+            if len(buf) < _HEADER:
+                break
+            n = buf[4] << 8 | buf[5]
+            if n > MAX_PAYLOAD:
+                self._drop()
+                continue
+            end = _HEADER + n + 2
+            if len(buf) < end:
+                break
+            body = bytes(buf[1:_HEADER + n])
+            if crc16(body, 0xFFFF) != (buf[end - 2] << 8 | buf[end - 1]):
+                self._drop()
+                continue
+            frames.append((body[0], body[1], body[2], body[5:]))
+            buf[:end] = b""
+        return frames
+
+    def _drop(self):
+        self.errors += 1
+        self.buf[:1] = b""
+
+
+def decode(frame):
+    """Decode exactly one whole frame; raise FrameError if it is not one."""
+    d = Decoder()
+    got = d.feed(frame)
+    if len(got) != 1 or d.buf:
+        raise FrameError("not a single valid frame: %r" % (bytes(frame),))
+    return got[0]

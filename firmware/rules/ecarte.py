@@ -1,0 +1,374 @@
+# Écarté as a pure state machine (SPEC §4, seeds 000-002).
+#
+# Every input is an action tuple (kind, seat, value): the shoe's cards are the chance
+# action ("shoe", CHANCE, card), the players' are the panel actions below. `verify`
+# raises IllegalAction and changes nothing, `can` answers, `apply` changes the state and
+# returns the events it caused as a tuple of immutable (kind, seat, value) tuples. The
+# event log is the replay format: `inputs(events)` gives back the actions.
+from firmware import evaluate
+from firmware.cards import KING, SEVEN, name, rank, suit, is_card
+from firmware.compat import const
+from firmware.rules import CHANCE, IllegalAction
+
+# Phases
+DEAL = const(0)  # the shoe deals 5 each in packets, then turns the trump
+PROPOSE = const(1)  # elder: propose or stand ("I play")
+RESPOND = const(2)  # dealer: accept or refuse
+DISCARD = const(3)  # the seat to act discards
+DRAW = const(4)  # the shoe replaces the discards
+PLAY = const(5)  # tricks
+
+PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play")
+
+# Player actions; the events add: card, turn, draw, trick, score, deal, game, rubber.
+PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "play")
+_DEALT = ("card", "turn", "draw")
+
+DECK_SIZE = const(32)
+HAND = const(5)
+
+
+class Options:
+    """Écarté options; the defaults are the rules of SPEC §4."""
+
+    def __init__(self, packets=(3, 2), target=5, rubber=3, ace_high=False,
+                 dealer_must_exchange=False):
+        if tuple(packets) not in ((2, 3), (3, 2)):
+            raise ValueError("packets must be (2, 3) or (3, 2), got %r" % (packets,))
+        if rubber not in (1, 3, 5, 7, 11):
+            raise ValueError("a rubber is best of 1, 3, 5, 7 or 11 games, got %r" % (rubber,))
+        self.packets = tuple(packets)
+        self.target = target
+        self.rubber = rubber
+        self.ace_high = ace_high
+        self.dealer_must_exchange = dealer_must_exchange
+
+
+def inputs(events):
+    """The actions that replayed on a fresh Ecarte reproduce `events`."""
+    out = []
+    for e in events:
+        if e[0] in _DEALT:
+            out.append(("shoe", CHANCE, e[2]))
+        elif e[0] in PLAYER_ACTIONS:
+            out.append(e)
+    return out
+
+
+class Ecarte:
+    def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
+        self.options = options or Options()
+        self.ev = evaluator
+        self.strength = evaluate.ACE_HIGH if self.options.ace_high else evaluate.ECARTE_STRENGTH
+        self.log = []
+        self.scores = [0, 0]
+        self.games = [0, 0]  # games won in the current rubber
+        self.rubbers = [0, 0]
+        self.game_no = 1
+        self.deal_no = 0
+        self.dealer = 1 - first_dealer  # _new_deal alternates it
+        self._out = []
+        self._new_deal()
+        self.log.extend(self._out)
+
+    # ---- what the state looks like -------------------------------------------------
+    @property
+    def elder(self):
+        return 1 - self.dealer
+
+    @property
+    def stock(self):
+        """Cards still in the shoe for this deal."""
+        return DECK_SIZE - self.delivered
+
+    def holds_king(self, seat):
+        return self.trump_suit is not None and \
+            any(rank(c) == KING and suit(c) == self.trump_suit for c in self.hands[seat])
+
+    def legal_cards(self, seat):
+        if self.phase != PLAY or seat != self.to_act:
+            return []
+        return self.ev.legal_plays(self.hands[seat], self.led, self.trump_suit, self.strength)
+
+    def legal_actions(self):
+        """Every legal player action now (chance actions are the shoe's)."""
+        acts = []
+        s = self.to_act
+        if self.phase == PROPOSE:
+            acts = [("propose", s, None), ("stand", s, None)]
+        elif self.phase == RESPOND:
+            acts = [("accept", s, None), ("refuse", s, None)]
+        elif self.phase == DISCARD:
+            lo, hi = self.discard_range(s)
+            hand = self.hands[s]
+            for mask in range(1 << len(hand)):
+                pick = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
+                if lo <= len(pick) <= hi:
+                    acts.append(("discard", s, pick))
+        elif self.phase == PLAY:
+            acts = [("play", s, c) for c in self.legal_cards(s)]
+        for seat in (0, 1):
+            if self._king_open(seat):
+                acts.append(("king", seat, None))
+        return acts
+
+    # ---- verify / can / apply ------------------------------------------------------
+    def can(self, action):
+        try:
+            self.verify(action)
+            return True
+        except IllegalAction:
+            return False
+
+    def verify(self, action):
+        try:
+            kind, seat, value = action
+        except (TypeError, ValueError):
+            raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
+        if kind == "shoe":
+            if seat != CHANCE:
+                raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))
+            return self._verify_card(value)
+        if kind == "king":
+            if seat not in (0, 1):
+                raise IllegalAction("no seat %r at this table" % (seat,))
+            if not self._king_open(seat):
+                raise IllegalAction("seat %d cannot announce the king: %s" % (seat, self._king_why(seat)))
+            return
+        if kind not in PLAYER_ACTIONS:
+            raise IllegalAction("unknown action %r" % (kind,))
+        if seat != self.to_act:
+            raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self._whose_turn()))
+        want = {PROPOSE: ("propose", "stand"), RESPOND: ("accept", "refuse"),
+                DISCARD: ("discard",), PLAY: ("play",)}.get(self.phase, ())
+        if kind not in want:
+            raise IllegalAction("seat %d cannot %s now: the table is at the %s" %
+                                (seat, kind, PHASE_NAMES[self.phase]))
+        if kind == "discard":
+            self._verify_discard(seat, value)
+        elif kind == "play":
+            self._verify_play(seat, value)
+
+    def apply(self, action):
+        self.verify(action)
+        kind, seat, value = action
+        self._out = []
+        if kind == "shoe":
+            self._on_card(value)
+        elif kind == "propose":
+            self.proposals += 1
+            self._emit(action)
+            self.to_act, self.phase = self.dealer, RESPOND
+        elif kind == "stand":
+            if self.proposals == 0:
+                self.vulnerable = seat
+            self._emit(action)
+            self._start_play()
+        elif kind == "accept":
+            self._emit(action)
+            self.to_act, self.phase = self.elder, DISCARD
+        elif kind == "refuse":
+            if self.proposals == 1:
+                self.vulnerable = seat
+            self._emit(action)
+            self._start_play()
+        elif kind == "discard":
+            self._on_discard(seat, tuple(value))
+        elif kind == "king":
+            self.announced[seat] = True
+            self._emit(action)
+            self._score(seat, 1, "king")
+        elif kind == "play":
+            self._on_play(seat, value)
+        out = tuple(self._out)
+        self.log.extend(out)
+        return out
+
+    # ---- the deal ------------------------------------------------------------------
+    def _new_deal(self):
+        self.deal_no += 1
+        self.dealer = 1 - self.dealer
+        self.hands = [[], []]
+        self.discards = [[], []]
+        self.played = [[], []]  # cards each seat has played to tricks
+        self.tricks = [0, 0]
+        self.turned = None
+        self.trump_suit = None
+        self.delivered = 0
+        self.seen = set()  # every card the shoe delivered this deal
+        self.proposals = 0
+        self.vulnerable = -1
+        self.announced = [False, False]
+        self.led = None
+        self.leader = self.elder
+        a, b = self.options.packets
+        e, d = self.elder, self.dealer
+        # the seats the next cards go to; CHANCE marks the turned trump
+        self.pending = [e] * a + [d] * a + [e] * b + [d] * b + [CHANCE]
+        self.phase, self.to_act = DEAL, CHANCE
+        self._emit(("deal", self.dealer, self.deal_no))
+
+    def _verify_card(self, c):
+        if self.phase not in (DEAL, DRAW):
+            raise IllegalAction("the shoe delivered %s but no card is due (%s)" %
+                                (_show(c), PHASE_NAMES[self.phase]))
+        if not is_card(c) or rank(c) < SEVEN:
+            raise IllegalAction("the shoe delivered %r, which is not in the 32-card pack" % (c,))
+        if c in self.seen:
+            raise IllegalAction("the shoe delivered %s twice: imperfect pack" % name(c))
+
+    def _on_card(self, c):
+        to = self.pending.pop(0)
+        self.delivered += 1
+        self.seen.add(c)
+        if to == CHANCE:
+            self.turned, self.trump_suit = c, suit(c)
+            self._emit(("turn", CHANCE, c))
+            if rank(c) == KING and self._score(self.dealer, 1, "turned king"):
+                return
+            self._after_exchange()
+            return
+        self.hands[to].append(c)
+        self._emit(("card" if self.phase == DEAL else "draw", to, c))
+        if self.pending:
+            return
+        if self.phase == DRAW:
+            self._after_draw(to)
+
+    # ---- proposals and the exchange -------------------------------------------------
+    def _after_exchange(self):
+        """Elder's turn to propose again, unless the stock cannot supply a card."""
+        if self.stock > 0:
+            self.phase, self.to_act = PROPOSE, self.elder
+        else:
+            self._start_play()
+
+    def discard_range(self, seat):
+        hi = min(HAND, self.stock)
+        if seat == self.elder:
+            return 1, hi
+        lo = 1 if self.options.dealer_must_exchange and hi > 0 else 0
+        return lo, hi
+
+    def _verify_discard(self, seat, cards):
+        try:
+            cards = tuple(cards)
+        except TypeError:
+            raise IllegalAction("a discard is a list of cards, got %r" % (cards,))
+        lo, hi = self.discard_range(seat)
+        if not lo <= len(cards) <= hi:
+            raise IllegalAction("seat %d must discard %d to %d cards, not %d" % (seat, lo, hi, len(cards)))
+        for c in cards:
+            if c not in self.hands[seat]:
+                raise IllegalAction("seat %d cannot discard %s: not in hand" % (seat, _show(c)))
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("seat %d named a card twice in its discard %r" % (seat, cards))
+
+    def _on_discard(self, seat, cards):
+        for c in cards:
+            self.hands[seat].remove(c)
+            self.discards[seat].append(c)
+        self._emit(("discard", seat, cards))
+        if cards:
+            self.pending = [seat] * len(cards)
+            self.phase, self.to_act = DRAW, CHANCE
+        else:
+            self._after_draw(seat)
+
+    def _after_draw(self, seat):
+        if seat == self.elder:
+            self.to_act, self.phase = self.dealer, DISCARD
+            if self.discard_range(self.dealer)[1] == 0:  # stock exhausted: dealer must play
+                self._start_play()
+        else:
+            self._after_exchange()
+
+    # ---- the king -------------------------------------------------------------------
+    def _king_why(self, seat):
+        if self.phase != PLAY:
+            return "the king is announced once the exchange is over"
+        if self.announced[seat]:
+            return "already announced"
+        if not self.holds_king(seat) and not self._led_king(seat):
+            return "it does not hold the king of trumps"
+        return "its first card is already played"
+
+    def _led_king(self, seat):
+        """Elder may announce a king he led first, until it is answered."""
+        p = self.played[seat]
+        return len(p) == 1 and self.led == p[0] and rank(p[0]) == KING and \
+            suit(p[0]) == self.trump_suit and seat == self.elder and sum(self.tricks) == 0
+
+    def _king_open(self, seat):
+        if self.phase != PLAY or self.announced[seat]:
+            return False
+        if not self.played[seat]:
+            return self.holds_king(seat)
+        return self._led_king(seat)
+
+    # ---- play -------------------------------------------------------------------------
+    def _start_play(self):
+        self.phase, self.to_act, self.leader, self.led = PLAY, self.elder, self.elder, None
+
+    def _verify_play(self, seat, c):
+        if c not in self.hands[seat]:
+            raise IllegalAction("seat %d cannot play %s: not in its hand" % (seat, _show(c)))
+        legal = self.legal_cards(seat)
+        if c not in legal:
+            raise IllegalAction("seat %d cannot play %s: %s (legal: %s)" % (
+                seat, name(c), self._play_rule(seat), " ".join(name(x) for x in legal)))
+
+    def _play_rule(self, seat):
+        if any(suit(x) == suit(self.led) for x in self.hands[seat]):
+            return "it must follow suit and win the trick if able"
+        return "it is void in the suit led and must trump"
+
+    def _on_play(self, seat, c):
+        self.hands[seat].remove(c)
+        self.played[seat].append(c)
+        self._emit(("play", seat, c))
+        if self.led is None:
+            self.led, self.to_act = c, 1 - seat
+            return
+        winner = seat if self.ev.trick_winner(self.led, c, self.trump_suit, self.strength) else 1 - seat
+        self.tricks[winner] += 1
+        self._emit(("trick", winner, sum(self.tricks)))
+        self.led, self.leader, self.to_act = None, winner, winner
+        if sum(self.tricks) == HAND:
+            w, pts = self.ev.ecarte_points(self.tricks, self.vulnerable)
+            reason = "vole" if self.tricks[w] == HAND else "point"
+            if not self._score(w, pts, reason):
+                self._new_deal()
+
+    # ---- scoring ------------------------------------------------------------------------
+    def _score(self, seat, points, reason):
+        """Add points; return True if that ended the game (and so the deal)."""
+        self.scores[seat] += points
+        self._emit(("score", seat, (points, reason)))
+        if self.scores[seat] < self.options.target:
+            return False
+        loser = 1 - seat
+        value = self.ev.game_value(self.scores[loser])
+        self.games[seat] += 1
+        self._emit(("game", seat, value))
+        if self.games[seat] * 2 > self.options.rubber:
+            self.rubbers[seat] += 1
+            self._emit(("rubber", seat, tuple(self.games)))
+            self.games = [0, 0]
+        self.scores = [0, 0]
+        self.game_no += 1
+        self._new_deal()
+        return True
+
+    # ---- helpers ---------------------------------------------------------------------
+    def _emit(self, event):
+        self._out.append(event)
+
+    def _whose_turn(self):
+        if self.to_act == CHANCE:
+            return "the shoe's turn to deliver a card"
+        return "seat %d's turn to %s" % (self.to_act, PHASE_NAMES[self.phase])
+
+
+def _show(c):
+    return name(c) if is_card(c) else repr(c)

@@ -1,0 +1,20 @@
+# Chooses the evaluator: the compiled twin when it is built, the pure one otherwise.
+# TAPIS_PURE=1 forces the pure one (as MSGPACK_PUREPYTHON does for msgpack).
+import os
+import sys
+
+
+def _load():
+    if os.environ.get("TAPIS_PURE", "") not in ("", "0"):
+        from firmware import evaluate
+        return evaluate, "pure"
+    try:
+        from cython_core import evaluate
+        return evaluate, "cython"
+    except ImportError as e:
+        sys.stderr.write("warning: compiled core unavailable (%s); using the pure twin\n" % e)
+        from firmware import evaluate
+        return evaluate, "pure"
+
+
+evaluate, CORE = _load()

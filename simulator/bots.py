@@ -1,0 +1,84 @@
+# Bots behind the emulated panels. They see only their own seat's display view
+# and answer with button presses, as a person at the table would.
+from firmware import panel as B
+from firmware.cards import KING, QUEEN, rank, suit
+from firmware.evaluate import ECARTE_STRENGTH as STRENGTH, beats
+
+
+def _strength(c):
+    return STRENGTH[rank(c)]
+
+
+def ecarte_estimate(hand, trump):
+    """Rough tricks: every trump, every side king, half a side queen with a guard."""
+    est = 0.0
+    for c in hand:
+        if suit(c) == trump:
+            est += 1
+        elif rank(c) == KING:
+            est += 1
+        elif rank(c) == QUEEN and sum(1 for x in hand if suit(x) == suit(c)) > 1:
+            est += 0.5
+    return est
+
+
+def ecarte_stands(hand, trump):
+    """Stand (or refuse) on hands that should take the point; propose on the rest.
+    Holding the trump king, ask for cards unless the hand is very strong (seed 002)."""
+    est = ecarte_estimate(hand, trump)
+    if any(suit(c) == trump and rank(c) == KING for c in hand):
+        return est >= 4
+    return est >= 3
+
+
+def ecarte_discard(hand, trump, lo, hi):
+    """Keep trumps and side kings; throw the rest, weakest first, within [lo, hi]."""
+    keep = lambda c: suit(c) == trump or rank(c) == KING
+    order = sorted(hand, key=lambda c: (keep(c), suit(c) == trump, _strength(c)))
+    n = sum(1 for c in hand if not keep(c))
+    return order[:max(lo, min(n, hi))]
+
+
+def ecarte_card(view):
+    """Lead: trumps from three or more, else the best side card. Follow: win as
+    cheaply as possible, else throw the cheapest card."""
+    legal = view["legal"]
+    trump = suit(view["trump"])
+    if view["led"] is None:
+        trumps = [c for c in legal if suit(c) == trump]
+        pool = trumps if len(trumps) >= 3 else [c for c in legal if suit(c) != trump] or legal
+        return max(pool, key=_strength)
+    led = view["led"]
+    winners = [c for c in legal if beats(c, led, trump, STRENGTH)]
+    pool = winners or legal
+    return min(pool, key=lambda c: (suit(c) == trump and not winners, _strength(c)))
+
+
+class EcarteBot:
+    def __init__(self):
+        self.acted = None  # the decision point last answered, so each is answered once
+
+    def presses(self, view):
+        out = []
+        if view["king"]:
+            out.append((B.KING, 0))
+        if not view["turn"]:
+            return out
+        point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]))
+        if point == self.acted:
+            return out
+        self.acted = point
+        hand, trump, phase = view["hand"], suit(view["trump"]), view["phase"]
+        if phase == "propose":
+            out.append((B.STAND if ecarte_stands(hand, trump) else B.PROPOSE, 0))
+        elif phase == "respond":
+            out.append((B.REFUSE if ecarte_stands(hand, trump) else B.ACCEPT, 0))
+        elif phase == "discard":
+            lo, hi = view["discard"]
+            for c in ecarte_discard(hand, trump, lo, hi):
+                out.append((B.SELECT, hand.index(c) + 1))
+            out.append((B.CONFIRM, 0))
+        elif phase == "play":
+            out.append((B.SELECT, hand.index(ecarte_card(view)) + 1))
+            out.append((B.CONFIRM, 0))
+        return out

@@ -1,0 +1,32 @@
+# The games the simulator can run, found by name. Each entry says how to build the
+# rules state and its table adapter, and which bot, recorder and renderer go with it.
+from firmware.rules import ecarte
+from firmware.tables.ecarte import EcarteTable
+from simulator.bots import EcarteBot
+from simulator.records import Recorder
+from simulator.render import Renderer
+
+
+class Ecarte:
+    name = "ecarte"
+    title = "écarté"
+    Table = EcarteTable
+    Bot = EcarteBot
+    Recorder = Recorder
+    Renderer = Renderer
+
+    @staticmethod
+    def new_game(options=None, evaluator=None):
+        kw = {"evaluator": evaluator} if evaluator is not None else {}
+        return ecarte.Ecarte(options, **kw)
+
+    @staticmethod
+    def finished_deals(game):
+        return game.deal_no - 1
+
+    @staticmethod
+    def finished_games(game):
+        return game.game_no - 1
+
+
+GAMES = {"ecarte": Ecarte}

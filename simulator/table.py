@@ -1,0 +1,67 @@
+# The table simulator: the firmware controller, wired by in-memory links to an
+# emulated shoe, a console (panel + display) per seat with a bot behind it, and the
+# table display. Time is virtual: each step is one millisecond.
+from firmware import protocol as P
+from firmware.controller import Controller
+from firmware.devices import Link
+from firmware.rng import Seeded
+from simulator.devices import EmuConsole, EmuDisplay, EmuShoe
+from simulator.games import GAMES
+from simulator.pipes import pipe
+
+STALL_STEPS = 1000  # steps without a new event before the run is declared stuck
+
+
+class StalledTable(RuntimeError):
+    pass
+
+
+class EmulatedTable:
+    def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
+                 on_table=None):
+        self.kit = GAMES[game]
+        self.game = self.kit.new_game(options, evaluator)
+        self.table = self.kit.Table(self.game)
+        seats = self.table.SEATS
+        players = players or [self.kit.Bot() for _ in range(seats)]
+        route = {}
+        ctrl_end, dev_end = pipe()
+        route[P.SHOE] = Link(ctrl_end)
+        self.devices = [EmuShoe(dev_end, Seeded(seed))]
+        self.consoles = []
+        for s in range(seats):
+            ctrl_end, dev_end = pipe()
+            route[P.PANEL + s] = route[P.DISPLAY + s] = Link(ctrl_end)
+            self.consoles.append(EmuConsole(dev_end, s, players[s]))
+        self.devices.extend(self.consoles)
+        ctrl_end, dev_end = pipe()
+        route[P.TABLE_DISPLAY] = Link(ctrl_end)
+        self.devices.append(EmuDisplay(dev_end, on_table))
+        self.controller = Controller(self.table, route)
+        self.now = 0
+
+    def run(self, until, on_events=None):
+        """Step the table until until(game) is true; on_events(new events) as they come."""
+        game, idle, seen = self.game, 0, len(self.game.log)
+        if on_events and seen:
+            on_events(game.log[:seen])
+        while not until(game):
+            self.now += 1
+            self.controller.step(self.now)
+            for d in self.devices:
+                d.step(self.now)
+            if len(game.log) == seen:
+                idle += 1
+                if idle > STALL_STEPS:
+                    raise StalledTable("no progress for %d ms; faults: %r" % (
+                        STALL_STEPS, self.controller.faults))
+            else:
+                if on_events:
+                    on_events(game.log[seen:])
+                idle, seen = 0, len(game.log)
+
+    def run_deals(self, n, on_events=None):
+        self.run(lambda g: self.kit.finished_deals(g) >= n, on_events)
+
+    def run_games(self, n, on_events=None):
+        self.run(lambda g: self.kit.finished_games(g) >= n, on_events)

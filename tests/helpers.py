@@ -1,0 +1,34 @@
+# Small builders for golden écarté tests.
+from firmware.cards import parse_list
+from firmware.rules import ecarte as R
+
+
+def pack_for(elder, dealer, turn, packets=(3, 2), rest=""):
+    """The shoe order that deals `elder` and `dealer` (5 cards each) and turns `turn`."""
+    e, d = parse_list(elder), parse_list(dealer)
+    a, b = packets
+    return e[:a] + d[:a] + e[a:] + d[a:] + parse_list(turn) + parse_list(rest)
+
+
+def dealt(elder, dealer, turn, first_dealer=0, options=None, **kw):
+    """A fresh game with this first deal applied. Seat `first_dealer` deals."""
+    g = R.Ecarte(options, first_dealer=first_dealer)
+    packets = g.options.packets
+    for c in pack_for(elder, dealer, turn, packets, **kw)[:11]:
+        g.apply(("shoe", R.CHANCE, c))
+    return g
+
+
+def shoe(g, cards):
+    for c in parse_list(cards):
+        g.apply(("shoe", R.CHANCE, c))
+
+
+def snapshot(g):
+    """Everything a rule could change, as comparable data."""
+    keep = {}
+    for k, v in sorted(vars(g).items()):
+        if k in ("ev", "options", "strength", "_out"):
+            continue
+        keep[k] = repr(v)
+    return keep

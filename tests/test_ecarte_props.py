@@ -1,0 +1,167 @@
+# Property tests of the écarté engine: conservation, legality, scoring, determinism,
+# and a stateful machine that throws legal and illegal actions at it.
+from hypothesis import given, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from firmware import deck
+from firmware.cards import KING, rank, suit
+from firmware.rng import Seeded
+from firmware.rules import ecarte as R
+from helpers import snapshot
+
+PACK = sorted(deck.deck32())
+ORDER = "789TAJQK"  # écarté rank order, low to high, written independently of the engine
+
+
+def strength(c):
+    return ORDER.index("23456789TJQKA"[rank(c)])
+
+
+def naive_legal(hand, led, trump):
+    if led is None:
+        return set(hand)
+    follow = [c for c in hand if suit(c) == suit(led)]
+    if follow:
+        over = [c for c in follow if suit(led) == suit(c) and strength(c) > strength(led)]
+        return set(over or follow)
+    trumps = [c for c in hand if suit(c) == trump]
+    return set(trumps or hand)
+
+
+def check_conservation(g):
+    places = [c for h in g.hands for c in h] + [c for d in g.discards for c in d] + \
+             [c for p in g.played for c in p] + ([g.turned] if g.turned is not None else [])
+    assert len(places) == len(set(places)), "a card is in two places"
+    assert len(places) == g.delivered, "a delivered card is missing"
+    assert set(places) <= set(PACK)
+    assert g.stock == 32 - len(places)  # the rest are still in the shoe
+    assert all(len(h) <= 5 for h in g.hands)
+
+
+def drive(seed, deals, check):
+    g = R.Ecarte()
+    rng = Seeded(seed)
+    pack = []
+    while g.deal_no <= deals:
+        if g.to_act == R.CHANCE:
+            if g.phase == R.DEAL and g.delivered == 0:
+                pack = deck.shuffle(deck.deck32(), rng.below)
+            g.apply(("shoe", R.CHANCE, pack[g.delivered]))
+        else:
+            acts = g.legal_actions()
+            a = acts[rng.below(len(acts))]
+            if a[0] == "play":
+                assert a[2] in naive_legal(g.hands[a[1]], g.led, g.trump_suit)
+                assert set(g.legal_cards(a[1])) == naive_legal(g.hands[a[1]], g.led, g.trump_suit)
+            g.apply(a)
+        check(g)
+    return g
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_cards_are_conserved_in_every_state(seed):
+    drive(seed, 8, check_conservation)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_scoring_invariants(seed):
+    g = drive(seed, 40, lambda g: None)
+    score, deal_tricks, kings = [0, 0], [0, 0], [0, 0]
+    for kind, seat, value in g.log:
+        if kind == "deal":
+            deal_tricks, kings = [0, 0], [0, 0]
+        elif kind == "score":
+            pts, why = value
+            assert score[seat] < 5, "points after the game was won"
+            if why in ("king", "turned king"):
+                assert pts == 1
+                kings[seat] += 1
+                assert kings[seat] == 1
+            else:
+                assert why in ("point", "vole") and pts in (1, 2)
+                assert sum(deal_tricks) == 5 and deal_tricks[seat] >= 3
+                assert why != "vole" or (deal_tricks[seat] == 5 and pts == 2)
+            score[seat] += pts
+        elif kind == "trick":
+            deal_tricks[seat] += 1
+        elif kind == "game":
+            assert score[seat] >= 5 and score[1 - seat] < 5
+            loser = score[1 - seat]
+            assert value == (3 if loser == 0 else 2 if loser <= 2 else 1)
+            score = [0, 0]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_same_seed_same_game(seed):
+    a = drive(seed, 10, lambda g: None)
+    b = drive(seed, 10, lambda g: None)
+    assert a.log == b.log
+
+
+class EcarteMachine(RuleBasedStateMachine):
+    """Arbitrary legal and illegal actions: an illegal one raises IllegalAction with a
+    message, and changes nothing."""
+
+    @initialize(seed=st.integers(0, 2 ** 32), packets=st.sampled_from([(2, 3), (3, 2)]))
+    def start(self, seed, packets):
+        self.g = R.Ecarte(R.Options(packets=packets), first_dealer=seed % 2)
+        self.rng = Seeded(seed)
+        self.pack = []
+
+    @rule()
+    def shoe_delivers_the_next_card(self):
+        g = self.g
+        if g.to_act != R.CHANCE:
+            return
+        if g.delivered == 0 or not self.pack:
+            self.pack = deck.shuffle(deck.deck32(), self.rng.below)
+        nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
+        g.apply(("shoe", R.CHANCE, nxt))
+
+    @rule(pick=st.integers(0, 1000))
+    def a_legal_action(self, pick):
+        acts = self.g.legal_actions()
+        if acts:
+            a = acts[pick % len(acts)]
+            assert self.g.can(a)
+            self.g.apply(a)
+
+    @rule(kind=st.sampled_from(R.PLAYER_ACTIONS + ("shoe", "bogus")),
+          seat=st.sampled_from([0, 1, -1, 2, None]),
+          value=st.one_of(st.none(), st.sampled_from(PACK + [0, 99, -3]),
+                          st.lists(st.sampled_from(PACK), max_size=6).map(tuple)))
+    def an_arbitrary_action(self, kind, seat, value):
+        g = self.g
+        a = (kind, seat, value)
+        before = snapshot(g)
+        if g.can(a):
+            g.apply(a)
+            return
+        try:
+            g.apply(a)
+        except R.IllegalAction as e:
+            assert str(e)
+        else:
+            raise AssertionError("an illegal action was applied: %r" % (a,))
+        assert snapshot(g) == before
+
+    @invariant()
+    def conserved(self):
+        if hasattr(self, "g"):
+            check_conservation(self.g)
+
+    @invariant()
+    def kings_only_for_their_holders(self):
+        if hasattr(self, "g"):
+            for seat in (0, 1):
+                if self.g.can(("king", seat, None)):
+                    held = any(rank(c) == KING and suit(c) == self.g.trump_suit
+                               for c in self.g.hands[seat] + self.g.played[seat])
+                    assert held
+
+
+TestEcarteMachine = EcarteMachine.TestCase
+TestEcarteMachine.settings = settings(max_examples=60, stateful_step_count=80, deadline=None)

@@ -1,0 +1,245 @@
+# Golden écarté deals: each pins one rule of SPEC §4 (seeds 000-002).
+import pytest
+
+from firmware.cards import parse, parse_list
+from firmware.evaluate import ECARTE_STRENGTH, ecarte_points, game_value, legal_plays
+from firmware.rules import ecarte as R
+from helpers import dealt, shoe, snapshot
+
+H = 1  # hearts
+
+
+def C(text):
+    return parse(text)
+
+
+def play_out(g, plays):
+    """plays: 'KC 7C 8C QH ...' in the order cards hit the table."""
+    for c in parse_list(plays):
+        g.apply(("play", g.to_act, c))
+
+
+def test_deal_gives_five_each_in_the_chosen_packets_and_turns_the_eleventh():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    # seat 0 deals, so seat 1 is elder and received the first packet of three
+    assert [e for e in g.log if e[0] == "card"][:3] == [("card", 1, C(x)) for x in ("7S", "8S", "9D")]
+    assert sorted(g.hands[1]) == sorted(parse_list("7S 8S 9D KC 8C"))
+    assert sorted(g.hands[0]) == sorted(parse_list("QH JH AH KS 7C"))
+    assert g.turned == C("7H") and g.trump_suit == H
+    assert g.phase == R.PROPOSE and g.to_act == 1 and g.stock == 21
+
+
+def test_two_then_three_packets():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H", options=R.Options(packets=(2, 3)))
+    assert [e[1] for e in g.log if e[0] == "card"] == [1, 1, 0, 0, 1, 1, 1, 0, 0, 0]
+
+
+def test_turned_king_scores_one_for_the_dealer_at_once():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "KH")
+    assert g.scores == [1, 0]
+    assert ("score", 0, (1, "turned king")) in g.log
+
+
+def test_turned_king_at_four_wins_the_game_before_any_play():
+    g = R.Ecarte(first_dealer=0)
+    g.scores = [4, 2]
+    shoe(g, "7S 8S 9D QH JH AH KC 8C KS 7C KH")
+    # the value is double because the loser had 2
+    assert [e for e in g.log if e[0] == "game"] == [("game", 0, 2)]
+    assert g.scores == [0, 0] and g.deal_no == 2 and g.phase == R.DEAL
+
+
+def test_elder_who_stands_and_loses_the_point_concedes_two():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    assert g.vulnerable == 1
+    play_out(g, "KC 7C  8C JH  AH 7S  QH 8S  KS 9D")
+    assert [e for e in g.log if e[0] == "trick"][-1][2] == 5
+    assert g.scores == [2, 0]
+    assert ("score", 0, (2, "point")) in g.log
+
+
+def test_dealer_who_refuses_the_first_proposal_and_loses_concedes_two():
+    g = dealt("KS KD KC 8H 9H", "7S 8D 9C TS 8C", "7H")
+    g.apply(("propose", 1, None))
+    g.apply(("refuse", 0, None))
+    assert g.vulnerable == 0
+    play_out(g, "KS 7S  KD 8D  KC 8C  8H TS  9H 9C")
+    assert g.scores == [0, 2]  # a vole is 2 as well: tricks never score more than 2
+
+
+def test_vole_scores_two_and_point_one():
+    assert ecarte_points([5, 0], -1) == (0, 2)
+    assert ecarte_points([3, 2], -1) == (0, 1)
+    assert ecarte_points([1, 4], -1) == (1, 1)
+    assert ecarte_points([1, 4], 0) == (1, 2)  # the vulnerable seat lost the point
+    assert ecarte_points([0, 5], 0) == (1, 2)  # capped: vole against the vulnerable is 2
+    assert ecarte_points([4, 1], 0) == (0, 1)  # the vulnerable seat won: no bonus
+
+
+def test_game_values():
+    assert [game_value(s) for s in range(5)] == [3, 2, 2, 1, 1]
+
+
+def test_proposal_exchange_then_second_refusal_carries_no_penalty():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("propose", 1, None))
+    g.apply(("accept", 0, None))
+    g.apply(("discard", 1, tuple(parse_list("7S 8S"))))
+    shoe(g, "9S TS")
+    assert g.phase == R.DISCARD and g.to_act == 0
+    g.apply(("discard", 0, ()))  # the dealer may take none
+    assert g.phase == R.PROPOSE and g.stock == 19
+    g.apply(("propose", 1, None))
+    g.apply(("refuse", 0, None))
+    assert g.vulnerable == -1 and g.phase == R.PLAY and g.to_act == 1
+
+
+def test_dealer_must_exchange_option():
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H", options=R.Options(dealer_must_exchange=True))
+    g.apply(("propose", 1, None))
+    g.apply(("accept", 0, None))
+    g.apply(("discard", 1, (C("7S"),)))
+    shoe(g, "9S")
+    assert not g.can(("discard", 0, ()))
+    assert g.can(("discard", 0, (C("7C"),)))
+
+
+def test_stock_exhaustion_follows_the_london_law():
+    g = dealt("7S 8S 9S TS JS", "7D 8D 9D TD JD", "7H")
+    rounds = [("7S 8S 9S TS JS", "QS KS AS 7C 8C"), ("7D 8D 9D TD JD", "9C TC JC QC KC"),
+              ("QS KS AS 7C 8C", "AC 8H 9H TH JH"), ("9C TC JC QC KC", "QH KH AH QD KD")]
+    for i, (out, new) in enumerate(rounds):
+        seat = 1 if i % 2 == 0 else 0
+        if seat == 1:
+            g.apply(("propose", 1, None))
+            g.apply(("accept", 0, None))
+        g.apply(("discard", seat, tuple(parse_list(out))))
+        shoe(g, new)
+    assert g.stock == 1 and g.phase == R.PROPOSE
+    g.apply(("propose", 1, None))
+    g.apply(("accept", 0, None))
+    with pytest.raises(R.IllegalAction, match="1 to 1"):
+        g.apply(("discard", 1, tuple(parse_list("AC 8H"))))
+    g.apply(("discard", 1, (C("AC"),)))
+    shoe(g, "AD")
+    # nothing is left for the dealer: he must play
+    assert g.stock == 0 and g.phase == R.PLAY and g.to_act == 1
+
+
+def test_elder_announces_the_king_before_his_first_lead():
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    assert g.can(("king", 1, None))
+    g.apply(("king", 1, None))
+    assert g.scores == [0, 1] and not g.can(("king", 1, None))
+
+
+def test_a_king_led_first_may_be_announced_until_it_is_answered():
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    g.apply(("play", 1, C("KH")))
+    assert g.can(("king", 1, None))
+    g.apply(("play", 0, C("QH")))
+    assert not g.can(("king", 1, None))
+
+
+def test_the_king_is_lost_once_another_card_is_played():
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    g.apply(("play", 1, C("KC")))
+    with pytest.raises(R.IllegalAction, match="first card is already played"):
+        g.apply(("king", 1, None))
+
+
+def test_the_dealer_announces_before_his_first_card():
+    g = dealt("QH 8S 9D KC 8C", "KH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    g.apply(("play", 1, C("KC")))
+    assert g.can(("king", 0, None))
+    g.apply(("play", 0, C("7C")))
+    assert not g.can(("king", 0, None))
+
+
+def test_no_king_announcement_during_the_exchange():
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    with pytest.raises(R.IllegalAction, match="once the exchange is over"):
+        g.apply(("king", 1, None))
+
+
+def test_king_at_four_ends_the_game():
+    g = R.Ecarte(first_dealer=0)
+    g.scores = [0, 4]
+    shoe(g, "KH 8S 9D QH JH AH KC 8C KS 7C 7H")
+    g.apply(("stand", 1, None))
+    g.apply(("king", 1, None))
+    assert [e for e in g.log if e[0] == "game"] == [("game", 1, 3)]
+    assert g.deal_no == 2 and g.phase == R.DEAL
+
+
+@pytest.mark.parametrize("hand, led, trump, legal", [
+    ("KS 7S 8H", "QS", "H", "KS"),  # follow and win if able
+    ("JS 7S 8H", "QS", "H", "JS 7S"),  # cannot win: any card of the suit
+    ("8H 9H 7D", "QS", "H", "8H 9H"),  # void: trump
+    ("7D 8C", "QS", "H", "7D 8C"),  # void and no trump: anything
+    ("KH 7H 8C", "QH", "H", "KH"),  # trump led: overtrump if able
+    ("AS 7S", "TS", "H", "AS"),  # ace ranks between ten and jack
+])
+def test_legal_plays(hand, led, trump, legal):
+    got = legal_plays(parse_list(hand), C(led), "SHDC".index(trump), ECARTE_STRENGTH)
+    assert sorted(got) == sorted(parse_list(legal))
+
+
+def test_illegal_actions_are_refused_clearly_and_change_nothing():
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    before = snapshot(g)
+    cases = [
+        (("play", 0, C("QH")), "seat 0 cannot play: it is seat 1's turn"),
+        (("play", 1, C("QH")), "not in its hand"),
+        (("propose", 1, None), "cannot propose now"),
+        (("discard", 1, ()), "cannot discard now"),
+        (("shoe", R.CHANCE, C("7D")), "no card is due"),
+        (("fly", 1, None), "unknown action"),
+        ("nonsense", "an action is"),
+    ]
+    for action, message in cases:
+        with pytest.raises(R.IllegalAction, match=message.split(":")[0]):
+            g.apply(action)
+        assert not g.can(action)
+        assert snapshot(g) == before
+    g.apply(("play", 1, C("KC")))
+    with pytest.raises(R.IllegalAction, match="must follow suit") as e:
+        g.apply(("play", 0, C("QH")))
+    assert "legal: 7C" in str(e.value)
+
+
+def test_a_card_delivered_twice_is_refused():
+    g = R.Ecarte()
+    shoe(g, "7S")
+    with pytest.raises(R.IllegalAction, match="twice"):
+        shoe(g, "7S")
+    with pytest.raises(R.IllegalAction, match="not in the 32-card pack"):
+        g.apply(("shoe", R.CHANCE, C("2S")))
+
+
+def test_rubber_is_best_of_three_and_alternates_the_deal():
+    from ecarte_driver import play
+
+    g = play(11, 200)
+    games = [e for e in g.log if e[0] == "game"]
+    rubbers = [e for e in g.log if e[0] == "rubber"]
+    assert rubbers and all(max(r[2]) == 2 for r in rubbers)
+    dealers = [e[1] for e in g.log if e[0] == "deal"]
+    assert all(a != b for a, b in zip(dealers, dealers[1:]))
+    assert len(games) >= 2 * len(rubbers)
+
+
+def test_replay_from_the_event_log_reproduces_it():
+    from ecarte_driver import play
+
+    g = play(5, 60)
+    h = R.Ecarte()
+    for a in R.inputs(g.log):
+        h.apply(a)
+    assert h.log == g.log

@@ -1,0 +1,72 @@
+# The emulated table end to end, through the CLI: records, determinism, errors.
+import json
+import subprocess
+import sys
+
+import pytest
+
+from firmware import deck
+from firmware.cards import name
+from host.cli import main
+
+TAPIS = [sys.executable, "-m", "host.cli"]
+PACK = {name(c) for c in deck.deck32()}
+
+
+def run(*args):
+    return subprocess.run(TAPIS + list(args), capture_output=True, text=True, timeout=300)
+
+
+def test_500_deals_are_reproducible_and_consistent():
+    args = ("table", "--game", "ecarte", "--deals", "500", "--seed", "7", "--json")
+    a, b = run(*args), run(*args)
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    records = [json.loads(line) for line in a.stdout.splitlines()]
+    assert [r["deal"] for r in records] == list(range(1, 501))
+    scores = [0, 0]
+    for r in records:
+        assert r["seed"] == 7
+        cards = r["hands"][0] + r["hands"][1] + [r["trump"]]
+        assert len(r["hands"][0]) == len(r["hands"][1]) == 5
+        assert len(set(cards)) == 11 and set(cards) <= PACK
+        if r["ended_by"] in ("point", "vole"):
+            assert sum(r["tricks"]) == 5
+        else:  # a king took the game before a card was played (seed 002)
+            assert r["ended_by"] in ("king", "turned king") and "game_over" in r
+            assert sum(r["tricks"]) == 0
+        assert [s + p for s, p in zip(scores, r["points"])] == r["scores"]
+        scores = [0, 0] if "game_over" in r else r["scores"]
+        if "game_over" in r:
+            assert max(r["scores"]) >= 5
+            assert r["scores"][r["game_over"]["winner"]] >= 5
+    assert sum("game_over" in r for r in records) > 40
+
+
+def test_default_run_watches_a_whole_game(capsys):
+    assert main(["table", "--seed", "3", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1" in out and "Trump turned" in out and "Trick 5" in out
+    assert out.rstrip().splitlines()[-2].startswith("★") or "wins the game" in out
+    assert out.count("wins the game") == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["table", "--game", "poker"], "invalid choice: 'poker'"),
+    (["table", "--deals", "0"], "at least 1"),
+    (["table", "--deals", "x"], "whole number"),
+    (["table", "--seed", "-1"], "between 0"),
+    (["fly"], "invalid choice"),
+])
+def test_bad_arguments_exit_2_with_a_message(args, message):
+    p = run(*args)
+    assert p.returncode == 2 and message in p.stderr and not p.stdout
+
+
+def test_info_json():
+    p = run("info", "--json")
+    assert p.returncode == 0, p.stderr
+    info = json.loads(p.stdout)
+    assert info["core"] in ("cython", "pure")
+    assert info["version"] == "0.1.0"
+    assert isinstance(info["micropython"], str) and info["micropython"].startswith("1.")
