@@ -47,6 +47,18 @@ class Controller:
             self._on_button(addr - P.PANEL, payload[0], payload[1])
         elif ftype == P.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
+            if addr == P.SHOE:
+                self._on_shoe_fault(bytes(payload))
+
+    def _on_shoe_fault(self, code):
+        """The table adapter turns a shoe fault into a rules action (or None)."""
+        self.awaiting = 0  # the shoe stopped: ask again for what is still due
+        try:
+            action = self.table.shoe_fault(code)
+            if action is not None:
+                self.game.apply(action)
+        except IllegalAction as e:
+            self.faults.append(str(e))
 
     def _on_button(self, seat, button, arg):
         t = self.table

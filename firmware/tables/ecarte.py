@@ -57,6 +57,11 @@ class EcarteTable:
             return ("discard", seat, cards)
         raise R.IllegalAction("button %r does nothing in écarté" % (button,))
 
+    def shoe_fault(self, code):
+        """A shoe fault as a rules action; none is defined yet, so the controller only
+        records it and asks the shoe again."""
+        return None
+
     def done(self, seat):
         self.selected[seat] = []
         self.msg[seat] = ""
