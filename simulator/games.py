@@ -14,6 +14,14 @@ class Ecarte:
     Bot = EcarteBot
     Recorder = Recorder
     Renderer = Renderer
+    # --variant NAME -> the Options it plays with
+    VARIANTS = {
+        "ace-high": lambda: ecarte.Options(ace_high=True),
+        "dealer-must-exchange": lambda: ecarte.Options(dealer_must_exchange=True),
+        "rubber-5": lambda: ecarte.Options(rubber=5),
+        "rubber-7": lambda: ecarte.Options(rubber=7),
+        "rubber-11": lambda: ecarte.Options(rubber=11),
+    }
 
     @staticmethod
     def new_game(options=None, evaluator=None):

@@ -14,8 +14,9 @@ def register(sub):
     p.add_argument("--deals", type=A.positive, help="play N deals (default: one whole game)")
     p.add_argument("--json", action="store_true", help="one JSON record per deal")
     p.add_argument("--board", choices=["cpython"], default="cpython", help="where the firmware runs")
+    p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
     p.add_argument("--delay", type=float, help="seconds between lines when watching (default 0.05 on a terminal)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, parser=p)
 
 
 def run(args):
@@ -23,6 +24,12 @@ def run(args):
     from simulator.table import EmulatedTable
 
     kit = GAMES[args.game]
+    options = None
+    if args.variant is not None:
+        if args.variant not in kit.VARIANTS:
+            args.parser.error("%s has no variant %r; it has: %s" % (
+                args.game, args.variant, ", ".join(sorted(kit.VARIANTS)) or "none"))
+        options = kit.VARIANTS[args.variant]()
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     out = sys.stdout
     on_table = on_events = None
@@ -45,7 +52,7 @@ def run(args):
         hands = lambda: [c.view["hand"] if c.view else [] for c in sim.consoles]
         on_table = kit.Renderer(write, hands, symbols).on_view
         print("Tapis · %s on the emulated table · seed %d" % (kit.title, seed))
-    sim = EmulatedTable(seed, args.game, evaluator=evaluate, on_table=on_table)
+    sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
     if args.deals is None:
