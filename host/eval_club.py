@@ -1,0 +1,47 @@
+# `tapis eval club --banker C1,C2,C3,C4 --punter C1,C2,C3,C4 --trump SUIT`: the trump
+# duel of two tableaux under perfect play (SPEC §4, seed 004).
+import argparse
+import json
+from collections import Counter
+
+from firmware.cards import SUITS, name
+from host import args as A
+from simulator.club import load_duel
+
+
+def tableau(text):
+    cs = A.cards(text)
+    if len(cs) != 4:
+        raise argparse.ArgumentTypeError("a tableau is 4 cards, got %d in %r" % (len(cs), text))
+    return cs
+
+
+def trump_suit(text):
+    t = text.strip().upper()
+    if len(t) != 1 or t not in SUITS:
+        raise argparse.ArgumentTypeError("a trump suit is one of %s, got %r" % (" ".join(SUITS), text))
+    return SUITS.index(t)
+
+
+def register(sub):
+    p = sub.add_parser("club", help="the trump duel of the banker's tableau against a punter's")
+    p.add_argument("--banker", type=tableau, required=True, help="the banker's 4 cards, e.g. KS,JS,9S,2H")
+    p.add_argument("--punter", type=tableau, required=True, help="the punter's 4 cards")
+    p.add_argument("--trump", type=trump_suit, required=True, help="the trump suit: S H D C")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run, parser=p)
+
+
+def run(args):
+    both = Counter(args.banker + args.punter)
+    twice = [(name(c), n) for c, n in both.items() if n > 2]
+    if twice:
+        args.parser.error("a 2x52 shoe has each card twice; %s appears %d times" % twice[0])
+    duel, _core = load_duel()
+    result, bt, pt = duel.duel(args.banker, args.punter, args.trump)
+    out = {"result": duel.RESULT_NAMES[result], "banker_tricks": bt, "punter_tricks": pt}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print("%s wins" % out["result"] if result else "en carte (push)", "· tricks banker %d, punter %d" % (bt, pt))
+    return 0
