@@ -18,3 +18,18 @@ def _load():
 
 
 evaluate, CORE = _load()
+
+
+def _ecarte_solver():
+    """The écarté double-dummy solver: compiled when the core is, else the pure twin."""
+    if CORE == "cython":
+        try:
+            from cython_core import ecarte_solver
+            return ecarte_solver
+        except ImportError as e:
+            sys.stderr.write("warning: compiled écarté solver unavailable (%s); using the pure twin\n" % e)
+    from firmware import ecarte_solver
+    return ecarte_solver
+
+
+ecarte_solver = _ecarte_solver()
