@@ -2,7 +2,7 @@
 # host/odds_<game>.py with register(subparsers); list it in GAMES.
 import importlib
 
-GAMES = ("club",)
+GAMES = ("club", "ecarte")
 
 
 def register(sub):

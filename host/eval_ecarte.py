@@ -1,0 +1,35 @@
+# `tapis eval ecarte --hand H --turned C`: is elder's hand a jeu de règle? (seed 002 lines 39-41)
+# Stand (play without proposing) when the exact double-dummy chance of the point is at least
+# 2 to 1 (wins >= 2/3 of the 65,780 dealer hands); propose otherwise. Holding the trump king,
+# propose unless the vole is probable as well (voles >= 1/2 of them): the dealer cannot draw
+# the king, and a refusal gives elder a fine chance of two points (seed 002 line 40).
+import json
+from fractions import Fraction
+
+from host.odds_ecarte import add_position, position
+
+
+def register(sub):
+    p = sub.add_parser("ecarte", help="stand or propose: is elder's hand a jeu de règle?")
+    add_position(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run, parser=p)
+
+
+def run(args):
+    from host.core import ecarte_solver
+
+    hand, turned = position(args)
+    stand, wins, voles, total, reason = ecarte_solver.advice(hand, turned, True)
+    out = {"advice": "stand" if stand else "propose", "probability": wins / total,
+           "fraction": str(Fraction(wins, total)), "wins": wins, "voles": voles,
+           "vole_probability": voles / total, "total": total, "reason": reason}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        from firmware.cards import name
+
+        print("elder %s, turned %s: %s" % (" ".join(name(c) for c in hand), name(turned), out["advice"].upper()))
+        print("  point %d of %d (%.4f), vole %d (%.4f): %s"
+              % (wins, total, wins / total, voles, voles / total, reason))
+    return 0
