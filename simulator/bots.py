@@ -22,13 +22,36 @@ def ecarte_estimate(hand, trump):
     return est
 
 
-def ecarte_stands(hand, trump):
-    """Stand (or refuse) on hands that should take the point; propose on the rest.
-    Holding the trump king, ask for cards unless the hand is very strong (seed 002)."""
-    est = ecarte_estimate(hand, trump)
-    if any(suit(c) == trump and rank(c) == KING for c in hand):
-        return est >= 4
-    return est >= 3
+_ADVICE = {}  # (hand, turned card, leads) -> stand: the advisor's answer, cached
+
+
+def _advisor():
+    from host.core import ecarte_solver  # compiled when built: ~0.1 ms a decision
+    return ecarte_solver
+
+
+def ecarte_stands(hand, trump, leads=True):
+    """The exact advisor's jeu de règle (firmware/ecarte_solver.py `stands`, seed 002 lines
+    39-41). `trump` is the turned card's code, as the view shows it (`view["trump"]`); a bare
+    suit (0..3, older callers) falls back to the rough estimate, since the advisor needs the
+    card. Elder (`leads`) stands when the double-dummy point is at least 2 to 1 (with the
+    trump king, only if the vole is probable too); the dealer answering a proposal refuses
+    when he takes the point at least 2 to 1 against every hand elder may hold, elder leading."""
+    key = (tuple(sorted(hand)), trump, bool(leads))
+    got = _ADVICE.get(key)
+    if got is None:
+        try:
+            if trump < 4:
+                raise ValueError("a bare suit, not the turned card")
+            got = _advisor().stands(hand, trump, leads)
+        except ValueError:  # no turned card, or a position the advisor refuses (an irregular deal)
+            s = trump if trump < 4 else suit(trump)
+            king = any(suit(c) == s and rank(c) == KING for c in hand)
+            got = ecarte_estimate(hand, s) >= (4 if king else 3)
+        if len(_ADVICE) > 200000:
+            _ADVICE.clear()
+        _ADVICE[key] = got
+    return got
 
 
 def ecarte_discard(hand, trump, lo, hi):
@@ -70,9 +93,9 @@ class EcarteBot:
         self.acted = point
         hand, trump, phase = view["hand"], suit(view["trump"]), view["phase"]
         if phase == "propose":
-            out.append((B.STAND if ecarte_stands(hand, trump) else B.PROPOSE, 0))
+            out.append((B.STAND if ecarte_stands(hand, view["trump"]) else B.PROPOSE, 0))
         elif phase == "respond":
-            out.append((B.REFUSE if ecarte_stands(hand, trump) else B.ACCEPT, 0))
+            out.append((B.REFUSE if ecarte_stands(hand, view["trump"], leads=False) else B.ACCEPT, 0))
         elif phase == "discard":
             lo, hi = view["discard"]
             for c in ecarte_discard(hand, trump, lo, hi):
