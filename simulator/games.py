@@ -38,3 +38,7 @@ class Ecarte:
 
 
 GAMES = {"ecarte": Ecarte}
+
+from simulator.piquet import PiquetKit  # noqa: E402
+
+GAMES["piquet"] = PiquetKit

@@ -2,7 +2,7 @@
 # host/eval_<game>.py with register(subparsers); list it in GAMES.
 import importlib
 
-GAMES = ("club", "ecarte")
+GAMES = ("club", "ecarte", "piquet")
 
 
 def register(sub):

@@ -1,0 +1,74 @@
+# `tapis eval piquet --elder "12 CARDS" --younger "12 CARDS"`: the declarations of two
+# piquet hands as if everything were declared (SPEC §4, seed 003): point, sequence and
+# sets in the scoring order, the repique, and each side's total. Carte blanche and the
+# play are not counted.
+import json
+import sys
+
+from firmware.cards import names
+from firmware.deck import PIQUET_RANKS
+from host import args as A
+
+SIDES = {0: "elder", 1: "younger", -1: None}
+
+
+def register(sub):
+    p = sub.add_parser("piquet", help="score the declarations of an elder and a younger hand")
+    p.add_argument("--elder", type=A.cards, required=True, help='elder\'s 12 cards, e.g. "AS KS QS ..."')
+    p.add_argument("--younger", type=A.cards, required=True, help="younger's 12 cards")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run, parser=p)
+
+
+def check(parser, who, hand):
+    if len(hand) != 12:
+        parser.error("%s must hold 12 cards, got %d: %s" % (who, len(hand), " ".join(names(hand))))
+    dup = sorted({c for c in hand if hand.count(c) > 1})
+    if dup:
+        parser.error("%s names a card twice: %s" % (who, " ".join(names(dup))))
+    bad = [c for c in hand if (c & 15) not in PIQUET_RANKS]
+    if bad:
+        parser.error("%s holds %s, outside the 32-card piquet pack (7 to ace)" % (who, " ".join(names(bad))))
+
+
+def twin():
+    """The declarations twin the host core chose (host/core.py): compiled or pure."""
+    from host import core
+    if core.CORE == "cython":
+        try:
+            from cython_core import declarations
+            return declarations
+        except ImportError as e:
+            sys.stderr.write("warning: compiled declarations unavailable (%s); using the pure twin\n" % e)
+    from firmware import declarations
+    return declarations
+
+
+def evaluate(elder, younger):
+    r = twin().declare(elder, younger)
+    out = {}
+    for i, cat in enumerate(("point", "sequence", "sets")):
+        out[cat] = {"winner": SIDES[r[2 * i]], "score": r[2 * i + 1]}
+    out["repique"] = SIDES[r[6]]
+    out["elder"], out["younger"] = r[7], r[8]
+    return out
+
+
+def run(args):
+    p = args.parser
+    check(p, "--elder", args.elder)
+    check(p, "--younger", args.younger)
+    both = set(args.elder) & set(args.younger)
+    if both:
+        p.error("a card cannot be in both hands: %s" % " ".join(names(sorted(both))))
+    out = evaluate(args.elder, args.younger)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for cat in ("point", "sequence", "sets"):
+        w = out[cat]["winner"]
+        print("%-9s %s" % (cat, "%s scores %d" % (w, out[cat]["score"]) if w else "nobody scores (equal)"))
+    if out["repique"]:
+        print("repique   %s scores 60" % out["repique"])
+    print("total     elder %d, younger %d" % (out["elder"], out["younger"]))
+    return 0
