@@ -40,11 +40,19 @@ def position(args):
     return hand, turned
 
 
-def run(args):
+def count(hand, turned, dealers=None):
+    """(total, wins, voles) as the command prints them: over every dealer hand, or over the
+    given `dealers` only (the tests compare a brute force on such a subset)."""
     from host.core import ecarte_solver
 
+    if dealers is None:
+        return ecarte_solver.odds(hand, turned, True)
+    return ecarte_solver.odds_against(hand, turned, dealers, True)
+
+
+def run(args):
     hand, turned = position(args)
-    total, wins, voles = ecarte_solver.odds(hand, turned, True)
+    total, wins, voles = count(hand, turned)
     if args.json:
         print(json.dumps({"total": total, "wins": wins, "voles": voles}))
     else:
