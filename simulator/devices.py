@@ -7,21 +7,31 @@ from firmware import deck, protocol as P
 from firmware.devices import Link
 
 PACKS = {32: deck.deck32, 36: deck.deck36, 52: deck.deck52, 104: deck.shoe}
+# Packs with a cut card, and the span of places it is put at (club écarté's shoe): when
+# it comes out the shoe reports FAULT "C" and stops; the next DRAW goes on past it.
+CUTS = {104: (52, 78)}
 
 
 class EmuShoe:
-    def __init__(self, port, rng, addr=P.SHOE):
+    def __init__(self, port, rng, addr=P.SHOE, cuts=CUTS):
         self.link, self.rng, self.addr = Link(port), rng, addr
         self.pack = []
         self.dealt = 0
+        self.cuts, self.cut = cuts, None
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll():
             if ftype == P.SHUFFLE:
                 self.pack = deck.shuffle(PACKS[payload[0]](), self.rng.below)
                 self.dealt = 0
+                span = self.cuts.get(payload[0])
+                self.cut = span[0] + self.rng.below(span[1] - span[0] + 1) if span else None
             elif ftype == P.DRAW:
                 for _ in range(payload[0]):
+                    if self.dealt == self.cut:
+                        self.cut = None
+                        self.link.send(self.addr, P.FAULT, b"C")  # the cut card
+                        break
                     self.deliver()
 
     def deliver(self):

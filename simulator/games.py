@@ -42,3 +42,7 @@ GAMES = {"ecarte": Ecarte}
 from simulator.piquet import PiquetKit  # noqa: E402
 
 GAMES["piquet"] = PiquetKit
+
+from simulator.club import ClubKit  # noqa: E402
+
+GAMES["club"] = ClubKit
