@@ -157,13 +157,27 @@ def _check(hand, turned, n_min=1):
     return hand
 
 
+def _check_pair(hand, other):
+    """ValueError unless both hands hold as many écarté cards, all different."""
+    if len(hand) != len(other):
+        raise ValueError("both hands must hold as many cards, got %d and %d" % (len(hand), len(other)))
+    pack = deck32()
+    both = list(hand) + list(other)
+    for i, c in enumerate(both):
+        if c not in pack:
+            raise ValueError("card %r is not an écarté card (7 to ace)" % (c,))
+        if c in both[:i]:
+            raise ValueError("card %s is dealt twice" % name(c))
+
+
 def tricks(hand, other, trump, leads):
     """Double dummy: the tricks `hand` takes against `other` (as many cards) with `trump` the
     trump suit (0..3), when both play perfectly; `leads` says whether `hand` leads first."""
     hand = sorted(hand)
     other = sorted(other)
-    if len(hand) != len(other):
-        raise ValueError("both hands must hold as many cards, got %d and %d" % (len(hand), len(other)))
+    _check_pair(hand, other)
+    if trump not in (0, 1, 2, 3):
+        raise ValueError("trump is a suit 0..3 (S H D C), got %r" % (trump,))
     return _search(_mask(hand), _mask(other), trump, bool(leads), -1, 99)
 
 
@@ -253,9 +267,9 @@ def odds_against(hand, turned, others, leads):
     cdef bint ld = bool(leads)
     for other in others:
         other = list(other)
-        for c in other:
-            if c == turned or c in hand:
-                raise ValueError("opposing card %s is the turned card or in the hand" % name(c))
+        _check_pair(hand, other)
+        if turned in other:
+            raise ValueError("the turned card %s cannot be in the opposing hand" % name(turned))
         o = _mask(other)
         v = _search(m, o, trump, ld, -1, 99)
         total += 1

@@ -286,3 +286,12 @@ def test_the_bots_stand_and_refuse_by_the_advisor():
                 "tricks": [0, 0], "trump": t}
         want = B.STAND if compiled.advice(h, t, True)[0] else B.PROPOSE
         assert EcarteBot().presses(view) == [(want, 0)]
+
+
+@pytest.mark.parametrize("hand,other,trump,message", [
+    (["7H", "8H"], ["9H"], 1, "as many cards"), (["7H", "8H"], ["7H", "9H"], 1, "7H is dealt twice"),
+    (["7H"], ["2H"], 1, "not an écarté card"), (["7H"], ["8H"], 4, "trump is a suit")])
+def test_both_twins_refuse_a_bad_deal_alike(hand, other, trump, message):
+    for twin in (pure, compiled):
+        with pytest.raises(ValueError, match=message):
+            twin.tricks(codes(hand), codes(other), trump, True)
