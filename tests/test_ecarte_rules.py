@@ -214,13 +214,14 @@ def test_illegal_actions_are_refused_clearly_and_change_nothing():
     assert "legal: 7C" in str(e.value)
 
 
-def test_a_card_delivered_twice_is_refused():
+def test_a_card_delivered_twice_voids_the_deal_and_a_foreign_card_is_refused():
     g = R.Ecarte()
     shoe(g, "7S")
-    with pytest.raises(R.IllegalAction, match="twice"):
-        shoe(g, "7S")
     with pytest.raises(R.IllegalAction, match="not in the 32-card pack"):
         g.apply(("shoe", R.CHANCE, C("2S")))
+    shoe(g, "7S")  # an imperfect pack (000:79): the deal is void, the same dealer deals again
+    assert ("void", R.CHANCE, "imperfect pack: 7S twice") in g.log
+    assert g.deal_no == 2 and g.dealer == 0 and g.delivered == 0 and g.phase == R.DEAL
 
 
 def test_rubber_is_best_of_three_and_alternates_the_deal():

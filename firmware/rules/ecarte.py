@@ -1,69 +1,103 @@
 # Écarté as a pure state machine (SPEC §4, seeds 000-002).
 #
 # Every input is an action tuple (kind, seat, value): the shoe's cards are the chance
-# action ("shoe", CHANCE, card), the players' are the panel actions below. `verify`
-# raises IllegalAction and changes nothing, `can` answers, `apply` changes the state and
-# returns the events it caused as a tuple of immutable (kind, seat, value) tuples. The
-# event log is the replay format: `inputs(events)` gives back the actions.
+# action ("shoe", CHANCE, card) and its faults the chance actions of ecarte_laws; the
+# players' are the panel actions below. `verify` raises IllegalAction and changes
+# nothing, `can` answers, `apply` changes the state and returns the events it caused as
+# a tuple of immutable (kind, seat, value) tuples. The event log is the replay format:
+# `inputs(events)` gives back the actions.
+#
+# The laws of irregularities (a table's shoe can misdeal) live in ecarte_laws.py, the
+# variants played during a hand (doubling, offering the point, the quick game) in
+# ecarte_variants.py, the money in firmware/wagers.py.
 from firmware import evaluate
 from firmware.cards import KING, SEVEN, name, rank, suit, is_card
 from firmware.compat import const
 from firmware.rules import CHANCE, IllegalAction
+from firmware.rules import ecarte_laws as L
+from firmware.rules import ecarte_variants as V
+from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
+                                          ANSWER, PHASE_NAMES)
+from firmware.wagers import Wagers
 
-# Phases
-DEAL = const(0)  # the shoe deals 5 each in packets, then turns the trump
-PROPOSE = const(1)  # elder: propose or stand ("I play")
-RESPOND = const(2)  # dealer: accept or refuse
-DISCARD = const(3)  # the seat to act discards
-DRAW = const(4)  # the shoe replaces the discards
-PLAY = const(5)  # tricks
-
-PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play")
-
-# Player actions; the events add: card, turn, draw, trick, score, deal, game, rubber.
-PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "play")
-_DEALT = ("card", "turn", "draw")
+# Player actions; the events add: card, turn, draw, extra, trick, score, deal, game,
+# rubber, pool, seats, pay, void, duplicate, choices, retake, king lost, claimed, showdown.
+PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "play",
+                  "choose", "abandon", "claim", "double", "offer", "bet")
+SHOE_FAULTS = L.SHOE_FAULTS
+_DEALT = ("card", "turn", "draw", "duplicate")
 
 DECK_SIZE = const(32)
 HAND = const(5)
 
 
 class Options:
-    """Écarté options; the defaults are the rules of SPEC §4."""
+    """Écarté options; the defaults are the rules of SPEC §4. Variants are these as data
+    (simulator/games.py names them)."""
 
     def __init__(self, packets=(3, 2), target=5, rubber=3, ace_high=False,
-                 dealer_must_exchange=False):
-        if tuple(packets) not in ((2, 3), (3, 2)):
+                 dealer_must_exchange=False, doubling=False, offer_point=False,
+                 pool=False, quick=False, stake=1, gallery=0):
+        if quick:
+            packets = (2, 2)  # the quick game of seed 001: 4 cards each, the 9th is trump
+        elif tuple(packets) not in ((2, 3), (3, 2)):
             raise ValueError("packets must be (2, 3) or (3, 2), got %r" % (packets,))
         if rubber not in (1, 3, 5, 7, 11):
             raise ValueError("a rubber is best of 1, 3, 5, 7 or 11 games, got %r" % (rubber,))
+        if not 0 <= gallery <= 8 - (3 if pool else 2):
+            raise ValueError("a table has 8 seats: %r gallery seats do not fit" % (gallery,))
         self.packets = tuple(packets)
+        self.hand = self.packets[0] + self.packets[1]
         self.target = target
         self.rubber = rubber
         self.ace_high = ace_high
         self.dealer_must_exchange = dealer_must_exchange
+        self.doubling = doubling
+        self.offer_point = offer_point
+        self.pool = pool
+        self.quick = quick
+        self.stake = stake
+        self.gallery = gallery
+        self.players = 3 if pool else 2
 
 
 def inputs(events):
     """The actions that replayed on a fresh Ecarte reproduce `events`."""
     out = []
+    covered = []  # cards a shoe fault already delivered: their placement is not an input
     for e in events:
-        if e[0] in _DEALT:
-            out.append(("shoe", CHANCE, e[2]))
-        elif e[0] in PLAYER_ACTIONS:
+        kind = e[0]
+        if kind == "deal":
+            covered = []
+        elif kind in SHOE_FAULTS:
+            out.append(e)
+            v = e[2]
+            covered.extend(v if isinstance(v, tuple) else (v,))
+        elif kind in _DEALT:
+            if e[2] in covered:
+                covered.remove(e[2])
+            else:
+                out.append(("shoe", CHANCE, e[2]))
+        elif kind in PLAYER_ACTIONS:
             out.append(e)
     return out
 
 
 class Ecarte:
     def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
-        self.options = options or Options()
+        self.options = o = options or Options()
         self.ev = evaluator
-        self.strength = evaluate.ACE_HIGH if self.options.ace_high else evaluate.ECARTE_STRENGTH
+        self.strength = evaluate.ACE_HIGH if o.ace_high else evaluate.ECARTE_STRENGTH
+        self.hand_size = o.hand
         self.log = []
-        self.scores = [0, 0]
+        self.scores = [0, 0]  # by position: 0 and 1 are the two seats in play
         self.games = [0, 0]  # games won in the current rubber
         self.rubbers = [0, 0]
+        self.seated = list(range(o.players))  # table seats at positions 0, 1 (and the watcher)
+        self.streak = [-1, 0]  # pool: the seat that won the last game and how many running
+        self.pools = [0] * o.players
+        self.wagers = Wagers(o.players + o.gallery, o.stake)
+        self.wagers.lock(self.players())
         self.game_no = 1
         self.deal_no = 0
         self.dealer = 1 - first_dealer  # _new_deal alternates it
@@ -81,6 +115,10 @@ class Ecarte:
         """Cards still in the shoe for this deal."""
         return DECK_SIZE - self.delivered
 
+    def players(self):
+        """The table seats in play, at positions 0 and 1."""
+        return (self.seated[0], self.seated[1])
+
     def holds_king(self, seat):
         return self.trump_suit is not None and \
             any(rank(c) == KING and suit(c) == self.trump_suit for c in self.hands[seat])
@@ -91,13 +129,15 @@ class Ecarte:
         return self.ev.legal_plays(self.hands[seat], self.led, self.trump_suit, self.strength)
 
     def legal_actions(self):
-        """Every legal player action now (chance actions are the shoe's)."""
+        """Every legal player action now (chance actions are the shoe's; bets the gallery's)."""
         acts = []
         s = self.to_act
         if self.phase == PROPOSE:
             acts = [("propose", s, None), ("stand", s, None)]
-        elif self.phase == RESPOND:
+        elif self.phase in (RESPOND, ANSWER):
             acts = [("accept", s, None), ("refuse", s, None)]
+        elif self.phase == CHOOSE:
+            acts = [("choose", s, c) for c in self.choices]
         elif self.phase == DISCARD:
             lo, hi = self.discard_range(s)
             hand = self.hands[s]
@@ -107,6 +147,10 @@ class Ecarte:
                     acts.append(("discard", s, pick))
         elif self.phase == PLAY:
             acts = [("play", s, c) for c in self.legal_cards(s)]
+            for seat in (0, 1):
+                for kind in ("abandon", "claim", "double", "offer"):
+                    if self.can((kind, seat, None)):
+                        acts.append((kind, seat, None))
         for seat in (0, 1):
             if self._king_open(seat):
                 acts.append(("king", seat, None))
@@ -125,22 +169,34 @@ class Ecarte:
             kind, seat, value = action
         except (TypeError, ValueError):
             raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
-        if kind == "shoe":
+        if kind == "shoe" or kind in SHOE_FAULTS:
             if seat != CHANCE:
                 raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))
-            return self._verify_card(value)
+            if kind == "shoe":
+                return self._verify_card(value)
+            return L.verify_fault(self, kind, value)
+        if kind == "bet":
+            return self._verify_bet(seat, value)
+        if kind not in PLAYER_ACTIONS:
+            raise IllegalAction("unknown action %r" % (kind,))
+        if seat not in (0, 1):
+            raise IllegalAction("no player seat %r at this table" % (seat,))
         if kind == "king":
-            if seat not in (0, 1):
-                raise IllegalAction("no seat %r at this table" % (seat,))
             if not self._king_open(seat):
                 raise IllegalAction("seat %d cannot announce the king: %s" % (seat, self._king_why(seat)))
             return
-        if kind not in PLAYER_ACTIONS:
-            raise IllegalAction("unknown action %r" % (kind,))
+        if kind in ("abandon", "claim"):
+            if self.phase != PLAY:
+                raise IllegalAction("seat %d cannot %s now: hands are abandoned or claimed during "
+                                    "the play, and the table is at the %s" % (seat, kind, PHASE_NAMES[self.phase]))
+            return
+        if kind in ("double", "offer"):
+            return V.verify_question(self, kind, seat)
         if seat != self.to_act:
             raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self._whose_turn()))
         want = {PROPOSE: ("propose", "stand"), RESPOND: ("accept", "refuse"),
-                DISCARD: ("discard",), PLAY: ("play",)}.get(self.phase, ())
+                DISCARD: ("discard",), PLAY: ("play",), CHOOSE: ("choose",),
+                ANSWER: ("accept", "refuse")}.get(self.phase, ())
         if kind not in want:
             raise IllegalAction("seat %d cannot %s now: the table is at the %s" %
                                 (seat, kind, PHASE_NAMES[self.phase]))
@@ -148,6 +204,9 @@ class Ecarte:
             self._verify_discard(seat, value)
         elif kind == "play":
             self._verify_play(seat, value)
+        elif kind == "choose" and value not in self.choices:
+            raise IllegalAction("seat %d cannot choose %r: the laws offer %s" % (
+                seat, value, ", ".join(self.choices)))
 
     def apply(self, action):
         self.verify(action)
@@ -155,6 +214,21 @@ class Ecarte:
         self._out = []
         if kind == "shoe":
             self._on_card(value)
+        elif kind in SHOE_FAULTS:
+            L.on_fault(self, kind, value)
+        elif kind == "choose":
+            L.on_choice(self, seat, value)
+        elif kind in ("abandon", "claim"):
+            self._emit(action)
+            L.on_abandon(self, seat, kind == "claim")
+        elif kind in ("double", "offer"):
+            self._emit(action)
+            V.ask(self, kind, seat)
+        elif kind in ("accept", "refuse") and self.phase == ANSWER:
+            V.answer(self, seat, kind == "accept")
+        elif kind == "bet":
+            self.wagers.place(seat, value[0], value[1])
+            self._emit(("bet", seat, (value[0], value[1])))
         elif kind == "propose":
             self.proposals += 1
             self._emit(action)
@@ -185,13 +259,16 @@ class Ecarte:
         return out
 
     # ---- the deal ------------------------------------------------------------------
-    def _new_deal(self):
+    def _new_deal(self, same_dealer=False):
         self.deal_no += 1
-        self.dealer = 1 - self.dealer
+        if not same_dealer:
+            self.dealer = 1 - self.dealer
         self.hands = [[], []]
         self.discards = [[], []]
         self.played = [[], []]  # cards each seat has played to tricks
+        self.dead = []  # cards out of the shoe set aside by the laws (None: not read)
         self.tricks = [0, 0]
+        self.deal_points = [0, 0]  # points scored in this deal (a void deal takes them back)
         self.turned = None
         self.trump_suit = None
         self.delivered = 0
@@ -201,6 +278,10 @@ class Ecarte:
         self.announced = [False, False]
         self.led = None
         self.leader = self.elder
+        self.drawing = -1  # the seat whose discards the shoe is replacing
+        self.law, self.choices, self.resume = None, (), None  # an irregularity to settle
+        self.question = None  # ("double" | "offer", asking seat) awaiting its answer
+        self.multiplier, self.doubled, self.offered, self.must_vole = 1, False, False, -1
         a, b = self.options.packets
         e, d = self.elder, self.dealer
         # the seats the next cards go to; CHANCE marks the turned trump
@@ -209,31 +290,55 @@ class Ecarte:
         self._emit(("deal", self.dealer, self.deal_no))
 
     def _verify_card(self, c):
-        if self.phase not in (DEAL, DRAW):
+        if self.phase not in (DEAL, DRAW) or self.to_act != CHANCE:
             raise IllegalAction("the shoe delivered %s but no card is due (%s)" %
                                 (_show(c), PHASE_NAMES[self.phase]))
         if not is_card(c) or rank(c) < SEVEN:
             raise IllegalAction("the shoe delivered %r, which is not in the 32-card pack" % (c,))
-        if c in self.seen:
-            raise IllegalAction("the shoe delivered %s twice: imperfect pack" % name(c))
 
     def _on_card(self, c):
-        to = self.pending.pop(0)
+        if c in self.seen:  # an imperfect pack: the deal is void (000:79, 002:4)
+            self._emit(("duplicate", CHANCE, c))
+            L.void(self, "imperfect pack: %s twice" % name(c))
+            return
+        self._out_of_shoe(c)
+        self._place(c, self.pending.pop(0))
+
+    def _out_of_shoe(self, c):
         self.delivered += 1
-        self.seen.add(c)
+        if c is not None:
+            self.seen.add(c)
+
+    def _place(self, c, to):
+        """Card c, out of the shoe, goes to seat `to`; CHANCE: it is the turn-up."""
         if to == CHANCE:
-            self.turned, self.trump_suit = c, suit(c)
-            self._emit(("turn", CHANCE, c))
-            if rank(c) == KING and self._score(self.dealer, 1, "turned king"):
-                return
-            self._after_exchange()
+            self._turn(c, self.delivered == 2 * self.hand_size + 1)
             return
         self.hands[to].append(c)
-        self._emit(("card" if self.phase == DEAL else "draw", to, c))
-        if self.pending:
+        self._emit((self._dealt_kind(), to, c))
+        self._next()
+
+    def _dealt_kind(self):
+        return "card" if self.phase == DEAL else "draw"
+
+    def _next(self):
+        """After a card is placed: wait for the next, or go on once the draw is complete."""
+        if not self.pending and self.phase == DRAW:
+            self._after_draw(self.drawing)
+
+    def _turn(self, c, eleventh):
+        """The trump is turned. A turned king scores only as the eleventh card (002:5, 002:33)."""
+        self.turned, self.trump_suit = c, suit(c)
+        self._emit(("turn", CHANCE, c))
+        if self.options.quick:
+            V.showdown(self)
             return
-        if self.phase == DRAW:
-            self._after_draw(to)
+        if rank(c) == KING:
+            if not eleventh:
+                self._emit(("king lost", self.dealer, "the turned king was not the eleventh card"))
+            elif self._score(self.dealer, 1, "turned king"):
+                return
+        self._after_exchange()
 
     # ---- proposals and the exchange -------------------------------------------------
     def _after_exchange(self):
@@ -244,7 +349,7 @@ class Ecarte:
             self._start_play()
 
     def discard_range(self, seat):
-        hi = min(HAND, self.stock)
+        hi = min(self.hand_size, self.stock)
         if seat == self.elder:
             return 1, hi
         lo = 1 if self.options.dealer_must_exchange and hi > 0 else 0
@@ -271,6 +376,7 @@ class Ecarte:
         self._emit(("discard", seat, cards))
         if cards:
             self.pending = [seat] * len(cards)
+            self.drawing = seat
             self.phase, self.to_act = DRAW, CHANCE
         else:
             self._after_draw(seat)
@@ -334,31 +440,62 @@ class Ecarte:
         self.tricks[winner] += 1
         self._emit(("trick", winner, sum(self.tricks)))
         self.led, self.leader, self.to_act = None, winner, winner
-        if sum(self.tricks) == HAND:
-            w, pts = self.ev.ecarte_points(self.tricks, self.vulnerable)
-            reason = "vole" if self.tricks[w] == HAND else "point"
-            if not self._score(w, pts, reason):
-                self._new_deal()
+        if sum(self.tricks) == self.hand_size:
+            self._end_hand(*V.hand_points(self, self.tricks))
 
     # ---- scoring ------------------------------------------------------------------------
+    def _end_hand(self, seat, points, reason):
+        if not self._score(seat, points, reason):
+            self._new_deal()
+
     def _score(self, seat, points, reason):
         """Add points; return True if that ended the game (and so the deal)."""
         self.scores[seat] += points
+        self.deal_points[seat] += points
         self._emit(("score", seat, (points, reason)))
         if self.scores[seat] < self.options.target:
             return False
         loser = 1 - seat
         value = self.ev.game_value(self.scores[loser])
-        self.games[seat] += 1
         self._emit(("game", seat, value))
-        if self.games[seat] * 2 > self.options.rubber:
-            self.rubbers[seat] += 1
-            self._emit(("rubber", seat, tuple(self.games)))
-            self.games = [0, 0]
+        for payer, payee, amount in self.wagers.settle(self.seated[seat], self.seated[loser], value):
+            self._emit(("pay", payer, (payee, amount)))
+        if self.options.pool:
+            self._rotate(seat)
+        else:
+            self.games[seat] += 1
+            if self.games[seat] * 2 > self.options.rubber:
+                self.rubbers[seat] += 1
+                self._emit(("rubber", seat, tuple(self.games)))
+                self.games = [0, 0]
         self.scores = [0, 0]
         self.game_no += 1
+        self.wagers.lock(self.players())
         self._new_deal()
         return True
+
+    def _rotate(self, pos):
+        """Pool écarté (000:91-93): the loser swaps with the watcher until a seat wins two
+        games running, which wins the pool."""
+        s = self.seated
+        w = s[pos]
+        self.streak = [w, self.streak[1] + 1 if self.streak[0] == w else 1]
+        if self.streak[1] == 2:
+            self.pools[w] += 1
+            self._emit(("pool", w, 2))
+            self.streak = [-1, 0]
+        s[1 - pos], s[2] = s[2], s[1 - pos]
+        self._emit(("seats", CHANCE, tuple(s)))
+
+    # ---- bets -------------------------------------------------------------------------
+    def _verify_bet(self, seat, value):
+        try:
+            side, amount = value
+        except (TypeError, ValueError):
+            raise IllegalAction("a bet is (side, amount), got %r" % (value,))
+        why = self.wagers.bet_error(seat, side, amount, self.players())
+        if why:
+            raise IllegalAction("seat %r cannot bet %r: %s" % (seat, value, why))
 
     # ---- helpers ---------------------------------------------------------------------
     def _emit(self, event):
