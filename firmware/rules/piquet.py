@@ -405,10 +405,10 @@ class Piquet:
 
     def _rest(self, seat):
         """The talon cards this seat's part left behind."""
-        if seat == self.elder:
-            end = min(self.options.elder_max, len(self.talon))
-            return self.talon[self.taken[seat]:end]
-        return self.talon[self.taken[self.elder] + self.taken[seat]:]
+        start = self.taken[self.elder] + self.taken[self.younger]
+        if seat == self.elder:  # what younger has not already drawn of elder's part
+            return self.talon[start:min(self.options.elder_max, len(self.talon))]
+        return self.talon[start:]
 
     def _next_look(self):
         if self.queue:

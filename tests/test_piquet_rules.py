@@ -1,0 +1,431 @@
+# The piquet engine (SPEC §4, seed 003): golden deals for capot, carte blanche and its
+# showing protocol, Rubicon scoring; properties over random parties (cards conserved,
+# 12 tricks a deal, the point totals); a stateful machine with legal and illegal actions.
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from firmware import declarations as D
+from firmware import deck
+from firmware.cards import TEN, parse_list, rank, suit
+from firmware.rng import Seeded
+from firmware.rules import CHANCE, IllegalAction
+from firmware.rules import piquet as R
+
+
+def H(text):
+    return parse_list(text)
+
+
+def C(text):
+    return H(text)[0]
+
+
+def pack_order(elder, younger, talon, packets=2):
+    e, y = H(elder), H(younger)
+    out = []
+    for i in range(0, 12, packets):
+        out += e[i:i + packets] + y[i:i + packets]
+    return out + H(talon)
+
+
+def dealt(elder, younger, talon, options=None):
+    """A fresh game (seat 1 deals, so seat 0 is elder) with this deal delivered."""
+    g = R.Piquet(options, first_dealer=1)
+    for c in pack_order(elder, younger, talon, g.options.packets):
+        g.apply(("shoe", CHANCE, c))
+    return g
+
+
+def declare_everything(g):
+    out = []
+    while g.phase == R.DECLARE:
+        out += g.apply(("declare", g.to_act, R.CATEGORIES[g.cat]))
+    return out
+
+
+def snapshot(g):
+    return {k: repr(v) for k, v in sorted(vars(g).items()) if k not in ("ev", "options", "_out")}
+
+
+# ---- golden deals -----------------------------------------------------------------------
+CAPOT = ("AS KS QS JS TS 9S 8S 7D AH KH QH JH",
+         "TH 9H 8H 7H AD KD QD JD AC KC QC JC",
+         "7S TD 9D 8D TC 9C 8C 7C")
+
+
+def test_capot_scores_40_instead_of_10_and_a_repique_excludes_the_pique():
+    g = dealt(*CAPOT)
+    g.apply(("exchange", 0, (C("7D"),)))
+    assert g.hands[0][-1] == C("7S") and g.phase == R.LOOK
+    g.apply(("look", 0, True))
+    assert g.rest_seen[0] == tuple(H("TD 9D 8D TC"))
+    g.apply(("exchange", 1, (C("7H"),)))
+    assert C("TD") in g.hands[1]
+    g.apply(("look", 1, False))
+    events = declare_everything(g)
+    # point of 8 (8) and huitième 18 + quart 4: 30 before younger scores: repique
+    assert ("score", 0, (8, "point")) in events and ("score", 0, (22, "sequence")) in events
+    assert ("score", 0, (60, "repique")) in events and g.points == [90, 0]
+    while g.phase == R.PLAY:
+        if g.to_act == 0:
+            spades = [c for c in g.hands[0] if suit(c) == 0]
+            g.apply(("play", 0, max(spades or g.hands[0])))
+        else:
+            g.apply(("play", 1, g.legal_cards(1)[0]))
+    assert g.finished == 1
+    deal = g.log[g.log.index(("deal", 1, 1)):]
+    scored = [e[2] for e in deal if e[0] == "score" and e[1] == 0]
+    assert sum(p for p, why in scored if why in ("cards", "capot")) == 40
+    assert (10, "cards") in scored and (30, "capot") in scored  # 10 at the 7th trick (seed 003:113)
+    assert sum(p for p, why in scored if why == "lead") == 12 and (1, "last trick") in scored
+    assert g.pique == -1 and g.scores == [8 + 22 + 60 + 12 + 1 + 40, 0]
+
+
+BLANCHE = "AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D"
+FACES = "JS QS KS JH QH KH JD QD KD JC QC KC"
+REST = "7S 7H 7D 7C AC TC 9C 8C"
+
+
+def test_elder_carte_blanche_protocol_sets_aside_then_shows_then_draws():
+    """seed 003:41-45: elder sets his discards aside, younger chooses his, then elder
+    shows the whole hand (discards included), and only then do both draw."""
+    g = dealt(BLANCHE, FACES, REST)
+    assert g.phase == R.BLANCHE and g.to_act == 0
+    assert g.legal_actions() == [("blanche", 0, True), ("blanche", 0, False)]
+    g.apply(("blanche", 0, True))
+    ev = g.apply(("exchange", 0, (C("8S"), C("8H"))))
+    assert [e for e in ev if e[0] == "draw"] == [] and len(g.hands[0]) == 10 and g.to_act == 1
+    assert g.exchange_range(1) == (1, 6)
+    ev = g.apply(("exchange", 1, (C("JS"),)))
+    kinds = [e[0] for e in ev]
+    assert kinds.index("show") < kinds.index("draw")
+    assert ("show", 0, tuple(H(BLANCHE))) in ev
+    assert [e[2] for e in ev if e[0] == "draw"] == H("7S 7H 7D")
+    assert len(g.hands[0]) == len(g.hands[1]) == 12
+    while g.phase == R.LOOK:
+        g.apply(("look", g.to_act, False))
+    ev = declare_everything(g)
+    first = [e for e in ev if e[0] == "score"][0]
+    assert first == ("score", 0, (10, "carte blanche"))  # first in the scoring order
+
+
+def test_younger_carte_blanche_is_shown_after_elders_exchange():
+    """seed 003:47-49."""
+    g = dealt(FACES, BLANCHE, REST)
+    assert g.phase == R.BLANCHE and g.to_act == 1
+    g.apply(("blanche", 1, True))
+    assert g.phase == R.EXCHANGE and g.to_act == 0
+    ev = g.apply(("exchange", 0, tuple(H("JS QS KS JH QH"))))
+    assert g.phase == R.EXCHANGE and g.to_act == 1  # elder took all five: nothing to look at
+    kinds = [e[0] for e in ev]
+    assert kinds[-1] == "show" and kinds.count("draw") == 5  # shown once elder has drawn
+    assert ev[-1] == ("show", 1, tuple(H(BLANCHE)))
+    ev = g.apply(("exchange", 1, (C("8S"),)))
+    assert ev[-1][0] == "draw" and g.phase == R.LOOK
+
+
+def test_carte_blanche_kept_quiet_scores_nothing():
+    g = dealt(BLANCHE, FACES, REST)
+    g.apply(("blanche", 0, False))
+    g.apply(("exchange", 0, (C("8S"),)))
+    assert any(e[0] == "draw" for e in g.log[-2:])  # the ordinary exchange
+    while g.phase in (R.LOOK, R.EXCHANGE):
+        if g.phase == R.LOOK:
+            g.apply(("look", g.to_act, False))
+        else:
+            g.apply(("exchange", 1, (C("JS"),)))
+    ev = declare_everything(g)
+    assert not [e for e in ev if e[0] == "score" and e[2][1] == "carte blanche"]
+
+
+def test_sinking_a_declaration_lets_the_lower_one_score():
+    g = dealt(*CAPOT)
+    g.apply(("exchange", 0, (C("7D"),)))
+    g.apply(("look", 0, False))
+    g.apply(("exchange", 1, (C("7H"),)))
+    g.apply(("look", 1, False))
+    g.apply(("sink", 0, "point"))
+    ev = g.apply(("declare", 1, "point"))
+    assert ("verdict", 1, ("point", "good")) in ev
+    with pytest.raises(IllegalAction, match="the sequence is being declared"):
+        g.verify(("declare", 0, "sets"))
+    g.apply(("declare", 0, "sequence"))
+    ev = g.apply(("declare", 1, "sequence"))
+    assert ("verdict", 0, ("sequence", "good")) in ev  # huitième against a quint
+    assert ("verdict", -1, ("sets", "none")) in ev  # neither holds a set: nothing asked
+    assert g.phase == R.PLAY and g.points == [22, 5]  # younger's point of 5; no repique
+
+
+@pytest.mark.parametrize("winner, loser, value", [(105, 101, 104), (97, 89, 286)])
+def test_rubicon_examples_of_seed_003(winner, loser, value):
+    """seed 003:139-141."""
+    assert R.rubicon(winner, loser) == value
+
+
+def test_the_cut_decides_the_first_dealer_and_equal_cuts_cut_again():
+    g = R.Piquet()
+    assert g.phase == R.CUT
+    for c in H("JC JH"):  # equal: again
+        g.apply(("shoe", CHANCE, c))
+    assert g.phase == R.CUT
+    g.apply(("shoe", CHANCE, C("QH")))
+    g.apply(("shoe", CHANCE, C("AH")))
+    assert g.phase == R.DEAL and g.dealer == 1 and g.log[-1] == ("deal", 1, 1)
+
+
+def test_illegal_actions_are_refused_with_the_reason_and_change_nothing():
+    g = dealt(*CAPOT)
+    before = snapshot(g)
+    for action, message in [
+        (("exchange", 1, (C("7H"),)), "seat 1 cannot exchange"),
+        (("exchange", 0, ()), "1 to 5"),
+        (("exchange", 0, tuple(H("AS KS QS JS TS 9S"))), "not 6"),
+        (("exchange", 0, (C("AD"),)), "not in hand"),
+        (("play", 0, C("AS")), "cannot play now"),
+        (("shoe", CHANCE, C("AS")), "no card is due"),
+        (("declare", 0, "point"), "cannot declare now"),
+        (("fold", 0, None), "unknown action"),
+        (("look", 3, True), "no seat 3"),
+        ("nonsense", "an action is"),
+    ]:
+        with pytest.raises(IllegalAction, match=message):
+            g.apply(action)
+        assert not g.can(action)
+    assert snapshot(g) == before
+
+
+def test_the_shoe_may_not_deliver_outside_the_pack_or_twice():
+    g = R.Piquet(first_dealer=0)
+    with pytest.raises(IllegalAction, match="not in the 32-card pack"):
+        g.apply(("shoe", CHANCE, C("6S")))
+    g.apply(("shoe", CHANCE, C("7S")))
+    with pytest.raises(IllegalAction, match="twice"):
+        g.apply(("shoe", CHANCE, C("7S")))
+    c = R.Piquet(R.cent(), first_dealer=0)
+    c.apply(("shoe", CHANCE, C("6S")))
+
+
+def test_play_must_follow_suit():
+    g = dealt(*CAPOT)
+    g.apply(("exchange", 0, (C("7D"),)))
+    g.apply(("look", 0, False))
+    g.apply(("exchange", 1, (C("7H"),)))
+    g.apply(("look", 1, False))
+    declare_everything(g)
+    g.apply(("play", 0, C("AH")))
+    with pytest.raises(IllegalAction, match="must follow suit"):
+        g.apply(("play", 1, C("AD")))
+    assert set(g.legal_cards(1)) == set(H("TH 9H 8H"))
+
+
+# ---- random parties ----------------------------------------------------------------------
+def drive(seed, deals, options=None, declare_all=False, check=None, cuts=False):
+    """Random legal play, the shoe dealing seeded shuffles; returns the game."""
+    g = R.Piquet(options, first_dealer=None if cuts else seed % 2)
+    rng = Seeded(seed)
+    pack = []
+    while g.finished < deals:
+        if g.to_act == CHANCE:
+            if g.delivered == 0:
+                pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), rng.below)
+            g.apply(("shoe", CHANCE, pack[g.delivered]))
+        elif g.phase == R.EXCHANGE:
+            lo, hi = g.exchange_range(g.to_act)
+            h = deck.shuffle(list(g.hands[g.to_act]), rng.below)
+            g.apply(("exchange", g.to_act, tuple(h[:lo + rng.below(hi - lo + 1)])))
+        elif g.phase == R.DECLARE and declare_all:
+            g.apply(("declare", g.to_act, R.CATEGORIES[g.cat]))
+        else:
+            acts = g.legal_actions()
+            g.apply(acts[rng.below(len(acts))])
+        if check:
+            check(g)
+    return g
+
+
+def conserved(g):
+    out = g.hands[0] + g.hands[1] + g.played[0] + g.played[1] + g.discards[0] + g.discards[1]
+    assert len(out) == len(set(out)), "a card is in two places"
+    if g.phase >= R.BLANCHE:
+        assert set(out) <= g.seen and g.seen - set(out) <= set(g.talon)
+        assert len(g.seen) == g.options.pack
+        for s in (0, 1):
+            aside = len(g.set_aside[s] or ()) if g.phase == R.EXCHANGE else 0
+            assert len(g.hands[s]) + len(g.played[s]) == R.HAND - aside
+    assert all(len(h) <= R.HAND for h in g.hands)
+
+
+def deals_of(log):
+    """The events of each finished deal, from its "deal" to its "end"."""
+    out, cur = [], None
+    for e in log:
+        if e[0] == "deal":
+            cur = [e]
+        elif cur is not None:
+            cur.append(e)
+            if e[0] == "end":
+                out.append(cur)
+                cur = None
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31))
+def test_random_parties_conserve_cards(seed):
+    drive(seed, 6, check=conserved, cuts=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.sampled_from(["standard", "carte-rouge", "last-trick-10", "cent"]))
+def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
+    options = {"standard": None, "carte-rouge": R.Options(carte_rouge=20),
+               "last-trick-10": R.Options(last_trick=10), "cent": R.cent()}[variant]
+    g = drive(seed, 6, options, declare_all=True)
+    o = g.options
+    scores = [0, 0]
+    for deal in deals_of(g.log):
+        dealer = deal[0][1]
+        elder = 1 - dealer
+        tricks = [e for e in deal if e[0] == "trick"]
+        assert [e[2] for e in tricks] == list(range(1, 13))
+        won = [sum(1 for e in tricks if e[1] == s) for s in (0, 1)]
+        got = {}
+        points = [0, 0]
+        for e in deal:
+            if e[0] == "score":
+                got.setdefault(e[2][1], [0, 0])[e[1]] += e[2][0]
+                points[e[1]] += e[2][0]
+        zero = [0, 0]
+        # the lead: 1 a trick (none au cent); the second player's win: 1
+        plays = [e for e in deal if e[0] == "play"]
+        second_wins = sum(1 for i, t in enumerate(tricks) if t[1] == plays[2 * i + 1][1])
+        if o.cent:
+            assert got.get("lead", zero) == zero
+            high = [0, 0]
+            for i, t in enumerate(tricks):
+                high[t[1]] += sum(1 for p in plays[2 * i:2 * i + 2] if rank(p[2]) >= TEN)
+            assert got.get("trick", zero) == high
+        else:
+            assert sum(got["lead"]) == 12
+            assert sum(got.get("trick", zero)) == second_wins
+        last = [0, 0]
+        last[tricks[-1][1]] = o.last_trick
+        assert got.get("last trick", zero) == last
+        cards = [got.get("cards", zero)[s] + got.get("capot", zero)[s] for s in (0, 1)]
+        for s in (0, 1):
+            want = 40 if won[s] == 12 else 10 if won[s] > 6 else 0
+            assert cards[s] == want
+        # declarations: everything declared, so the evaluator's answer, seat by seat
+        hands = [[], []]
+        for e in deal:
+            if e[0] in ("card", "draw"):
+                hands[e[1]].append(e[2])
+            elif e[0] == "exchange":
+                for c in e[2]:
+                    hands[e[1]].remove(c)
+        r = D.declare(hands[elder], hands[1 - elder])
+        for i, cat in enumerate(R.CATEGORIES):
+            want = [0, 0]
+            if r[2 * i] >= 0:
+                want[(elder, 1 - elder)[r[2 * i]]] = r[2 * i + 1]
+            assert got.get(cat, zero) == want, cat
+        rq = [0, 0]
+        if r[6] >= 0:
+            rq[(elder, 1 - elder)[r[6]]] = 60
+        if not o.carte_rouge and not any(e[0] == "blanche" and e[2] for e in deal):
+            assert got.get("repique", zero) == rq
+        assert got.get("pique", zero)[1 - elder] == 0  # younger never piques
+        assert sum(points) == sum(sum(v) for v in got.values())
+        scores = [a + b for a, b in zip(scores, points)]
+        partie = [e for e in deal if e[0] == "partie"]
+        if partie:
+            w, (value, a, b) = partie[0][1], partie[0][2]
+            assert [a, b] == scores
+            hi, lo = max(scores), min(scores)
+            if o.cent:
+                assert max(scores) >= 100 and value == hi - lo
+            else:
+                assert value == (hi - lo + 100 if lo >= 100 else hi + lo + 100)
+            assert w == (-1 if a == b else scores.index(hi))
+            scores = [0, 0]
+    if not o.cent:
+        assert g.parties == 1 and len(g.results) == 1
+
+
+def test_replaying_the_inputs_reproduces_the_log():
+    g = drive(11, 6, cuts=True)
+    h = R.Piquet()
+    for a in R.inputs(g.log):
+        h.apply(a)
+    assert h.log == g.log
+
+
+# ---- the stateful machine -------------------------------------------------------------
+class PiquetMachine(RuleBasedStateMachine):
+    @initialize(seed=st.integers(0, 2 ** 31), cent=st.booleans())
+    def start(self, seed, cent):
+        self.g = R.Piquet(R.cent() if cent else None, first_dealer=seed % 2)
+        self.rng = Seeded(seed)
+        self.pack = []
+
+    @rule()
+    def shoe_delivers(self):
+        g = self.g  # the shoe delivers everything due, a card at a time
+        while g.to_act == CHANCE:
+            if g.delivered == 0:
+                self.pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), self.rng.below)
+            g.apply(("shoe", CHANCE, self.pack[g.delivered]))
+
+    @rule(pick=st.integers(0, 10 ** 6))
+    def a_legal_action(self, pick):
+        g = self.g
+        if g.to_act == CHANCE:
+            return
+        if g.phase == R.EXCHANGE:
+            lo, hi = g.exchange_range(g.to_act)
+            hand = g.hands[g.to_act]
+            n = lo + pick % (hi - lo + 1)
+            action = ("exchange", g.to_act, tuple(hand[(pick + i) % len(hand)] for i in range(n)))
+        else:
+            acts = g.legal_actions()
+            action = acts[pick % len(acts)]
+        assert g.can(action)
+        events = g.apply(action)
+        assert events and all(isinstance(e, tuple) and len(e) == 3 for e in events)
+
+    @rule(kind=st.sampled_from(R.PLAYER_ACTIONS + ("shoe", "pass")), seat=st.integers(-2, 3),
+          value=st.one_of(st.none(), st.booleans(), st.sampled_from(R.CATEGORIES),
+                          st.integers(0, 63), st.lists(st.integers(0, 63), max_size=8).map(tuple)))
+    def an_arbitrary_action(self, kind, seat, value):
+        g = self.g
+        action = (kind, seat, value)
+        before = snapshot(g)
+        if g.can(action):
+            g.apply(action)
+            return
+        with pytest.raises(IllegalAction):
+            g.apply(action)
+        assert snapshot(g) == before
+
+    @invariant()
+    def progress_is_recorded(self):
+        if hasattr(self, "g"):
+            PiquetMachine.reached = max(getattr(PiquetMachine, "reached", 0), self.g.phase)
+
+    @invariant()
+    def cards_are_conserved(self):
+        if hasattr(self, "g"):
+            conserved(self.g)
+            assert sum(self.g.tricks) <= 12
+
+
+PiquetMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=80, deadline=None)
+TestPiquetMachine = PiquetMachine.TestCase
+
+
+def test_the_machine_reaches_the_play():
+    """Guards the machine above against walking only the deal."""
+    PiquetMachine.reached = 0
+    TestPiquetMachine("runTest").runTest()
+    assert PiquetMachine.reached == R.PLAY
