@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("info", "table", "eval", "odds")
+COMMANDS = ("info", "table", "eval", "odds", "simulate")
 
 
 def build_parser():

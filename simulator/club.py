@@ -65,7 +65,7 @@ class ClubBot:
         if view["phase"] == "bank":
             choices = view["choices"]
             c = bank_choice(choices, self.holds)
-            if "lay" in choices and view["lays"] == 0:
+            if view["kind"] is None:  # a new bank
                 self.holds = 0
             if c == "hold":
                 self.holds += 1

@@ -1,0 +1,286 @@
+# Monte Carlo for `tapis simulate`: each seat's return to player, with a 95% confidence
+# interval, under the game's rules and a stated staking pattern.
+#
+# Reproducibility whatever the number of workers: the rounds are cut into fixed chunks,
+# chunk k is an independent session seeded from (seed, k) alone, and each chunk returns
+# integer sums, so merging them is exact and order-free. Workers (processes, or Dask
+# distributed with a scheduler address) only decide where the chunks run.
+import hashlib
+import math
+import random
+from array import array
+
+from firmware import duel as pure_duel
+from firmware.rules import club as R
+from simulator.club import bank_choice, load_duel, stake_for, UNIT
+
+CHUNK = 5000  # rounds per chunk
+SHOE = 104
+DEAL = 17
+CUT_SPAN = (52, 78)  # where the cut card lands, as in the emulated shoe
+BIG = 10 ** 12  # the simulated seats' bankroll: nobody runs dry
+
+
+def chunk_seed(seed, k):
+    """The seed of chunk k: a fixed stream per chunk, not per worker."""
+    return int.from_bytes(hashlib.sha256(b"tapis-simulate:%d:%d" % (seed, k)).digest()[:8], "big")
+
+
+def chunks(rounds, size=CHUNK):
+    """[(k, rounds in chunk k)]: the same cut for any number of workers."""
+    return [(k, min(size, rounds - k * size)) for k in range((rounds + size - 1) // size)]
+
+
+# ---- club écarté ------------------------------------------------------------------
+CLUB_STAKING = ("each punter, the k-th from the banker's left, backs tableau k mod 3 + 1 "
+                "with %d units (the minimum when the rules ask for more, within what the bank "
+                "answers); the banker lays a limited bank, lays it again once broken, goes "
+                "responsible after a second break, and keeps a standing bank one more talia "
+                "before passing it" % UNIT)
+
+
+def club_deals(rng, n, cut_span=CUT_SPAN):
+    """n deals from successive shoes: (cards: 17 per deal end to end, last-of-talia flags).
+    A talia ends with the deal in which the cut card comes out, or when fewer than 17
+    cards are left (firmware/rules/club.py)."""
+    cards = bytearray()
+    last = bytearray()
+    base = list(_SHOE)
+    while len(last) < n:
+        pack = list(base)
+        rng.shuffle(pack)
+        cut = cut_span[0] + rng.randrange(cut_span[1] - cut_span[0] + 1)
+        pos = 0
+        while len(last) < n:
+            cards.extend(pack[pos:pos + DEAL])
+            end = pos <= cut < pos + DEAL or SHOE - pos - DEAL < DEAL
+            pos += DEAL
+            last.append(1 if end else 0)
+            if end:
+                break
+    return bytes(cards[:n * DEAL]), bytes(last[:n])
+
+
+def _shoe():
+    from firmware.deck import shoe
+    return shoe()
+
+
+_SHOE = _shoe()
+
+
+def club_tableaux(cards, n):
+    """Split deals into batch arrays: the banker's tableau, each punter tableau, trumps.
+    Cards go one at a time round the four tableaux, the banker's first."""
+    tabs = [bytearray(4 * n) for _ in range(4)]
+    for t in range(4):
+        for j in range(4):
+            tabs[t][j::4] = cards[t + 4 * j::DEAL]
+    trumps = bytes(c >> 4 for c in cards[16::DEAL])
+    return tabs, trumps
+
+
+class Sums:
+    """Integer sums per seat, mergeable exactly: stakes as (x = staked, y = returned)."""
+
+    FIELDS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net")
+
+    def __init__(self, seats):
+        self.seats = seats
+        self.data = [[0] * len(self.FIELDS) for _ in range(seats)]
+        self.house = 0
+        self.rounds = 0
+
+    def add_stake(self, seat, x, y):
+        d = self.data[seat]
+        d[0] += 1
+        d[1] += x
+        d[2] += y
+        d[3] += x * x
+        d[4] += y * y
+        d[5] += x * y
+
+    def merge(self, other):
+        for a, b in zip(self.data, other.data):
+            for i in range(len(a)):
+                a[i] += b[i]
+        self.house += other.house
+        self.rounds += other.rounds
+        return self
+
+    def to_list(self):
+        return [self.seats, self.data, self.house, self.rounds]
+
+    @classmethod
+    def from_list(cls, v):
+        s = cls(v[0])
+        s.data, s.house, s.rounds = [list(d) for d in v[1]], v[2], v[3]
+        return s
+
+
+def club_session(seed, k, rounds, options=None, duel=None):
+    """One chunk: an independent club session of `rounds` deals. Returns Sums.to_list().
+    The bank's life follows firmware/rules/club.py step for step (a test checks it
+    against the rules engine); the duels go through the batch API."""
+    o = options or R.Options(seats=4, balance=BIG)
+    duel = duel or load_duel()[0]
+    rng = random.Random(chunk_seed(seed, k))
+    cards, last = club_deals(rng, rounds)
+    tabs, trumps = club_tableaux(cards, rounds)
+    res = []
+    for t in (1, 2, 3):
+        out = array("b", bytes(rounds))
+        duel.duel_batch(tabs[0], tabs[t], trumps, out)
+        res.append(out)
+    return club_play(o, res, last, duel).to_list()
+
+
+def club_play(o, res, last, duel=pure_duel):
+    """Play the sessions' money given the duel results per deal (res[t-1][i]) and the
+    talia ends; the bots' banking and staking pattern (simulator/club.py)."""
+    n = o.seats
+    sums = Sums(n)
+    bal = [o.balance] * n
+    banker, kind, bank, lays, broken, bank_deals, resp_talias, holds = o.first_banker, None, 0, 0, False, 0, 0, 0
+    house = 0
+    decide = True
+    i = 0
+    rounds = len(last)
+    while i < rounds:
+        while decide:  # the banker's decisions (Club.choices)
+            if kind is None:
+                ch = (["lay"] if bal[banker] >= o.bank else []) + (["respond"] if bal[banker] > 0 else []) + ["pass"]
+            elif kind == R.LIMITED and broken:
+                if lays == 1:
+                    ch = ["lay", "pass"] if bal[banker] >= o.bank else ["pass"]
+                else:
+                    ch = ["respond", "pass"] if bal[banker] > 0 else ["pass"]
+            else:
+                ch = ["hold", "pass"]
+            c = bank_choice(ch, holds)
+            if c == "lay":
+                lays += 1
+                kind, broken, bank_deals = R.LIMITED, False, 0
+                bal[banker] -= o.bank
+                bank = o.bank
+                decide = False
+            elif c == "respond":
+                kind, broken, bank_deals, resp_talias = R.RESPONSIBLE, False, 0, 0
+                decide = False
+            elif c == "hold":
+                holds += 1
+                decide = False
+            else:
+                bal[banker] += bank
+                bank = 0
+                banker = (banker + 1) % n
+                kind, lays, broken, bank_deals, holds = None, 0, False, 0, 0
+        # the stakes, from the banker's left (Club.stake_range, ClubBot)
+        stakes = []
+        staked = 0
+        for pos in range(n - 1):
+            seat = (banker + 1 + pos) % n
+            if kind == R.LIMITED:
+                most = min(bal[seat], bank)
+            else:
+                most = min(bal[seat], bal[banker] - staked)
+            most = max(most, 0)
+            least = min(o.minimums[pos], most) if kind == R.LIMITED and bank_deals == 0 and pos < 2 else 0
+            s = stake_for(pos, least, most)
+            if s is not None:
+                stakes.append((seat, s[0], s[1]))
+                staked += s[1]
+                bal[seat] -= s[1]
+        stakes.sort(key=lambda s: s[1])  # tableau order; stable within a tableau
+        results = (res[0][i], res[1][i], res[2][i])
+        limited = kind == R.LIMITED
+        entries, after, brk = duel.settle(stakes, results, bank if limited else -1, o.commission)
+        net_banker = 0
+        for seat, tableau, amount, outcome, to_punter, to_bank, to_house in entries:
+            bal[seat] += to_punter
+            house += to_house
+            net_banker += to_bank
+            sums.add_stake(seat, amount, to_punter)
+        if limited:
+            bank = after
+        else:
+            bal[banker] += net_banker
+        sums.data[banker][6] += 1
+        sums.data[banker][7] += net_banker
+        bank_deals += 1
+        talia_over = last[i]
+        i += 1
+        if limited and brk:
+            broken = True
+            decide = True
+        elif talia_over:
+            if kind == R.RESPONSIBLE:
+                resp_talias += 1
+                if resp_talias >= o.talias:
+                    bal[banker] += bank
+                    bank = 0
+                    banker = (banker + 1) % n
+                    kind, lays, broken, bank_deals, holds = None, 0, False, 0, 0
+            decide = True
+    sums.house = house
+    sums.rounds = rounds
+    return sums
+
+
+def club_report(sums, z=1.959963984540054):
+    seats = []
+    for s, d in enumerate(sums.data):
+        n, x, y, xx, yy, xy, bdeals, bnet = d
+        row = {"seat": s, "stakes": n, "staked": x, "returned": y, "rtp": None, "ci95": None,
+               "banker_deals": bdeals, "banker_net": bnet}
+        if n and x:
+            r = y / x
+            ss = yy - 2 * r * xy + r * r * xx  # sum of (y - r x)^2
+            se = math.sqrt(max(ss, 0.0) / (n * (n - 1))) / (x / n) if n > 1 else float("inf")
+            row.update(rtp=r, ci95=[r - z * se, r + z * se])
+        seats.append(row)
+    return {"seats": seats, "house": sums.house}
+
+
+SIMULATORS = {"club": (club_session, club_report, CLUB_STAKING)}
+
+
+# ---- running the chunks -----------------------------------------------------------
+def simulate(game, rounds, seed, workers=1, scheduler=None, progress=None, chunk=CHUNK):
+    """Run `rounds` rounds of `game` in chunks; returns the report dict. progress(done,
+    total) after each chunk."""
+    session, report, staking = SIMULATORS[game]
+    jobs = chunks(rounds, chunk)
+    done = []
+    tick = (lambda: progress(len(done), len(jobs))) if progress else (lambda: None)
+    if scheduler:
+        from distributed import Client, as_completed
+
+        with Client(scheduler) as client:
+            futs = [client.submit(session, seed, k, n, pure=False) for k, n in jobs]
+            for f in as_completed(futs):
+                done.append(f.result())
+                tick()
+        backend = "dask"
+    elif workers > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed as done_as
+
+        with ProcessPoolExecutor(workers) as pool:
+            futs = [pool.submit(session, seed, k, n) for k, n in jobs]
+            for f in done_as(futs):
+                done.append(f.result())
+                tick()
+        backend = "processes"
+    else:
+        for k, n in jobs:
+            done.append(session(seed, k, n))
+            tick()
+        backend = "inline"
+    total = None
+    for part in done:
+        s = Sums.from_list(part)
+        total = s if total is None else total.merge(s)
+    out = {"game": game, "rounds": rounds, "seed": seed, "chunks": len(jobs), "chunk": chunk,
+           "staking": staking}
+    out.update(report(total))
+    return out, backend
