@@ -1,6 +1,6 @@
 // Run Python under the official MicroPython webassembly port, from Node.
 //
-//   node run.mjs --root DIR [--root-as NAME] [--path P]... [--heap BYTES] [--stdin nonblock] SCRIPT.py [args...]
+//   node run.mjs --root DIR [--root-as NAME] [--path P]... [--stdin nonblock] SCRIPT.py [args...]
 //   node run.mjs --root DIR ... -c "python code" [args...]
 //
 // Each --root DIR has its .py files copied into the in-memory FS as /NAME/... (NAME is
@@ -9,24 +9,29 @@
 // Code runs with runPythonAsync, so top-level `await main()` works (the port has no asyncio.run).
 // The exit status is non-zero on an uncaught Python exception (traceback on stderr), or the
 // SystemExit code. The port's own CLI always exits 0, hence this runner.
+// The GC heap grows on demand (split heap): `heapsize` is only the first chunk, so a board's
+// RAM limit cannot be emulated here. input() hangs in this port: use sys.stdin.readline().
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
-const USAGE = "usage: node run.mjs [--root DIR [--root-as NAME]]... [--path P]... [--heap BYTES] " +
+const USAGE = "usage: node run.mjs [--root DIR [--root-as NAME]]... [--path P]... " +
   "[--stdin block|nonblock] (SCRIPT.py | -c CODE) [args...]\n";
 const die = (msg) => { fs.writeSync(2, msg); process.exit(2); };
 
 // ---- arguments -------------------------------------------------------------------------------
 const roots = [], paths = [];
-let heap = 8 << 20, stdinMode = "block", code = null, script = null, argv = [];
+let stdinMode = "block", code = null, script = null, argv = [];
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const a = args[i], val = () => (i + 1 < args.length ? args[++i] : die(`${a} needs a value\n${USAGE}`));
-  if (a === "--root") { const d = path.resolve(val()); roots.push({ dir: d, name: path.basename(d) }); }
+  if (a === "--root") {
+    const d = path.resolve(val());
+    if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) die(`--root ${d}: not a directory\n`);
+    roots.push({ dir: d, name: path.basename(d) });
+  }
   else if (a === "--root-as") { if (!roots.length) die("--root-as must follow a --root\n"); roots.at(-1).name = val(); }
   else if (a === "--path") paths.push(val());
-  else if (a === "--heap") heap = parseInt(val(), 10);
   else if (a === "--stdin") { stdinMode = val(); if (!["block", "nonblock"].includes(stdinMode)) die(USAGE); }
   else if (a === "-c") { code = val(); argv = ["-c", ...args.slice(i + 1)]; break; }
   else if (a === "-h" || a === "--help") { fs.writeSync(1, USAGE); process.exit(0); }
@@ -36,17 +41,19 @@ for (let i = 0; i < args.length; i++) {
 if (code === null) die(USAGE);
 
 // ---- stdio -----------------------------------------------------------------------------------
+const nap = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // sleep 1 ms
 // Write a whole chunk, retrying if the fd happens to be non-blocking and full.
 function writeAll(fd, buf, off, len) {
   for (let done = 0; done < len;) {
     try { done += fs.writeSync(fd, buf, off + done, len - done); }
-    catch (e) { if (e.code !== "EAGAIN") throw e; Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); }
+    catch (e) { if (e.code !== "EAGAIN") throw e; nap(); }
   }
   return len;
 }
 
 // The stdin callback is synchronous and returns one byte per call: a number, null at EOF, or
-// undefined for "no data yet" (the port's FS then raises EAGAIN -> OSError in Python).
+// undefined for "no data yet": the read then raises OSError in Python, with Emscripten's errno
+// numbering (6), which is not errno.EAGAIN (11): catch OSError, do not compare errnos.
 // We open /dev/stdin ourselves (a fresh open file description, so its O_NONBLOCK does not leak
 // to the parent's pipe) lazily, on the first read, so a closed stdin costs nothing.
 function makeStdin(nonblock) {
@@ -57,7 +64,7 @@ function makeStdin(nonblock) {
     if (eof) return null;
     if (fd === null) {
       const flags = fs.constants.O_RDONLY | (nonblock ? fs.constants.O_NONBLOCK : 0);
-      try { fd = fs.openSync("/dev/stdin", flags); } catch { fd = 0; } // e.g. a socket: use fd 0
+      try { fd = fs.openSync("/dev/stdin", flags); } catch { fd = 0; } // a socket: fd 0 as it is
     }
     for (;;) {
       try { end = fs.readSync(fd, buf, 0, buf.length, null); break; }
@@ -65,7 +72,7 @@ function makeStdin(nonblock) {
         if (e.code === "EOF") { end = 0; break; }
         if (e.code !== "EAGAIN") throw e;
         if (nonblock) return undefined;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // fd 0 was non-blocking
+        nap(); // fd 0 itself was non-blocking
       }
     }
     if (end === 0) { eof = true; return null; }
@@ -79,7 +86,6 @@ function makeStdin(nonblock) {
 const require = createRequire(import.meta.url);
 await import(require.resolve("@micropython/micropython-webassembly-pyscript"));
 const mp = await globalThis.loadMicroPython({
-  heapsize: heap,
   linebuffer: false,
   stdin: makeStdin(stdinMode === "nonblock"),
   stdout: (b) => writeAll(1, b, 0, b.length),
