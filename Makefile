@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json
+$(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
