@@ -273,7 +273,7 @@ class Piquet:
         self.dealt = [[], []]  # the hands as dealt (before the exchange)
         self.talon = []
         self.discards = [[], []]
-        self.set_aside = [None, None]  # blanche protocol: discards not yet replaced
+        self.set_aside = [(), ()]  # blanche protocol: discards not yet replaced
         self.taken = [0, 0]
         self.looked = [False, False]
         self.rest_seen = [(), ()]  # talon cards a seat looked at
@@ -282,8 +282,8 @@ class Piquet:
         self.played = [[], []]
         self.tricks = [0, 0]
         self.points = [0, 0]  # scored in this deal
-        self.declared = [[None, None, None], [None, None, None]]  # key, 0 when sunk
-        self.verdicts = [None, None, None]  # (winner, word)
+        self.declared = [[-1, -1, -1], [-1, -1, -1]]  # key; 0 sunk or none; -1 not yet
+        self.verdicts = [(-1, ""), (-1, ""), (-1, "")]  # (winner, word); "" not yet
         self.covered = [set(), set()]  # cards used in good declarations (carte rouge)
         self.rouge = [False, False]
         self.repique = -1

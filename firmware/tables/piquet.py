@@ -96,13 +96,13 @@ class PiquetTable:
             calls = []
             for s in (g.elder, g.younger):
                 key = g.declared[s][i]
-                if key:
+                if key > 0:
                     calls.append([s, describe(cat, key)])
-                elif key == 0 and g.holding(s, i) and g.phase in (R.DECLARE, R.PLAY):
+                elif key == 0 and g.holding(s, i):
                     calls.append([s, "sinks"])
             v = g.verdicts[i]
             out.append({"category": cat, "calls": calls,
-                        "verdict": v[1] if v else None, "winner": v[0] if v else None})
+                        "verdict": v[1] or None, "winner": v[0] if v[1] else None})
         return out
 
     def view(self, seat):
