@@ -43,6 +43,8 @@ class Controller:
                 self.game.apply(("shoe", CHANCE, payload[0]))
             except IllegalAction as e:
                 self.faults.append(str(e))
+            if self.awaiting and self.table.cards_due()[1]:
+                self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif P.PANEL <= addr < P.PANEL + 8 and ftype == P.BUTTON and len(payload) == 2:
             self._on_button(addr - P.PANEL, payload[0], payload[1])
         elif ftype == P.FAULT:

@@ -11,6 +11,10 @@ KING = const(7)  # MARK KING
 BET_PLUS = const(8)
 BET_MINUS = const(9)
 SUPERVISOR = const(10)
+ABANDON = const(11)  # throw in the hand (écarté: the opponent scores the point or the vole)
+CLAIM = const(12)  # lay the cards down claiming the point: the table checks the claim
+DOUBLE = const(13)  # propose to double the hand (écarté variant "doubling")
+OFFER = const(14)  # offer the opponent the point (écarté variant "offer-point")
 
 NAMES = ("", "STAND", "PROPOSE", "ACCEPT", "REFUSE", "SELECT", "CONFIRM", "KING",
-         "BET+", "BET-", "SUPERVISOR")
+         "BET+", "BET-", "SUPERVISOR", "ABANDON", "CLAIM", "DOUBLE", "OFFER")

@@ -78,21 +78,33 @@ def ecarte_card(view):
 
 
 class EcarteBot:
+    """A player at an écarté panel; at a gallery seat it backs a player once."""
+
     def __init__(self):
         self.acted = None  # the decision point last answered, so each is answered once
 
     def presses(self, view):
+        if view.get("gallery"):
+            return ecarte_gallery(view)
         out = []
         if view["king"]:
             out.append((B.KING, 0))
         if not view["turn"]:
             return out
-        point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]))
+        point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]),
+                 view.get("question"), tuple(view.get("choices", ())), tuple(view.get("may", ())))
         if point == self.acted:
             return out
         self.acted = point
-        hand, trump, phase = view["hand"], suit(view["trump"]), view["phase"]
-        if phase == "propose":
+        phase = view["phase"]
+        if phase == "choose":  # an irregularity: the first thing the laws offer (play on)
+            return out + [(B.SELECT, 1), (B.CONFIRM, 0)]
+        hand, trump = view["hand"], suit(view["trump"])
+        if phase == "answer":
+            strong = ecarte_estimate(hand, trump)
+            yes = strong >= 2.5 if view["question"] == "double" else strong < 3.5
+            out.append((B.ACCEPT if yes else B.REFUSE, 0))
+        elif phase == "propose":
             out.append((B.STAND if ecarte_stands(hand, view["trump"]) else B.PROPOSE, 0))
         elif phase == "respond":
             out.append((B.REFUSE if ecarte_stands(hand, view["trump"], leads=False) else B.ACCEPT, 0))
@@ -102,6 +114,22 @@ class EcarteBot:
                 out.append((B.SELECT, hand.index(c) + 1))
             out.append((B.CONFIRM, 0))
         elif phase == "play":
+            may = view.get("may", ())
+            if "double" in may and ecarte_estimate(hand, trump) >= 3.5:
+                return out + [(B.DOUBLE, 0)]
+            if "offer" in may and ecarte_estimate(hand, trump) <= 1:
+                return out + [(B.OFFER, 0)]
             out.append((B.SELECT, hand.index(ecarte_card(view)) + 1))
             out.append((B.CONFIRM, 0))
         return out
+
+
+def ecarte_gallery(view):
+    """Back player (seat % 2) for 1 + seat % 3 units, from the next game on."""
+    seat = view["seat"]
+    side, want = seat % 2, 1 + seat % 3
+    if view["side"] != side:
+        return [(B.SELECT, side + 1)]
+    if view["bet"][0] != side or view["bet"][1] < want:
+        return [(B.BET_PLUS, 0)]
+    return []

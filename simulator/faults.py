@@ -1,0 +1,92 @@
+# A fault-injecting emulated shoe: it misdeals on cue, as a worn shoe or a careless
+# dealer would, and reports what its reader saw in the same frames a real shoe sends.
+#
+#   "unread"            a card comes out unread            FAULT "U", then the shoe stops
+#   "faceup"            a card comes out face up           FAULT "F" card, then stops
+#   "double"            two cards come out together        FAULT "D" card card, then stops
+#   "duplicate"         a card already dealt comes again   CARD (the shoe cannot tell)
+#   "overdraw"          one card more than was asked       CARD beyond the DRAW count
+#   "missing"           the pack is short from here on     FAULT "E" when it runs out
+#   ("outofturn", seat) the shoe is dealt from that seat   FAULT "T" seat, then stops
+#
+# `faults` maps (pack number, delivery number) to a fault: pack 1 is the first pack the
+# table loads, delivery n the n-th card (or fault) to come out of it.
+from firmware import deck, protocol as P
+from firmware.rng import Seeded
+from simulator.devices import PACKS, EmuShoe
+
+
+class FaultyShoe(EmuShoe):
+    def __init__(self, port, rng, faults=None, stack=None, addr=P.SHOE):
+        EmuShoe.__init__(self, port, rng, addr, cuts={})
+        self.faults = dict(faults or {})
+        self.stack = [list(p) for p in stack or ()]  # packs to load in this order, then shuffles
+        self.packs = 0
+        self.n = 0  # deliveries from the current pack
+        self.injected = []  # (pack, delivery, fault) as they happened
+
+    def step(self, now_ms):
+        for _addr, _seq, ftype, payload in self.link.poll():
+            if ftype == P.SHUFFLE:
+                self.packs += 1
+                self.pack = self.stack.pop(0) if self.stack else \
+                    deck.shuffle(PACKS[payload[0]](), self.rng.below)
+                self.dealt = self.n = 0
+                for (pack, n), fault in list(self.faults.items()):
+                    if pack == self.packs and fault == "missing":
+                        del self.faults[(pack, n)]
+                        self.injected.append((pack, n, fault))
+                        self.pack = self.pack[:n - 1]
+            elif ftype == P.DRAW:
+                extra = False
+                for _ in range(payload[0]):
+                    go, more = self.deliver_next()
+                    extra = extra or more
+                    if not go:
+                        break
+                else:
+                    if extra:
+                        self.deliver()
+
+    def deliver_next(self):
+        """One delivery; returns (go on with this request, an over-draw is due)."""
+        self.n += 1
+        fault = self.faults.pop((self.packs, self.n), None)
+        if fault is None:
+            return self._card(), False
+        self.injected.append((self.packs, self.n, fault))
+        kind = fault[0] if isinstance(fault, tuple) else fault
+        if kind == "overdraw":
+            return self._card(), True
+        if kind == "duplicate":
+            self.link.send(self.addr, P.CARD, bytes((self.pack[0],)))
+            return True, False
+        if kind == "outofturn":
+            self.n -= 1  # nothing came out
+            self.link.send(self.addr, P.FAULT, b"T" + bytes((fault[1],)))
+            return False, False
+        take = 2 if kind == "double" else 1
+        if self.dealt + take > len(self.pack):
+            return self._card(), False
+        cards = bytes(self.pack[self.dealt:self.dealt + take])
+        self.dealt += take
+        code = {"unread": b"U", "faceup": b"F" + cards, "double": b"D" + cards}[kind]
+        self.link.send(self.addr, P.FAULT, code)
+        return False, False
+
+    def _card(self):
+        if self.dealt >= len(self.pack):
+            self.link.send(self.addr, P.FAULT, b"E")  # empty: the shoe stops
+            return False
+        self.deliver()
+        return True
+
+
+def faulty_table(seed, faults=None, stack=None, **kw):
+    """An EmulatedTable whose shoe is a FaultyShoe (kw: game, options, players, ...)."""
+    from simulator.table import EmulatedTable
+
+    sim = EmulatedTable(seed, **kw)
+    port = sim.devices[0].link.port
+    sim.devices[0] = sim.shoe = FaultyShoe(port, Seeded(seed), faults, stack)
+    return sim
