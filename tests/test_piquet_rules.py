@@ -1,6 +1,10 @@
 # The piquet engine (SPEC §4, seed 003): golden deals for capot, carte blanche and its
 # showing protocol, Rubicon scoring; properties over random parties (cards conserved,
 # 12 tricks a deal, the point totals); a stateful machine with legal and illegal actions.
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -11,6 +15,8 @@ from firmware.cards import TEN, parse_list, rank, suit
 from firmware.rng import Seeded
 from firmware.rules import CHANCE, IllegalAction
 from firmware.rules import piquet as R
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def H(text):
@@ -429,3 +435,53 @@ def test_the_machine_reaches_the_play():
     PiquetMachine.reached = 0
     TestPiquetMachine("runTest").runTest()
     assert PiquetMachine.reached == R.PLAY
+
+
+MP_DRIVE = r'''
+import binascii
+import hashlib
+from firmware import deck
+from firmware.rng import Seeded
+from firmware.rules import piquet as R, CHANCE
+from firmware.tables.piquet import PiquetTable
+
+
+def drive(seed, deals, options, first_dealer):
+    g = R.Piquet(options, first_dealer=first_dealer)
+    t = PiquetTable(g)
+    rng = Seeded(seed)
+    pack = []
+    while g.finished < deals:
+        if g.to_act == CHANCE:
+            if g.delivered == 0:
+                pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), rng.below)
+            g.apply(("shoe", CHANCE, pack[g.delivered]))
+        elif g.phase == R.EXCHANGE:
+            lo, hi = g.exchange_range(g.to_act)
+            h = deck.shuffle(list(g.hands[g.to_act]), rng.below)
+            g.apply(("exchange", g.to_act, tuple(h[:lo + rng.below(hi - lo + 1)])))
+        else:
+            acts = g.legal_actions()
+            g.apply(acts[rng.below(len(acts))])
+        t.view(0)
+        t.view(1)
+    return g
+
+
+for options, first in ((None, None), (R.cent(), 1)):
+    g = drive(5, 6, options, first)
+    print(binascii.hexlify(hashlib.sha256(repr(g.log).encode()).digest()).decode(), g.results)
+'''
+
+
+def test_the_same_parties_under_real_micropython():
+    """The firmware engine and table adapter under MicroPython 1.27 play the very same
+    events as under CPython (SPEC §2: the board runs the pure code)."""
+    from simulator import micropython
+
+    p = micropython.run(code=MP_DRIVE, timeout=120)
+    assert p.returncode == 0, p.stderr
+    here = subprocess.run([sys.executable, "-c", MP_DRIVE], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert here.returncode == 0, here.stderr
+    assert p.stdout == here.stdout and len(p.stdout.splitlines()) == 2
