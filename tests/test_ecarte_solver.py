@@ -295,3 +295,14 @@ def test_both_twins_refuse_a_bad_deal_alike(hand, other, trump, message):
     for twin in (pure, compiled):
         with pytest.raises(ValueError, match=message):
             twin.tricks(codes(hand), codes(other), trump, True)
+
+
+def test_eval_dealer_refuses_on_two_to_one_against_every_elder_hand():
+    for hand in ("KS KH QH JS QS", "KS 8H QD JS 9S"):
+        p = tapis("eval", "ecarte", "--hand", hand, "--turned", "7H", "--dealer", "--json")
+        assert p.returncode == 0, p.stderr
+        got = json.loads(p.stdout)
+        stand, wins, voles, total, _ = pure.advice(codes(hand.split()), parse("7H"), False)
+        assert (got["advice"], got["wins"], got["voles"], got["total"]) == (
+            "refuse" if stand else "accept", wins, voles, total)
+        assert got["advice"] == ("refuse" if 3 * wins >= 2 * total else "accept")
