@@ -485,3 +485,52 @@ def test_the_same_parties_under_real_micropython():
                           cwd=ROOT, timeout=120)
     assert here.returncode == 0, here.stderr
     assert p.stdout == here.stdout and len(p.stdout.splitlines()) == 2
+
+
+def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_show_verdicts():
+    from firmware import panel as B
+    from firmware.tables.piquet import PiquetTable
+
+    g = dealt(*CAPOT)
+    t = PiquetTable(g)
+    assert t.cards_due() == (0, 0)
+    v = t.view(0)
+    assert v["turn"] and v["phase"] == "exchange" and v["exchange"] == [1, 5] and v["talon"] == 8
+    place = t.hand(0).index(C("7D")) + 1
+    assert t.press(0, B.SELECT, place) is None
+    action = t.press(0, B.CONFIRM, 0)
+    assert action == ("exchange", 0, (C("7D"),))
+    g.apply(action)
+    t.done(0)
+    assert t.press(0, B.ACCEPT, 0) == ("look", 0, True)
+    g.apply(("look", 0, True))
+    assert t.view(0)["rest"] == H("TD 9D 8D TC") and t.view(1)["rest"] == []
+    g.apply(("exchange", 1, (C("7H"),)))
+    assert t.press(1, B.REFUSE, 0) == ("look", 1, False)
+    g.apply(("look", 1, False))
+    assert t.view(0)["category"] == "point"
+    g.apply(t.press(0, B.REFUSE, 0))  # elder sinks his point of 8
+    g.apply(t.press(1, B.ACCEPT, 0))
+    g.apply(t.press(0, B.ACCEPT, 0))
+    g.apply(t.press(1, B.ACCEPT, 0))
+    shown = {d["category"]: d for d in t.view(1)["declarations"]}
+    assert shown["point"]["verdict"] == "good" and shown["point"]["winner"] == 1
+    assert [0, "sinks"] in shown["point"]["calls"] and [1, "point of 5 (51)"] in shown["point"]["calls"]
+    assert shown["sequence"]["calls"] == [[0, "huitième to the ace"], [1, "quint to the ace"]]
+    assert shown["sequence"]["verdict"] == "good" and shown["sets"]["verdict"] == "none"
+    assert g.phase == R.PLAY and sorted(t.view(0)["legal"]) == t.hand(0)
+    with pytest.raises(IllegalAction, match="select one card"):
+        t.press(0, B.CONFIRM, 0)
+    with pytest.raises(IllegalAction, match="no card 13"):
+        t.press(0, B.SELECT, 13)
+    with pytest.raises(IllegalAction, match="does nothing in piquet"):
+        t.press(0, B.KING, 0)
+    with pytest.raises(IllegalAction, match="answer nothing now"):
+        t.press(0, B.ACCEPT, 0)
+    t.press(0, B.SELECT, 1)
+    assert t.press(0, B.CONFIRM, 0) == ("play", 0, t.hand(0)[0])
+    # the table display: dealt, drawn and seen cards face down; discards by their number
+    assert t.public(("card", 0, C("AS"))) == ["card", 0, None]
+    assert t.public(("rest", 0, (C("TD"),))) == ["rest", 0, None]
+    assert t.public(("exchange", 1, (C("7H"), C("7S")))) == ["exchange", 1, 2]
+    assert t.public(("verdict", 1, ("point", "good"))) == ["verdict", 1, ("point", "good")]
