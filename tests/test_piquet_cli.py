@@ -139,3 +139,17 @@ def test_the_default_run_watches_one_whole_partie(capsys):
 def test_an_unknown_variant_exits_2():
     p = run("table", "--game", "piquet", "--variant", "rubicon-bezique")
     assert p.returncode == 2 and "carte-rouge" in p.stderr
+
+
+def test_the_bot_discards_low_cards_and_keeps_its_sequence_and_stoppers():
+    from simulator.piquet import piquet_card, piquet_discard
+
+    hand = parse_list("AH KH QH JH TH 7S 8S KS 8D QD 9C 7C")
+    out = piquet_discard(hand, 1, 5, elder=True)
+    assert len(out) == 5 and set(out) == set(parse_list("7S 8S 8D 9C 7C"))
+    younger = piquet_discard(parse_list("AS KS QS JS 7H 9H KD QD JD AC KC 8C"), 1, 3, elder=False)
+    assert set(younger) == set(parse_list("7H 9H 8C"))  # the quart, the tierce and the guarded ace-king stay
+    view = {"legal": hand, "hand": hand, "played": [], "led": None}
+    assert piquet_card(view) == parse_list("AH")[0]  # a master from the longest suit
+    view = {"legal": parse_list("KS 7S 8S"), "hand": hand, "played": [], "led": parse_list("QS")[0]}
+    assert piquet_card(view) == parse_list("KS")[0]  # wins when it can
