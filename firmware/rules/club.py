@@ -200,7 +200,7 @@ class Club:
                     _show(value) if kind == "shoe" else "the cut card", PHASE_NAMES[self.phase]))
             if kind == "shoe":
                 self._verify_card(value)
-            elif self.cut:
+            elif self.cut and not self.fresh:
                 raise IllegalAction("the cut card came out twice in one talia")
             return
         if kind not in BANKER_ACTIONS and kind not in PUNTER_ACTIONS:
@@ -240,6 +240,8 @@ class Club:
         if kind == "shoe":
             self._on_card(value)
         elif kind == "cut":
+            if self.fresh:
+                self._new_talia()
             self.cut = True
             self._emit(("cut", CHANCE, self.left))
         elif kind == "lay":
@@ -353,12 +355,15 @@ class Club:
         if not self.fresh and self.counts[c] >= COPIES:
             raise IllegalAction("the shoe delivered %s a third time: imperfect shoe" % name(c))
 
+    def _new_talia(self):
+        self.fresh, self.cut, self.left = False, False, SHOE
+        self.counts = bytearray(64)
+        self.talia += 1
+        self._emit(("talia", CHANCE, self.talia))
+
     def _on_card(self, c):
         if self.fresh:
-            self.fresh, self.cut, self.left = False, False, SHOE
-            self.counts = bytearray(64)
-            self.talia += 1
-            self._emit(("talia", CHANCE, self.talia))
+            self._new_talia()
         self.counts[c] += 1
         self.left -= 1
         if self.dealt < 16:
