@@ -15,9 +15,16 @@ class Ecarte:
     Recorder = Recorder
     Renderer = Renderer
     # --variant NAME -> the Options it plays with
+    # (SPEC §4 and docs/rules.md: each is Options data, nothing else)
     VARIANTS = {
         "ace-high": lambda: ecarte.Options(ace_high=True),
         "dealer-must-exchange": lambda: ecarte.Options(dealer_must_exchange=True),
+        "doubling": lambda: ecarte.Options(doubling=True),
+        "offer-point": lambda: ecarte.Options(offer_point=True),
+        "pool": lambda: ecarte.Options(pool=True),
+        "quick": lambda: ecarte.Options(quick=True),
+        "gallery": lambda: ecarte.Options(gallery=2),
+        "rubber-3": lambda: ecarte.Options(rubber=3),
         "rubber-5": lambda: ecarte.Options(rubber=5),
         "rubber-7": lambda: ecarte.Options(rubber=7),
         "rubber-11": lambda: ecarte.Options(rubber=11),

@@ -1,5 +1,24 @@
 # Deal records: the event log folded into one JSON-ready object per deal.
-from firmware.cards import name
+from firmware.cards import is_card, name
+
+# events of the laws of irregularities (firmware/rules/ecarte_laws.py), kept in `laws`
+LAW_EVENTS = ("unread", "exposed", "double feed", "missing", "outofturn", "duplicate", "extra",
+              "choices", "choose", "set aside", "retake", "void", "king lost")
+ACTIONS = ("propose", "stand", "accept", "refuse", "king", "abandon", "claim", "double",
+           "offer")
+
+
+def _json(v):
+    """Cards by name, tuples as lists."""
+    if isinstance(v, (tuple, list)):
+        return [_json(x) for x in v]
+    return v
+
+
+def _cards(v):
+    if isinstance(v, (tuple, list)):
+        return [_cards(x) for x in v]
+    return name(v) if is_card(v) else v
 
 
 class Recorder:
@@ -9,6 +28,8 @@ class Recorder:
         self.seed = seed
         self.current = None
         self.scores = [0, 0]
+        self.balances = [0, 0]
+        self.players = None  # pool écarté: the seats at positions 0 and 1
         self.game = 1
 
     def feed(self, events):
@@ -19,31 +40,57 @@ class Recorder:
                     done.append(self.current)
                 self.current = self._start(seat, value)
                 continue
+            if kind == "balances":
+                self.balances = list(value)
+                if self.current:
+                    self.current["balances"] = list(value)
+                continue
+            if kind == "seats":
+                self.players = list(value[:2])
+                continue
             r = self.current
             if kind == "card":
                 r["hands"][seat].append(name(value))
             elif kind == "turn":
                 r["trump"] = name(value)
-            elif kind in ("propose", "stand", "accept", "refuse", "king"):
+            elif kind in LAW_EVENTS:
+                r.setdefault("laws", []).append([kind, seat, _cards(value) if kind != "choices" else _json(value)])
+                if kind == "void":
+                    r["ended_by"] = "void"
+            elif kind in ACTIONS:
                 r["actions"].append([kind, seat])
             elif kind == "discard":
                 r["exchanges"].append([seat, [name(c) for c in value]])
             elif kind == "trick":
                 r["tricks"][seat] += 1
+            elif kind == "claimed":
+                r["claimed"] = {"seat": seat, "tricks": value}
+            elif kind == "showdown":
+                r["ended_by"] = value
+            elif kind == "bet":
+                r.setdefault("bets", []).append([seat, list(value)])
             elif kind == "score":
                 r["points"][seat] += value[0]
-                r["ended_by"] = value[1]
+                if value[1] != "void":
+                    r["ended_by"] = value[1]
                 self.scores[seat] += value[0]
                 r["scores"] = list(self.scores)
             elif kind == "game":
                 r["game_over"] = {"winner": seat, "value": value}
                 self.scores = [0, 0]
                 self.game += 1
+            elif kind == "pay":
+                r.setdefault("payments", []).append([seat, value[0], value[1]])
             elif kind == "rubber":
                 r["rubber_over"] = {"winner": seat, "games": list(value)}
+            elif kind == "pool":
+                r["pool_over"] = {"winner": seat}
         return done
 
     def _start(self, dealer, number):
-        return {"deal": number, "seed": self.seed, "game": self.game, "dealer": dealer, "hands": [[], []],
-                "trump": None, "actions": [], "exchanges": [], "tricks": [0, 0],
-                "points": [0, 0], "scores": list(self.scores)}
+        r = {"deal": number, "seed": self.seed, "game": self.game, "dealer": dealer, "hands": [[], []],
+             "trump": None, "actions": [], "exchanges": [], "tricks": [0, 0],
+             "points": [0, 0], "scores": list(self.scores), "balances": list(self.balances)}
+        if self.players is not None:
+            r["players"] = list(self.players)
+        return r

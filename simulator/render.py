@@ -4,7 +4,17 @@ from firmware.cards import RANKS, name, rank, suit
 SYMBOLS = "♠♥♦♣"
 SEAT_NAMES = ("West", "East")
 VERBS = {"propose": "proposes: \"Cards\"", "accept": "accepts: \"How many?\"",
-         "refuse": "refuses: \"Play\"", "stand": "plays: \"I play\""}
+         "refuse": "refuses: \"Play\"", "stand": "plays: \"I play\"",
+         "abandon": "throws in the hand", "claim": "lays down his cards, claiming",
+         "double": "proposes to double", "offer": "offers the point"}
+# the shoe's faults and the laws applied (firmware/rules/ecarte_laws.py)
+FAULTS = {"unread": "The shoe could not read a card: it is set aside unseen",
+          "missing": "The shoe ran empty: a card is missing from the pack",
+          "double feed": "Two cards came out of the shoe together"}
+
+
+def seat_name(seat):
+    return SEAT_NAMES[seat] if seat in (0, 1) else "Seat %d" % seat
 
 
 def pretty(c, symbols=True):
@@ -41,6 +51,40 @@ class Renderer:
                 SEAT_NAMES[0], self.cards(h[0]), SEAT_NAMES[1], self.cards(h[1]), pretty(value, self.symbols))
         if kind in VERBS:
             return "  %s %s" % (who, VERBS[kind])
+        if kind in FAULTS:
+            return "  ! " + FAULTS[kind]
+        if kind == "exposed":
+            return "  ! A card came out face up: %s" % pretty(value, self.symbols)
+        if kind == "duplicate":
+            return "  ! %s came out twice: the pack is imperfect" % pretty(value, self.symbols)
+        if kind == "outofturn":
+            return "  ! The shoe is being dealt by %s, out of turn" % who
+        if kind == "choices":
+            return "  %s may choose: %s" % (who, " / ".join(value))
+        if kind == "choose":
+            return "  %s chooses: %s" % (who, value)
+        if kind == "void":
+            return "  The deal is void (%s)" % value
+        if kind == "king lost":
+            return "  The turned king does not score: %s" % value
+        if kind == "set aside":
+            return "  %s's extra card is set aside unseen" % who
+        if kind == "retake":
+            return "  %s takes back a discard: the stock is out" % who
+        if kind == "claimed":
+            return "  %s is sure of %d tricks" % (who, value)
+        if kind == "showdown":
+            return "  Showdown: %s" % (("%s has the higher trump" % who) if who else value)
+        if kind == "bet":
+            return "  %s backs %s for %d" % (seat_name(seat), SEAT_NAMES[value[0]], value[1])
+        if kind == "pay":
+            return "  %s pays %s %d" % (seat_name(seat), seat_name(value[0]), value[1])
+        if kind == "balances":
+            return "  Balances: " + ", ".join("%s %+d" % (seat_name(i), b) for i, b in enumerate(value))
+        if kind == "pool":
+            return "★★ %s wins the pool: two games running" % seat_name(seat)
+        if kind == "seats":
+            return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)
         if kind == "discard":
             return "  %s discards %d" % (who, len(value))
         if kind == "king":

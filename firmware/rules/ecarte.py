@@ -18,6 +18,8 @@ from firmware.rules import ecarte_laws as L
 from firmware.rules import ecarte_variants as V
 from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
                                           ANSWER, PHASE_NAMES)
+from firmware.rules import ecarte_scoring as S
+from firmware.rules.ecarte_options import Options  # noqa: F401  (R.Options)
 from firmware.wagers import Wagers
 
 # Player actions; the events add: card, turn, draw, extra, trick, score, deal, game,
@@ -29,36 +31,6 @@ _DEALT = ("card", "turn", "draw", "duplicate")
 
 DECK_SIZE = const(32)
 HAND = const(5)
-
-
-class Options:
-    """Écarté options; the defaults are the rules of SPEC §4. Variants are these as data
-    (simulator/games.py names them)."""
-
-    def __init__(self, packets=(3, 2), target=5, rubber=3, ace_high=False,
-                 dealer_must_exchange=False, doubling=False, offer_point=False,
-                 pool=False, quick=False, stake=1, gallery=0):
-        if quick:
-            packets = (2, 2)  # the quick game of seed 001: 4 cards each, the 9th is trump
-        elif tuple(packets) not in ((2, 3), (3, 2)):
-            raise ValueError("packets must be (2, 3) or (3, 2), got %r" % (packets,))
-        if rubber not in (1, 3, 5, 7, 11):
-            raise ValueError("a rubber is best of 1, 3, 5, 7 or 11 games, got %r" % (rubber,))
-        if not 0 <= gallery <= 8 - (3 if pool else 2):
-            raise ValueError("a table has 8 seats: %r gallery seats do not fit" % (gallery,))
-        self.packets = tuple(packets)
-        self.hand = self.packets[0] + self.packets[1]
-        self.target = target
-        self.rubber = rubber
-        self.ace_high = ace_high
-        self.dealer_must_exchange = dealer_must_exchange
-        self.doubling = doubling
-        self.offer_point = offer_point
-        self.pool = pool
-        self.quick = quick
-        self.stake = stake
-        self.gallery = gallery
-        self.players = 3 if pool else 2
 
 
 def inputs(events):
@@ -102,6 +74,9 @@ class Ecarte:
         self.deal_no = 0
         self.dealer = 1 - first_dealer  # _new_deal alternates it
         self._out = []
+        if o.pool:
+            self._emit(("seats", CHANCE, tuple(self.seated)))
+        self._emit(("balances", CHANCE, tuple(self.wagers.balances)))
         self._new_deal()
         self.log.extend(self._out)
 
@@ -450,42 +425,7 @@ class Ecarte:
 
     def _score(self, seat, points, reason):
         """Add points; return True if that ended the game (and so the deal)."""
-        self.scores[seat] += points
-        self.deal_points[seat] += points
-        self._emit(("score", seat, (points, reason)))
-        if self.scores[seat] < self.options.target:
-            return False
-        loser = 1 - seat
-        value = self.ev.game_value(self.scores[loser])
-        self._emit(("game", seat, value))
-        for payer, payee, amount in self.wagers.settle(self.seated[seat], self.seated[loser], value):
-            self._emit(("pay", payer, (payee, amount)))
-        if self.options.pool:
-            self._rotate(seat)
-        else:
-            self.games[seat] += 1
-            if self.games[seat] * 2 > self.options.rubber:
-                self.rubbers[seat] += 1
-                self._emit(("rubber", seat, tuple(self.games)))
-                self.games = [0, 0]
-        self.scores = [0, 0]
-        self.game_no += 1
-        self.wagers.lock(self.players())
-        self._new_deal()
-        return True
-
-    def _rotate(self, pos):
-        """Pool écarté (000:91-93): the loser swaps with the watcher until a seat wins two
-        games running, which wins the pool."""
-        s = self.seated
-        w = s[pos]
-        self.streak = [w, self.streak[1] + 1 if self.streak[0] == w else 1]
-        if self.streak[1] == 2:
-            self.pools[w] += 1
-            self._emit(("pool", w, 2))
-            self.streak = [-1, 0]
-        s[1 - pos], s[2] = s[2], s[1 - pos]
-        self._emit(("seats", CHANCE, tuple(s)))
+        return S.score(self, seat, points, reason)
 
     # ---- bets -------------------------------------------------------------------------
     def _verify_bet(self, seat, value):

@@ -5,7 +5,7 @@
 # The shoe reports what went wrong as a chance action (kind, CHANCE, value):
 #   ("unread", CHANCE, None)      a card came out that the shoe could not read
 #   ("exposed", CHANCE, card)     a card came out face up
-#   ("double", CHANCE, (a, b))    two cards came out together: a wrong number dealt, an
+#   ("double feed", CHANCE, (a, b)) two cards came out together: a wrong number dealt, an
 #                                 over-draw, or two cards turned for trump
 #   ("missing", CHANCE, None)     the shoe ran empty while the pack should hold cards
 #   ("outofturn", CHANCE, seat)   the shoe is being dealt from the wrong seat
@@ -16,7 +16,7 @@ from firmware.rules import CHANCE, IllegalAction
 from firmware.rules import ecarte_variants as V
 from firmware.rules.ecarte_phases import DEAL, DRAW, PLAY, CHOOSE, PHASE_NAMES
 
-SHOE_FAULTS = ("unread", "exposed", "double", "missing", "outofturn")
+SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")
 
 NEW_DEAL = "new deal"
 CORRECT = "correct"
@@ -33,7 +33,7 @@ def verify_fault(g, kind, value):
         raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[g.phase]))
     if kind == "exposed":
         g._verify_card(value)
-    elif kind == "double":
+    elif kind == "double feed":
         try:
             a, b = value
         except (TypeError, ValueError):
@@ -59,7 +59,7 @@ def on_fault(g, kind, value):
         g.dead.append(None)
         _short(g)
         return
-    cards = tuple(value) if kind == "double" else (value,)
+    cards = tuple(value) if kind == "double feed" else (value,)
     for c in cards:
         if c in g.seen or cards.count(c) > 1:
             g._emit(("duplicate", CHANCE, c))

@@ -9,7 +9,7 @@ PACK = 32
 _SIMPLE = {B.STAND: "stand", B.PROPOSE: "propose", B.ACCEPT: "accept", B.REFUSE: "refuse",
            B.KING: "king", B.ABANDON: "abandon", B.CLAIM: "claim", B.DOUBLE: "double",
            B.OFFER: "offer"}
-_FACE_DOWN = ("card", "draw", "extra", "retake", "double")
+_FACE_DOWN = ("card", "draw", "extra", "retake", "double feed")
 
 
 class EcarteTable:
@@ -97,7 +97,7 @@ class EcarteTable:
         if k == b"F" and len(code) == 2:
             return ("exposed", CHANCE, code[1])
         if k == b"D" and len(code) == 3:
-            return ("double", CHANCE, (code[1], code[2]))
+            return ("double feed", CHANCE, (code[1], code[2]))
         if k == b"E" and g.to_act == CHANCE and g.stock > 0:
             return ("missing", CHANCE, None)
         if k == b"T" and len(code) == 2:
@@ -146,7 +146,7 @@ class EcarteTable:
     def _gallery_view(self, seat):
         g = self.game
         bet = g.wagers.standing.get(seat, (self.side[seat], 0))
-        return {"seat": seat, "gallery": True, "players": list(g.players()),
+        return {"seat": seat, "gallery": True, "hand": [], "players": list(g.players()),
                 "side": self.side[seat], "bet": list(bet), "scores": g.scores,
                 "phase": R.PHASE_NAMES[g.phase], "balances": g.wagers.balances,
                 "msg": self.msg[seat]}
