@@ -2,6 +2,8 @@
 # the responsible bank; rotation; money conserved and no balance below zero, checked by
 # hypothesis over whole sessions; illegal actions refused without a trace.
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -402,3 +404,40 @@ def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
     net = [sum(e[2][3] for e in g.log if e[0] == "settle" and e[1] == s) for s in range(4)]
     assert [d[2] - d[1] for d in sums.data] == net
     assert sums.rounds == rounds and sum(d[6] for d in sums.data) == rounds
+
+
+# ---- the board runs the same rules --------------------------------------------------------------
+SESSION = '''
+from firmware.rules import club as R
+from firmware.rules import CHANCE
+from firmware import deck, duel as D
+from firmware.rng import Seeded
+rng = Seeded(7)
+g = R.Club(R.Options(seats=5, balance=50, bank=10, commission=5))
+pack = []
+while g.deals_done < 40:
+    if g.to_act == CHANCE:
+        n, fresh = g.cards_due()
+        if fresh:
+            pack = deck.shuffle(deck.shoe(), rng.below)
+        if len(pack) == 40 and not g.cut:
+            g.apply(("cut", CHANCE, None))
+        g.apply(("shoe", CHANCE, pack.pop()))
+    else:
+        acts = g.legal_actions()
+        g.apply(acts[rng.below(len(acts))])
+print(g.balances, g.bank, g.house, g.talia, g.total())
+print(len(g.log), sum(e[2][2] for e in g.log if e[0] == "move"))
+print([D.solve(c) for c in range(1, 512)])
+'''
+
+
+def test_a_session_under_real_micropython_matches_cpython():
+    from simulator import micropython
+
+    board = micropython.run(code=SESSION, timeout=180)
+    assert board.returncode == 0, board.stderr
+    host = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, timeout=60)
+    assert host.returncode == 0, host.stderr
+    assert board.stdout == host.stdout and board.stdout.count("\n") == 3
+    assert board.stdout.split("\n")[0].endswith(" 250")  # 5 seats x 50: conserved
