@@ -8,16 +8,29 @@ from firmware.rules import CHANCE, IllegalAction
 _RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
 
 
+_CHECK_MS = 250  # how often the device health is looked at
+
+
 class Controller:
-    def __init__(self, table, route):
+    def __init__(self, table, route, journal=None, resumed=False):
         """table: a game's table adapter (firmware/tables), with .game, .SEATS, press(),
-        view(), public(event) and cards_due(); route: {device address: Link}."""
+        view(), public(event) and cards_due(); route: {device address: Link};
+        journal: a firmware.journal.Journal that records every input applied (or None);
+        resumed: the game was rebuilt from the journal after a reset, so cards the shoe
+        had in flight are still welcome before the controller asks it again."""
         self.table = table
         self.game = table.game
+        self.route = route
+        self.journal = journal
+        self.resuming = resumed
         self.links = []
         for link in route.values():
             if link not in self.links:
                 self.links.append(link)
+        route[P.SHOE].greet(P.SHOE)
+        for s in range(table.SEATS):
+            route[P.DISPLAY + s].greet(P.DISPLAY + s)
+        route[P.TABLE_DISPLAY].greet(P.TABLE_DISPLAY)
         self.shoe = Shoe(route[P.SHOE])
         self.seats = [Display(route[P.DISPLAY + s], P.DISPLAY + s) for s in range(table.SEATS)]
         self.board = Display(route[P.TABLE_DISPLAY], P.TABLE_DISPLAY)
@@ -25,49 +38,81 @@ class Controller:
         self.asked_ms = 0
         self.shown = 0  # events already sent to the table display
         self.faults = []
+        self.down = {}  # device address -> True while it is dead or refused
+        self.checked = 0
 
     def step(self, now_ms):
         for link in self.links:
-            for addr, _seq, ftype, payload in link.poll():
-                self._on_frame(addr, ftype, payload)
+            for addr, seq, ftype, payload in link.poll(now_ms):
+                self._on_frame(link, addr, seq, ftype, payload)
         self._feed_shoe(now_ms)
         self._refresh()
+        if now_ms - self.checked >= _CHECK_MS:
+            self.checked = now_ms
+            self._check()
 
-    def _on_frame(self, addr, ftype, payload):
+    def _apply(self, action, addr, seq):
+        events = self.game.apply(action)
+        if self.journal is not None:
+            self.journal.record(self.game, action, events, addr, seq)
+        return events
+
+    def health(self):
+        """{device address: its link's error counters and HELLO}."""
+        return {a: self.route[a].stats(a) for a in self.route}
+
+    def _check(self):
+        for a in self.route:
+            link = self.route[a]
+            p = link.peers.get(a)
+            if p is None or not p.greet:
+                continue
+            bad = p.refused or ("device 0x%02x is dead: no answer" % a if p.dead else None)
+            if bad and not self.down.get(a):
+                self.faults.append(bad)
+            self.down[a] = bool(bad)
+
+    def _on_frame(self, link, addr, seq, ftype, payload):
         if addr == P.SHOE and ftype == P.CARD and len(payload) == 1:
-            if self.awaiting <= 0:
+            if self.awaiting <= 0 and not (self.resuming and self.game.to_act == CHANCE):
                 self.faults.append("shoe delivered a card nobody asked for")
                 return
             self.awaiting -= 1
             try:
-                self.game.apply(("shoe", CHANCE, payload[0]))
+                self._apply(("shoe", CHANCE, payload[0]), addr, seq)
             except IllegalAction as e:
                 self.faults.append(str(e))
             if self.awaiting and self.table.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif P.PANEL <= addr < P.PANEL + 8 and ftype == P.BUTTON and len(payload) == 2:
-            self._on_button(addr - P.PANEL, payload[0], payload[1])
+            self._on_button(addr - P.PANEL, payload[0], payload[1], addr, seq)
         elif ftype == P.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == P.SHOE:
-                self._on_shoe_fault(bytes(payload))
+                self._on_shoe_fault(bytes(payload), seq)
+        elif ftype == P.RECALL and self.journal is not None and len(payload) == 1:
+            games = self.journal.games(payload[0])
+            for i, g in enumerate(games):
+                link.send(addr, P.RECORD, bytes((i, len(games))) + g)
+            if not games:
+                link.send(addr, P.RECORD, bytes((0, 0)))
 
-    def _on_shoe_fault(self, code):
+    def _on_shoe_fault(self, code, seq):
         """The table adapter turns a shoe fault into a rules action (or None)."""
         self.awaiting = 0  # the shoe stopped: ask again for what is still due
         try:
             action = self.table.shoe_fault(code)
             if action is not None:
-                self.game.apply(action)
+                self._apply(action, P.SHOE, seq)
         except IllegalAction as e:
             self.faults.append(str(e))
 
-    def _on_button(self, seat, button, arg):
+    def _on_button(self, seat, button, arg, addr, seq):
         t = self.table
         try:
             action = t.press(seat, button, arg)
             if action is not None:
-                self.game.apply(action)
+                self._apply(action, addr, seq)
                 t.done(seat)
         except IllegalAction as e:
             t.refuse(seat, str(e))
@@ -77,6 +122,9 @@ class Controller:
             return
         if self.awaiting and now_ms - self.asked_ms < _RESEND_MS:
             return
+        if not self.route[P.SHOE].ready(P.SHOE):
+            return  # not greeted yet, dead, or cards it had in flight still coming
+        self.resuming = False
         n, pack = self.table.cards_due()
         if pack:
             self.shoe.shuffle(pack)

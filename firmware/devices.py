@@ -1,26 +1,273 @@
 # Drivers for the table's devices. Each takes a Link (a Port plus the frame codec);
 # none builds its port, so tests and the simulator hand them pipes, and the board
 # hands them UARTs (firmware/main.py).
+#
+# The Link is the reliable layer (docs/protocol.md): every data frame is acknowledged
+# (ACK, cumulative, sent on the next poll, so a frame is acknowledged only once the
+# caller has handled it), a frame out of order is refused with a NAK naming the one
+# expected, frames not acknowledged in time are sent again (go-back-N) at most `retries`
+# times, after which the device is dead; sequence numbers suppress duplicates. The
+# controller's end greets each device with HELLO (type, serial, protocol version; a
+# device with another version is refused) and then sends it heartbeats (PING) when it
+# has been quiet. All state is kept per device address, so one Link may serve a bus.
 import json
 
 from firmware import protocol as P
+from firmware.compat import const
+
+_RTO_MS = const(40)  # resend what is unacknowledged after this long
+_RETRIES = const(6)  # resends of one frame before the device is declared dead
+_HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
+_WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
+_COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
+             "dropped")
+
+
+def _later(a, b):
+    """The later of two sequence numbers (modulo 256, within half the space)."""
+    return a if (a - b) & 255 < 128 else b
+
+
+class _Peer:
+    """What one end knows about one device address."""
+
+    def __init__(self):
+        self.seq = 0  # the last sequence number sent to it
+        self.pending = []  # [seq, frame, sent_ms, tries], oldest first
+        self.rx = None  # the last sequence number taken from it
+        self.restored = None  # the last one the journal says was taken (before a reset)
+        self.expect = None  # its last frame in flight, from its HELLO
+        self.ack_due = False
+        self.nakked = None
+        self.heard = 0
+        self.greet = False  # this end greets it (the controller's end)
+        self.hello_ms = None  # when HELLO was last sent (greeting end)
+        self.hellos = 0  # HELLOs sent without an answer
+        self.helloed = False  # it answered HELLO
+        self.ping_ms = 0
+        self.dead = False
+        self.refused = None  # why it was refused
+        self.info = None  # (type, serial, version) from its HELLO
+        self.errors = {}
 
 
 class Link:
-    """One serial link: frames out, frames in. `port` has read() -> bytes and write(b)."""
+    """One serial link: frames out, frames in. `port` has read() -> bytes and write(b).
+    `device` and `serial` are what this end says in HELLO."""
 
-    def __init__(self, port):
+    def __init__(self, port, device=P.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS):
         self.port = port
         self.decoder = P.Decoder()
-        self.seq = 0
+        self.device, self.serial = device, bytes(serial)
+        self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
+        self.peers = {}
+        self.now = 0
+        self.crc = 0
+        self.seq = 0  # the last sequence number sent (any address)
 
+    def peer(self, addr):
+        p = self.peers.get(addr)
+        if p is None:
+            p = self.peers[addr] = _Peer()
+        return p
+
+    def _count(self, p, what):
+        p.errors[what] = p.errors.get(what, 0) + 1
+
+    # ---- what the controller asks ---------------------------------------------------
+    def greet(self, addr):
+        """Greet the device at `addr` with HELLO and watch it with heartbeats."""
+        self.peer(addr).greet = True
+
+    def restore(self, addr, seq):
+        """After a reset: the journal says frame `seq` from `addr` was already taken."""
+        p = self.peer(addr)
+        p.restored = p.rx = seq
+
+    def ready(self, addr):
+        """The device answered HELLO, is alive and everything it had in flight arrived."""
+        p = self.peers.get(addr)
+        if p is None or not p.helloed or p.dead or p.refused:
+            return False
+        return p.expect is None
+
+    def stats(self, addr):
+        """Per-device error counters and what its HELLO said."""
+        p = self.peer(addr)
+        out = {k: p.errors.get(k, 0) for k in _COUNTERS}
+        out["crc"] = self.crc
+        out["dead"] = p.errors.get("dead", 0)
+        out["alive"] = not p.dead
+        out["refused"] = p.refused
+        if p.info:
+            out["type"], out["serial"], out["version"] = p.info[0], p.info[1].decode(), p.info[2]
+        return out
+
+    def dead(self, addr):
+        p = self.peers.get(addr)
+        return p is not None and p.dead
+
+    # ---- frames out -----------------------------------------------------------------
     def send(self, addr, ftype, payload=b""):
-        self.seq = (self.seq + 1) & 255
-        self.port.write(P.encode(addr, self.seq, ftype, payload))
+        p = self.peer(addr)
+        if p.dead or p.refused:
+            self._count(p, "dropped")
+            return
+        p.seq = seq = (p.seq + 1) & 255
+        self.seq = seq
+        frame = P.encode(addr, seq, ftype, payload)
+        self.port.write(frame)
+        p.pending.append([seq, frame, self.now, 0])
+        if len(p.pending) > _WINDOW:
+            self._die(addr, p)
 
-    def poll(self):
+    def _control(self, addr, ftype, seq, payload=b""):
+        self.port.write(P.encode(addr, seq, ftype, payload))
+
+    def _hello(self, addr, p, flags):
+        base = p.pending[0][0] if p.pending else (p.seq + 1) & 255
+        self._control(addr, P.HELLO, base, bytes((P.VERSION, self.device, flags,
+                                                  (p.seq + 1) & 255)) + self.serial)
+
+    # ---- frames in ------------------------------------------------------------------
+    def poll(self, now_ms=None):
+        self.now = now = self.now + 1 if now_ms is None else now_ms
+        peers = self.peers
+        for addr in peers:
+            p = peers[addr]
+            if p.ack_due:
+                p.ack_due = False
+                self._control(addr, P.ACK, p.rx)
         data = self.port.read()
-        return self.decoder.feed(data) if data else ()
+        out = []
+        if data:
+            d = self.decoder
+            before = d.errors
+            for addr, seq, ftype, payload in d.feed(data):
+                self._take(addr, seq, ftype, payload, out)
+            self.crc += d.errors - before
+        for addr in peers:
+            p = peers[addr]
+            if p.pending or p.greet:
+                self._timers(addr, p, now)
+        return out
+
+    def _take(self, addr, seq, ftype, payload, out):
+        p = self.peer(addr)
+        p.heard = self.now
+        if ftype == P.ACK:
+            self._acked(p, seq)
+        elif ftype == P.NAK:
+            self._count(p, "naks_got")
+            if payload and payload[0] == P.NAK_VERSION:
+                p.refused = "refused by the peer: protocol version %d not spoken" % P.VERSION
+                p.pending = []
+            elif p.pending and _later(seq, p.pending[0][0]) == seq:
+                self._acked(p, (seq - 1) & 255)
+                self._resend(addr, p)
+            else:  # it wants a frame already acknowledged (it was reset): tell it where we are
+                self._hello(addr, p, P.HELLO_REPLY)
+        elif ftype == P.HELLO:
+            self._on_hello(addr, p, seq, payload)
+        elif p.refused:
+            self._count(p, "dropped")
+        else:
+            if p.rx is None:
+                p.rx = (seq - 1) & 255
+            d = (seq - p.rx) & 255
+            if d == 1:
+                p.rx = seq
+                p.ack_due = True
+                p.nakked = None
+                if seq == p.expect:
+                    p.expect = None
+                if ftype != P.PING:
+                    out.append((addr, seq, ftype, payload))
+            elif d == 0 or d >= 128:
+                self._count(p, "duplicates")
+                p.ack_due = True
+            elif p.nakked != p.rx:  # a gap: one frame was lost; ask for it once
+                p.nakked = p.rx
+                self._count(p, "naks_sent")
+                self._control(addr, P.NAK, (p.rx + 1) & 255, bytes((P.NAK_ORDER,)))
+
+    def _on_hello(self, addr, p, seq, payload):
+        if len(payload) < 4:
+            self._count(p, "dropped")
+            return
+        p.info = (payload[1], bytes(payload[4:]), payload[0])
+        if payload[0] != P.VERSION:
+            p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
+                addr, payload[0], P.VERSION)
+            p.pending = []
+            self._count(p, "refused")
+            self._control(addr, P.NAK, seq, bytes((P.NAK_VERSION,)))
+            return
+        p.refused = None
+        rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
+        if p.restored is not None:
+            rx = _later(rx, p.restored)
+        p.rx = rx
+        last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken
+        p.expect = None if _later(rx, last) == rx else last
+        if p.dead:
+            p.dead = False
+        if payload[2] & P.HELLO_REPLY:
+            p.helloed = True
+            p.hellos = 0
+            return
+        # greeted by the other end (it was reset): answer for this address and for every
+        # address this end sends on, then send again all that is unacknowledged
+        self._hello(addr, p, P.HELLO_REPLY)
+        for a in self.peers:
+            q = self.peers[a]
+            if a != addr and q.seq:
+                self._hello(a, q, P.HELLO_REPLY)
+        for a in self.peers:
+            q = self.peers[a]
+            if q.pending:
+                self._resend(a, q)
+
+    def _acked(self, p, seq):
+        pend = p.pending
+        while pend and (seq - pend[0][0]) & 255 < 128:
+            pend.pop(0)
+
+    def _resend(self, addr, p):
+        now = self.now
+        for f in p.pending:
+            f[3] += 1
+            if f[3] > self.retries:
+                self._die(addr, p)
+                return
+            self.port.write(f[1])
+            f[2] = now
+            self._count(p, "retransmits")
+
+    def _die(self, addr, p):
+        p.dead = True
+        p.helloed = False
+        p.pending = []
+        self._count(p, "dead")
+
+    def _timers(self, addr, p, now):
+        if p.pending and now - p.pending[0][2] >= self.rto:
+            self._resend(addr, p)
+        if not p.greet:
+            return
+        if not p.helloed:
+            wait = self.heartbeat if p.dead else self.rto
+            if p.hello_ms is None or now - p.hello_ms >= wait:
+                p.hello_ms = now
+                p.hellos += 1
+                if p.hellos > self.retries and not p.dead:
+                    self._die(addr, p)
+                self._hello(addr, p, 0)
+        elif not p.pending and now - p.heard >= self.heartbeat and \
+                now - p.ping_ms >= self.heartbeat:
+            p.ping_ms = now
+            self.send(addr, P.PING)
 
 
 class Shoe:

@@ -18,6 +18,27 @@ DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
 SHUFFLE = const(0x13)  # controller -> shoe: [deck size]: load and shuffle a fresh pack
 BUTTON = const(0x20)  # panel -> controller: [button, arg]
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
+# Link control (firmware/devices.py Link): never handed to the devices' code
+ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
+NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
+HELLO = const(0x03)  # either way: SEQ = oldest unacknowledged; [version, type, flags, next] + serial
+PING = const(0x04)  # controller -> device heartbeat; answered by an ACK
+# Recall (host tool <-> controller over the same frames)
+RECALL = const(0x50)  # host -> controller: [last n games]
+RECORD = const(0x51)  # controller -> host: [index, count] + one game as JSON
+
+VERSION = const(2)  # protocol version carried by HELLO; a peer with another one is refused
+# NAK reasons
+NAK_ORDER = const(1)  # a frame came out of order (one was lost)
+NAK_VERSION = const(2)  # HELLO with another protocol version
+# HELLO flags
+HELLO_REPLY = const(1)
+# Device types in HELLO
+DEV_CONTROLLER = const(0)
+DEV_SHOE = const(1)
+DEV_CONSOLE = const(2)  # a seat: panel and display
+DEV_DISPLAY = const(3)
+DEV_HOST = const(4)  # a host tool (tapis recall)
 
 # Addresses: the controller is 0; devices by kind
 CONTROLLER = const(0x00)
@@ -27,7 +48,9 @@ DISPLAY = const(0x40)  # + seat
 TABLE_DISPLAY = const(0x4F)
 
 TYPE_NAMES = {CARD: "CARD", FAULT: "FAULT", DRAW: "DRAW", SHUFFLE: "SHUFFLE",
-              BUTTON: "BUTTON", SHOW: "SHOW"}
+              BUTTON: "BUTTON", SHOW: "SHOW", ACK: "ACK", NAK: "NAK", HELLO: "HELLO",
+              PING: "PING", RECALL: "RECALL", RECORD: "RECORD"}
+CONTROL = (ACK, NAK, HELLO)  # link control: not sequenced, not acknowledged
 
 
 class FrameError(ValueError):

@@ -14,13 +14,13 @@ CUTS = {104: (52, 78)}
 
 class EmuShoe:
     def __init__(self, port, rng, addr=P.SHOE, cuts=CUTS):
-        self.link, self.rng, self.addr = Link(port), rng, addr
+        self.link, self.rng, self.addr = Link(port, P.DEV_SHOE, b"EMU-SHOE"), rng, addr
         self.pack = []
         self.dealt = 0
         self.cuts, self.cut = cuts, None
 
     def step(self, now_ms):
-        for _addr, _seq, ftype, payload in self.link.poll():
+        for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == P.SHUFFLE:
                 self.pack = deck.shuffle(PACKS[payload[0]](), self.rng.below)
                 self.dealt = 0
@@ -45,13 +45,13 @@ class EmuShoe:
 class EmuDisplay:
     """Keeps the last view it was shown; `on_show` lets a renderer watch."""
 
-    def __init__(self, port, on_show=None):
-        self.link = Link(port)
+    def __init__(self, port, on_show=None, device=P.DEV_DISPLAY):
+        self.link = Link(port, device, b"EMU-%d" % device)
         self.view = None
         self.on_show = on_show
 
     def step(self, now_ms):
-        for _addr, _seq, ftype, payload in self.link.poll():
+        for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == P.SHOW:
                 self.view = json.loads(payload)
                 if self.on_show:
@@ -63,7 +63,7 @@ class EmuConsole(EmuDisplay):
     returns the (button, arg) presses to make, if any, on each new view."""
 
     def __init__(self, port, seat, player):
-        EmuDisplay.__init__(self, port)
+        EmuDisplay.__init__(self, port, None, P.DEV_CONSOLE)
         self.seat, self.player = seat, player
 
     def step(self, now_ms):
