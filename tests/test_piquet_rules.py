@@ -385,22 +385,25 @@ class PiquetMachine(RuleBasedStateMachine):
                 self.pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), self.rng.below)
             g.apply(("shoe", CHANCE, self.pack[g.delivered]))
 
-    @rule(pick=st.integers(0, 10 ** 6))
-    def a_legal_action(self, pick):
+    @rule(pick=st.integers(0, 10 ** 6), burst=st.integers(1, 30))
+    def legal_actions(self, pick, burst):
+        """A run of legal player actions (so that the machine gets through to the play)."""
         g = self.g
-        if g.to_act == CHANCE:
-            return
-        if g.phase == R.EXCHANGE:
-            lo, hi = g.exchange_range(g.to_act)
-            hand = g.hands[g.to_act]
-            n = lo + pick % (hi - lo + 1)
-            action = ("exchange", g.to_act, tuple(hand[(pick + i) % len(hand)] for i in range(n)))
-        else:
-            acts = g.legal_actions()
-            action = acts[pick % len(acts)]
-        assert g.can(action)
-        events = g.apply(action)
-        assert events and all(isinstance(e, tuple) and len(e) == 3 for e in events)
+        for k in range(burst):
+            if g.to_act == CHANCE:
+                return
+            p = pick + 7919 * k
+            if g.phase == R.EXCHANGE:
+                lo, hi = g.exchange_range(g.to_act)
+                hand = g.hands[g.to_act]
+                n = lo + p % (hi - lo + 1)
+                action = ("exchange", g.to_act, tuple(hand[(p + i) % len(hand)] for i in range(n)))
+            else:
+                acts = g.legal_actions()
+                action = acts[p % len(acts)]
+            assert g.can(action)
+            events = g.apply(action)
+            assert events and all(isinstance(e, tuple) and len(e) == 3 for e in events)
 
     @rule(kind=st.sampled_from(R.PLAYER_ACTIONS + ("shoe", "pass")), seat=st.integers(-2, 3),
           value=st.one_of(st.none(), st.booleans(), st.sampled_from(R.CATEGORIES),
