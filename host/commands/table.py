@@ -13,7 +13,8 @@ def register(sub):
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--deals", type=A.positive, help="play N deals (default: one whole game)")
     p.add_argument("--json", action="store_true", help="one JSON record per deal")
-    p.add_argument("--board", choices=["cpython"], default="cpython", help="where the firmware runs")
+    p.add_argument("--board", choices=["cpython", "micropython"], default="cpython",
+                   help="where the firmware runs: here, or on the virtual board (real MicroPython)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
     p.add_argument("--delay", type=float, help="seconds between lines when watching (default 0.05 on a terminal)")
     p.set_defaults(func=run, parser=p)
@@ -52,6 +53,8 @@ def run(args):
         hands = lambda: [c.view["hand"] if c.view else [] for c in sim.consoles]
         on_table = kit.Renderer(write, hands, symbols).on_view
         print("Tapis · %s on the emulated table · seed %d" % (kit.title, seed))
+    if args.board == "micropython":
+        from simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
     sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
@@ -59,4 +62,6 @@ def run(args):
         sim.run_games(1, on_events)
     else:
         sim.run_deals(args.deals, on_events)
+    if args.board == "micropython":
+        sim.close()
     return 0

@@ -1,0 +1,148 @@
+# The virtual board's entry: the firmware controller under real MicroPython (the
+# webassembly port, run by simulator/mp/run.mjs), with one UART that is stdin/stdout.
+# All devices share that link, as on an RS-485 bus: their addresses tell them apart.
+#
+# It runs in lockstep with the host (simulator/vboard.py), which sends the time along with
+# the bus bytes, so a run is deterministic. The envelope (big-endian):
+#
+#   host -> board  "S" now_ms:u32 n:u16 bytes[n]   bus bytes, then one controller step
+#                  "Q"                             quit (after the last reply)
+#   board -> host  "TAPIS-VBOARD 1\n"              once, when ready
+#                  "R" n:u32 m:u32 heap:u32 bus[n] report[m]   after each "S" (and "Q")
+#
+# `report` is the repr() of the list of (action, events) the game applied in that step,
+# or empty (the first reply starts with (None, events the game logged when set up)): the host
+# rebuilds the event log from it. `heap` is the GC heap high-water
+# mark so far (bytes, after gc.collect() at each step) when run with --heap, else 0.
+#
+# Under the webassembly port gc.collect() only marks a collection as due: it happens when
+# control returns to the JavaScript top level, which `await asyncio.sleep(0)` does. So the
+# loop is a coroutine that yields after each step when measuring the heap, and every
+# _YIELD_EVERY steps otherwise (or the port's heap only grows). Run it with run.mjs -c:
+#
+#   -c "...; from firmware.vboard import main; await main(sys.argv[1:], base)" GAME [OPTS] [--heap]
+#
+# `base` is what the heap held before the firmware was imported (the interpreter's own
+# objects and asyncio): the reported high-water mark is above it, so it counts the
+# firmware's modules and the game's working set.
+import asyncio
+import gc
+import struct
+import sys
+
+from firmware import protocol as P
+from firmware.compat import const
+from firmware.controller import Controller
+from firmware.devices import Link
+
+_YIELD_EVERY = const(32)
+
+
+class BusPort:
+    """The board's one UART: what the host sent for this step, and what the board wrote."""
+
+    def __init__(self):
+        self.inbox = b""
+        self.out = []
+
+    def read(self):
+        data, self.inbox = self.inbox, b""
+        return data
+
+    def write(self, data):
+        self.out.append(bytes(data))
+        return len(data)
+
+    def take(self):
+        data = b"".join(self.out)
+        self.out = []
+        return data
+
+
+def new_table(name, kw):
+    """(game, table adapter) for a game by name; kw: its Options' keyword arguments."""
+    if name == "ecarte":
+        from firmware.rules.ecarte import Ecarte as G, Options as O
+        from firmware.tables.ecarte import EcarteTable as T
+    elif name == "piquet":
+        from firmware.rules.piquet import Piquet as G, Options as O
+        from firmware.tables.piquet import PiquetTable as T
+    elif name == "club":
+        from firmware.rules.club import Club as G, Options as O
+        from firmware.tables.club import ClubTable as T
+    else:
+        raise ValueError("no game %r on this board" % (name,))
+    game = G(O(**kw) if kw else None)
+    return game, T(game)
+
+
+def record(game, applied):
+    """Wrap game.apply so that each (action, events) also goes into `applied`."""
+    apply = game.apply
+
+    def recording(action):
+        events = apply(action)
+        applied.append((action, events))
+        return events
+
+    game.apply = recording
+
+
+def read_exactly(stream, n):
+    buf = b""
+    while len(buf) < n:
+        got = stream.read(n - len(buf))
+        if not got:
+            raise EOFError("the host closed the link")
+        buf += got
+    return buf
+
+
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    game, table = new_table(name, kw)
+    applied = []
+    applied.append((None, tuple(game.log)))  # what the game logged when it was set up
+    record(game, applied)
+    port = BusPort()
+    link = Link(port)
+    route = {P.SHOE: link, P.TABLE_DISPLAY: link}
+    for s in range(table.SEATS):
+        route[P.PANEL + s] = route[P.DISPLAY + s] = link
+    ctrl = Controller(table, route)
+    high = steps = 0
+    if heap:
+        gc.collect()
+        await asyncio.sleep(0)
+        high = gc.mem_alloc() - base
+    stdout.write(b"TAPIS-VBOARD 1\n")
+    while True:
+        op = read_exactly(stdin, 1)
+        if op == b"S":
+            now, n = struct.unpack(">IH", read_exactly(stdin, 6))
+            port.inbox = read_exactly(stdin, n) if n else b""
+            ctrl.step(now)
+        elif op != b"Q":
+            raise ValueError("bad envelope %r" % (op,))
+        report = repr(applied).encode() if applied else b""
+        applied[:] = []
+        steps += 1
+        if heap or steps % _YIELD_EVERY == 0:
+            gc.collect()
+            await asyncio.sleep(0)
+            if heap:
+                high = max(high, gc.mem_alloc() - base)
+        bus = port.take()
+        stdout.write(b"R" + struct.pack(">III", len(bus), len(report), high) + bus + report)
+        if op == b"Q":
+            return
+
+
+async def main(argv, base=0):
+    heap = "--heap" in argv
+    rest = [a for a in argv if a != "--heap"]
+    if not rest:
+        raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
+    kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
+    await serve(rest[0], kw, heap, base)

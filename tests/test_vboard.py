@@ -1,0 +1,107 @@
+"""The virtual board: the firmware controller under real MicroPython, its one UART a pipe
+to the host's emulated shoe, consoles and table display. Seeded games on it give exactly
+the event logs of the CPython board, and it fits a Pico (heap and .mpy budgets)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from firmware import protocol as P
+from simulator.games import GAMES
+from simulator.table import EmulatedTable
+from simulator.vboard import BoardError, BusBridge, ParityError, VirtualBoard, VirtualBoardTable
+
+HEAP_BUDGET = 64 * 1024
+MPY_BUDGET = 150 * 1024
+
+
+def both(seed, game="ecarte", deals=None, options=None, heap=False):
+    """(virtual board table, CPython table) after the same seeded run."""
+    kit = GAMES[game]
+    cpy = EmulatedTable(seed, game, options=options() if options else None)
+    with VirtualBoardTable(seed, game, options=options() if options else None, heap=heap) as vb:
+        if deals is None:
+            vb.run_games(1)
+            cpy.run_games(1)
+        else:
+            vb.run_deals(deals)
+            cpy.run_deals(deals)
+    assert kit.finished_games(vb.game) >= 1 or deals
+    return vb, cpy
+
+
+@pytest.mark.parametrize("seed", [0, 17, 2024])
+def test_a_seeded_ecarte_game_on_the_virtual_board_logs_what_the_cpython_board_logs(seed):
+    vb, cpy = both(seed)
+    assert len(vb.board_log) > 50
+    assert vb.board_log == cpy.game.log  # what MicroPython logged
+    assert vb.game.log == cpy.game.log  # the host's mirror
+    assert vb.now == cpy.now  # and in the same number of milliseconds
+
+
+@pytest.mark.parametrize("game,deals", [("piquet", 2), ("club", 3)])
+def test_piquet_and_club_deals_on_the_virtual_board_match_the_cpython_board(game, deals):
+    vb, cpy = both(5, game, deals=deals)
+    assert vb.board_log == cpy.game.log
+    assert GAMES[game].finished_deals(vb.game) >= deals
+
+
+def test_a_variant_reaches_the_board_with_its_options():
+    vb, cpy = both(3, "ecarte", deals=4, options=GAMES["ecarte"].VARIANTS["ace-high"])
+    assert vb.board_log == cpy.game.log
+    assert vb.game.options.ace_high
+
+
+def test_deal_records_from_the_virtual_board_equal_the_cpython_ones():
+    out = []
+    for board in ("cpython", "micropython"):
+        p = subprocess.run([sys.executable, "-m", "host.cli", "table", "--board", board, "--seed", "9",
+                            "--deals", "3", "--json"], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out.append([json.loads(line) for line in p.stdout.splitlines()])
+    assert len(out[0]) == 3 and out[0] == out[1]
+
+
+def test_a_board_that_answers_differently_is_a_parity_error():
+    class FakeBoard:
+        def step(self, now, data):
+            return b"", [(("shoe", -1, 5), (("card", -1, 99),))]
+
+    kit = GAMES["ecarte"]
+    bridge = BusBridge(FakeBoard(), [], kit.new_game())
+    with pytest.raises(ParityError, match="MicroPython gave"):
+        bridge.step(1)
+
+
+def test_frames_are_routed_by_address_and_a_stray_address_is_noted():
+    from simulator.pipes import pipe
+
+    shoe_ctrl, shoe_dev = pipe()
+    frames = P.encode(P.SHOE, 1, P.DRAW, b"\x05") + P.encode(0x7E, 2, P.SHOW, b"{}")
+
+    class FakeBoard:
+        def step(self, now, data):
+            return frames, []
+
+    bridge = BusBridge(FakeBoard(), [((P.SHOE,), shoe_ctrl)], GAMES["ecarte"].new_game())
+    bridge.step(1)
+    assert P.decode(shoe_dev.read()) == (P.SHOE, 1, P.DRAW, b"\x05")
+    assert bridge.faults == ["frame for unknown address 0x7e"]
+
+
+def test_an_unknown_game_stops_the_board_with_its_traceback():
+    with pytest.raises(BoardError, match="no game 'bridge'"):
+        VirtualBoard("bridge")
+
+
+def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
+    from host.flash import compile_firmware
+
+    vb, cpy = both(1, heap=True)
+    assert vb.board_log == cpy.game.log
+    assert 20 * 1024 < vb.board.heap <= HEAP_BUDGET, "heap high-water %d bytes" % vb.board.heap
+    sizes = compile_firmware(tmp_path)
+    total = sum(sizes.values())
+    assert len(sizes) >= 20 and all(n > 0 for n in sizes.values())
+    assert total <= MPY_BUDGET, "firmware .mpy total %d bytes" % total
