@@ -1,0 +1,292 @@
+# The laws of écarté for the irregularities a table can produce (seed 000 lines 43-79,
+# seed 002 lines 1-5, SPEC §4), one test per law, each driven THROUGH THE EMULATED
+# HARDWARE: the fault-injecting shoe (simulator/faults.py) reports the irregularity in
+# frames, the controller hands it to the rules, and the non-dealer makes his choice by
+# pressing SELECT n + CONFIRM on his own panel, as his display offers it.
+from firmware import deck, panel as B
+from firmware.cards import KING, parse, parse_list, rank
+from firmware.rules import CHANCE, ecarte as R
+from simulator.bots import EcarteBot
+from simulator.faults import faulty_table
+
+DEALER, ELDER = 0, 1  # the first deal: seat 0 deals, seat 1 is elder
+# packets 3+2: elder, elder, elder, dealer x3, elder x2, dealer x2, then the turn-up
+ORDER = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  7H"
+
+
+def pack(text=ORDER):
+    head = parse_list(text)
+    return head + [c for c in deck.deck32() if c not in head]
+
+
+class Panel(EcarteBot):
+    """A player at his panel: makes `choose` when his display offers choices (and notes
+    what the display showed then); `propose` makes him ask for cards / give them."""
+
+    def __init__(self, choose=None, propose=False, then=None, stand=False):
+        EcarteBot.__init__(self)
+        self.choose, self.propose, self.then, self.stand = choose, propose, then, stand
+        self.offered = []  # the views that offered choices
+
+    def presses(self, view):
+        if view.get("choices") and view["turn"]:
+            self.offered.append(view)
+            return [(B.SELECT, view["choices"].index(self.choose(view) if callable(self.choose)
+                                                     else self.choose) + 1), (B.CONFIRM, 0)]
+        if self.then and view["turn"] and view["phase"] == "play":
+            button, self.then = self.then, None
+            return [(button, 0)]
+        if self.stand and view["turn"] and view["phase"] in ("propose", "respond"):
+            return [(B.STAND if view["phase"] == "propose" else B.REFUSE, 0)]
+        if self.propose and view["turn"] and view["stock"] == 21:
+            if view["phase"] == "propose":
+                return [(B.PROPOSE, 0)]
+            if view["phase"] == "respond":
+                return [(B.ACCEPT, 0)]
+        return EcarteBot.presses(self, view)
+
+
+def table(faults, stack=(), elder=None, dealer=None, options=None, seed=1):
+    players = [dealer or Panel(propose=True), elder or Panel(propose=True)]
+    sim = faulty_table(seed, faults, [pack(s) if isinstance(s, str) else s for s in stack],
+                       players=players, options=options)
+    return sim
+
+
+def events(sim, kind):
+    return [e for e in sim.game.log if e[0] == kind]
+
+
+def first_deal_done(sim):
+    sim.run(lambda g: g.deal_no >= 2)
+
+
+def test_wrong_number_dealt_non_dealer_may_demand_a_new_deal():
+    """000:43: the dealer gave a hand a wrong number before the turn-up: the non-dealer,
+    before looking at his hand, may demand a new deal."""
+    elder = Panel(choose="new deal")
+    sim = table({(1, 2): "double"}, [ORDER], elder=elder)
+    first_deal_done(sim)
+    shown = elder.offered[0]
+    assert shown["choices"] == ["correct", "new deal"] and shown["hand"] == []  # not seen yet
+    assert ("double feed", CHANCE, (parse("8S"), parse("9S"))) in sim.game.log
+    assert ("void", CHANCE, "new deal at the non-dealer's demand") in sim.game.log
+    # the same dealer deals again, from a fresh pack
+    assert [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
+    assert sim.shoe.packs == 2 and sim.game.scores == [0, 0]
+
+
+def test_wrong_number_dealt_corrected_by_setting_the_extra_card_aside():
+    """000:43, 000:49, 002:1: the non-dealer has the error corrected: the extra card is
+    set aside unseen and the deal goes on with five each."""
+    elder = Panel(choose="correct")
+    sim = table({(1, 2): "double"}, [ORDER], elder=elder)
+    sim.run(lambda g: g.phase != R.DEAL and g.turned is not None)
+    g = sim.game
+    assert parse("9S") in g.dead and parse("9S") not in g.hands[ELDER]
+    assert len(g.hands[ELDER]) == len(g.hands[DEALER]) == 5
+    assert g.turned == pack()[11]  # the twelfth card out of the shoe is turned
+    assert sim.consoles[ELDER].view["hand"] == sorted(g.hands[ELDER])
+
+
+def test_turned_king_is_not_scored_when_the_wrong_number_was_dealt():
+    """000:53, 002:5: when no new deal is demanded after a wrong number dealt, the dealer
+    cannot mark a turned king: it was not the eleventh card."""
+    order = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  7H KH"
+    sim = table({(1, 2): "double"}, [order], elder=Panel(choose="correct"))
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert rank(g.turned) == KING and g.scores == [0, 0]
+    assert ("king lost", DEALER, "the turned king was not the eleventh card") in g.log
+    # the same king as the eleventh card of a regular deal scores at once
+    sim = table({}, ["7S 8S 9S  7C 8C 9C  7D 8D  TC JC  KH"])
+    sim.run(lambda g: g.turned is not None)
+    assert sim.game.scores == [1, 0]
+
+
+def test_over_draw_beyond_the_request_is_refused_by_the_controller():
+    """SPEC §3: the controller asks the shoe for exactly the cards due; a card it did not
+    ask for is refused and recorded, and the deal goes on regularly."""
+    sim = table({(1, 11): "overdraw"}, [ORDER])
+    first_deal_done(sim)
+    assert "shoe delivered a card nobody asked for" in sim.controller.faults
+    hands = [e for e in sim.game.log if e[0] == "card"]
+    assert len(hands) == 10 and events(sim, "turn")[0][2] == parse("7H")
+
+
+def test_non_dealer_given_too_many_in_the_exchange_may_have_a_new_deal_or_discard_the_extra():
+    """000:65: the dealer gives the non-dealer more cards than he asked: he may demand a
+    new deal, or play and set the extra aside unseen."""
+    elder = Panel(choose="correct", propose=True)
+    sim = table({(1, 12): "double"}, [ORDER], elder=elder)
+    sim.run(lambda g: g.phase == R.DISCARD and g.to_act == DEALER or g.deal_no > 1)
+    g = sim.game
+    assert elder.offered and elder.offered[0]["hand"]  # he has seen his hand by now
+    assert ("extra", ELDER, pack()[12]) in g.log and pack()[12] in g.dead
+    assert len(g.hands[ELDER]) == 5
+    elder = Panel(choose="new deal", propose=True)
+    sim = table({(1, 12): "double"}, [ORDER], elder=elder)
+    first_deal_done(sim)
+    assert events(sim, "void") and [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
+
+
+def test_dealer_giving_himself_too_many_lets_the_non_dealer_choose():
+    """000:67: the dealer gives himself more than he discarded: the non-dealer may demand a
+    new deal, or have the extra card drawn from the dealer's hand."""
+    elder = Panel(choose="correct", propose=True)
+    # dealer_must_exchange makes the dealer draw at least one card after elder's draw
+    sim = table({}, [ORDER], elder=elder, options=R.Options(dealer_must_exchange=True))
+    sim.run(lambda g: g.phase == R.DISCARD and g.to_act == DEALER)
+    first_dealer_card = 12 + len(sim.game.discards[ELDER])
+    sim = table({(1, first_dealer_card): "double"}, [ORDER], elder=Panel(choose="correct", propose=True),
+                options=R.Options(dealer_must_exchange=True))
+    sim.run(lambda g: g.phase == R.PROPOSE and g.stock < 21 or g.phase == R.PLAY or g.deal_no > 1)
+    g = sim.game
+    extra = [e for e in g.log if e[0] == "extra"]
+    assert extra and extra[0][1] == DEALER and extra[0][2] in g.dead
+    assert len(g.hands[DEALER]) == 5 and len(g.hands[ELDER]) == 5
+
+
+def test_two_cards_turned_the_non_dealer_chooses_the_trump():
+    """000:45, 002:3: the dealer turns two cards: the non-dealer, before looking at his
+    hand, chooses which is trump (the other is set aside) or demands a new deal."""
+    order = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  7H KD"
+    elder = Panel(choose=lambda v: v["choices"][1])
+    sim = table({(1, 11): "double"}, [order], elder=elder)
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert elder.offered[0]["choices"] == ["trump 7H", "trump KD", "new deal"]
+    assert elder.offered[0]["hand"] == []
+    assert g.turned == parse("KD") and parse("7H") in g.dead
+    assert g.scores == [0, 0]  # the king chosen was the twelfth card: it does not score
+    sim = table({(1, 11): "double"}, [order], elder=Panel(choose="new deal"))
+    first_deal_done(sim)
+    assert events(sim, "void") and not events(sim, "turn") and sim.game.dealer == DEALER
+
+
+def test_card_exposed_in_the_deal_the_non_dealer_may_refuse_it():
+    """000:47, 000:70: a card of the non-dealer's is exposed in the deal: he may take it,
+    or have it set aside and the next card dealt in its place, or demand a new deal."""
+    elder = Panel(choose="set aside")
+    sim = table({(1, 1): "faceup"}, [ORDER], elder=elder)
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert ("exposed", CHANCE, parse("7S")) in g.log
+    assert elder.offered[0]["choices"] == ["take", "set aside", "new deal"]
+    assert parse("7S") in g.dead and parse("7S") not in g.hands[ELDER]
+    assert len(g.hands[ELDER]) == 5
+    # the table display showed the exposed card face up
+    sim2 = table({(1, 1): "faceup"}, [ORDER], elder=Panel(choose="take"))
+    seen = []
+    sim2.devices[-1].on_show = lambda view: seen.extend(view.get("events", ()))
+    sim2.run(lambda g: g.turned is not None)
+    assert ["exposed", CHANCE, parse("7S")] in seen
+    assert parse("7S") in sim2.game.hands[ELDER]
+
+
+def test_card_exposed_in_the_deal_to_the_dealer_stands():
+    """000:47, 000:70: if the dealer exposes one of his own cards the deal stands and he
+    must take it: nobody is offered a choice."""
+    elder = Panel(choose="new deal")
+    sim = table({(1, 4): "faceup"}, [ORDER], elder=elder)
+    sim.run(lambda g: g.turned is not None)
+    assert not elder.offered and parse("7C") in sim.game.hands[DEALER]
+    assert ("exposed", CHANCE, parse("7C")) in sim.game.log
+
+
+def test_card_exposed_in_the_exchange_the_non_dealer_may_take_it_or_not():
+    """000:69, 002:17: a card comes face up while the discards are replaced: the
+    non-dealer may take it, have it set aside for the next, or demand a new deal."""
+    elder = Panel(choose="set aside", propose=True)
+    sim = table({(1, 12): "faceup"}, [ORDER], elder=elder)
+    sim.run(lambda g: g.phase == R.DISCARD and g.to_act == DEALER or g.deal_no > 1)
+    g = sim.game
+    assert elder.offered and pack()[11] in g.dead and pack()[11] not in g.hands[ELDER]
+    assert len(g.hands[ELDER]) == 5
+
+
+def test_imperfect_pack_duplicate_voids_the_deal_and_earlier_deals_stand():
+    """000:79, 002:4: a card comes twice: the deal is void, its points are taken back
+    (here the turned king), and every earlier deal stands."""
+    deal2 = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  KH"  # seat 1 deals the second deal
+    sim = table({(2, 12): "duplicate"}, [ORDER, deal2])
+    first_deal_done(sim)
+    after_first = list(sim.game.scores)
+    assert sum(after_first) >= 1
+    sim.run(lambda g: g.deal_no >= 3)
+    g = sim.game
+    assert ("duplicate", CHANCE, parse("7S")) in g.log
+    assert ("score", 1, (1, "turned king")) in g.log and ("score", 1, (-1, "void")) in g.log
+    assert events(sim, "void")[0][2] == "imperfect pack: 7S twice"
+    deal3 = [e for e in g.log if e[0] == "deal"][2]
+    assert deal3[1] == 1  # the same dealer deals again
+    assert g.scores == after_first or g.game_no > 1
+    assert sim.shoe.packs == 3
+
+
+def test_imperfect_pack_missing_card_voids_the_deal():
+    """000:79: the shoe runs empty while the pack should still hold cards: a card is
+    missing, the deal is void and dealt again from a fresh pack."""
+    sim = table({(1, 8): "missing"}, [ORDER])
+    first_deal_done(sim)
+    assert ("missing", CHANCE, None) in sim.game.log
+    assert events(sim, "void")[0][2] == "imperfect pack: a card is missing"
+    assert sim.shoe.packs == 2 and [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
+
+
+def test_deal_out_of_turn_is_void_before_the_turn_up():
+    """000:48: a player deals out of turn and it is found before the trump is turned:
+    the deal is void and the right dealer deals."""
+    sim = table({(1, 3): ("outofturn", ELDER)}, [ORDER])
+    first_deal_done(sim)
+    assert ("outofturn", CHANCE, ELDER) in sim.game.log
+    assert events(sim, "void")[0][2] == "deal out of turn: seat 1 dealt"
+    assert [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
+
+
+def test_deal_out_of_turn_found_after_the_turn_up_stands():
+    """000:48: after the trump is turned it is too late: the deal stands."""
+    sim = table({(1, 12): ("outofturn", ELDER)}, [ORDER], elder=Panel(propose=True))
+    first_deal_done(sim)
+    g = sim.game
+    assert ("outofturn", CHANCE, ELDER) in g.log and not events(sim, "void")
+    assert sum(1 for e in g.log if e[0] == "trick") >= 5 or events(sim, "game")
+
+
+def test_card_not_read_is_set_aside_and_the_next_takes_its_place():
+    """SPEC §4 (a card not read), by 000:69: a card the shoe cannot identify is set aside
+    unseen and the next card is dealt in its place; the deal stands."""
+    sim = table({(1, 2): "unread"}, [ORDER])
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert ("unread", CHANCE, None) in g.log and g.dead == [None]
+    assert len(g.hands[ELDER]) == len(g.hands[DEALER]) == 5
+    assert parse("8S") not in g.hands[ELDER] + g.hands[DEALER]  # the unread card
+    assert g.delivered == 12 and g.turned == pack()[11]
+
+
+def test_abandoned_hand_gives_the_opponent_the_point_or_the_vole():
+    """000:76, 002:27: a player who throws in his hand with no trick gives the vole (2);
+    with a trick or two, the point."""
+    sim = table({}, [ORDER], elder=Panel(then=B.ABANDON))
+    first_deal_done(sim)
+    g = sim.game
+    assert ("abandon", ELDER, None) in g.log
+    assert ("score", DEALER, (2, "abandoned: vole")) in g.log
+
+
+def test_justified_claim_carries_no_penalty_and_an_unjustified_one_abandons():
+    """000:76, 002:27: cards laid down claiming the point are no abandoned hand when the
+    claim is justified: scored as the hand would end. Otherwise it is abandoned."""
+    strong = "KH QH JH  7C 8C 9C  AH TH  TC JC  7S"  # elder holds the five top hearts: the vole
+    sim = table({}, [strong], elder=Panel(then=B.CLAIM, stand=True))
+    first_deal_done(sim)
+    g = sim.game
+    claimed = events(sim, "claimed")[0]
+    assert claimed[1] == ELDER and claimed[2] == 5
+    assert [e for e in g.log if e[0] == "score" and e[1] == ELDER][-1][2][1] == "vole"
+    weak = "7S 8S 9S  KH QH JH  7D 8D  AH TH  7H"  # the dealer trumps every lead
+    sim = table({}, [weak], elder=Panel(then=B.CLAIM, stand=True))
+    first_deal_done(sim)
+    assert events(sim, "claimed")[0][2] == 0
+    assert ("score", DEALER, (2, "abandoned: vole")) in sim.game.log
