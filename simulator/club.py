@@ -75,7 +75,8 @@ class ClubBot:
             return [(B.SELECT, choices.index(c) + 1), (B.CONFIRM, 0)]
         if view["phase"] == "stake":
             lo, hi = view["range"]
-            s = stake_for(view["order"], lo, hi)
+            # the table bots scale their unit with what they have (2 up to 99)
+            s = stake_for(view["order"], lo, hi, max(UNIT, view["balances"][view["seat"]] // 50))
             if s is None:
                 return [(B.REFUSE, 0)]
             out = [(B.SELECT, s[0])]
@@ -155,8 +156,10 @@ class ClubRenderer:
         self.trump = None
 
     def on_view(self, view):
-        for kind, seat, value in view.get("events", ()):
-            line = self.line(kind, seat, value)
+        for e in view.get("events", ()):
+            if not e or len(e) < 3:  # what the display is not shown (money moves, cards face down)
+                continue
+            line = self.line(e[0], e[1], e[2])
             if line:
                 self.write(line)
 
@@ -217,7 +220,7 @@ class ClubKit:
     Renderer = ClubRenderer
     VARIANTS = {
         "eight-seats": lambda: R.Options(seats=8),
-        "commission-5": lambda: R.Options(commission=5),
+        "commission-5": lambda: R.Options(commission=5, balance=1000, bank=150, minimums=(60, 30)),
         "big-bank": lambda: R.Options(bank=60, minimums=(20, 10)),
     }
 

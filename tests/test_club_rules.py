@@ -441,3 +441,15 @@ def test_a_session_under_real_micropython_matches_cpython():
     assert host.returncode == 0, host.stderr
     assert board.stdout == host.stdout and board.stdout.count("\n") == 3
     assert board.stdout.split("\n")[0].endswith(" 250")  # 5 seats x 50: conserved
+
+
+def test_the_house_commission_is_taken_from_each_win_and_is_0_by_default():
+    assert R.Options().commission == 0
+    g = new(seats=3, bank=20, minimums=(0, 0), commission=10)
+    g.apply(("lay", 0, None))
+    g.apply(("stake", 1, (1, 10)))
+    g.apply(("stake", 2, (2, 10)))
+    ev = deal(g, banker="9", t1="A", t2="2")  # punter 1 wins, punter 2 loses
+    assert g.house == 2 and g.bank == 20 - 10 + 9
+    assert g.balances == [80, 109, 90] and g.total() == 300
+    assert ("move", 1, ("bank", "house", 1)) in ev and ("move", 2, ("table", "house", 1)) in ev

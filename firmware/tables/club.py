@@ -110,7 +110,8 @@ class ClubTable:
     @staticmethod
     def public(event):
         """What the table display may show: cards are dealt face down, then all the
-        tableaux are opened together with the trump (seed 004:17)."""
-        if event[0] == "card":
-            return [event[0], event[1], None]
+        tableaux are opened together with the trump (seed 004:17). The money movements
+        stay in the log (the journal); the display shows each settlement's net."""
+        if event[0] in ("card", "move"):
+            return None  # a frame holds 1,024 bytes: what the display does not show is left out
         return list(event)
