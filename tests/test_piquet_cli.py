@@ -153,3 +153,10 @@ def test_the_bot_discards_low_cards_and_keeps_its_sequence_and_stoppers():
     assert piquet_card(view) == parse_list("AH")[0]  # a master from the longest suit
     view = {"legal": parse_list("KS 7S 8S"), "hand": hand, "played": [], "led": parse_list("QS")[0]}
     assert piquet_card(view) == parse_list("KS")[0]  # wins when it can
+
+
+def test_a_partie_on_the_virtual_board_matches_the_host_run():
+    """`--board micropython` runs the firmware controller under real MicroPython."""
+    host, recs = records("--seed", "3", "--json")
+    board, _ = records("--seed", "3", "--json", "--board", "micropython")
+    assert board == host and "result" in recs[-1]
