@@ -284,7 +284,7 @@ def repique(awards):
     cdef int seat, points
     got[0] = got[1] = 0
     for seat, points in awards:
-        if points <= 0:
+        if points <= 0 or seat < 0 or seat > 1:
             continue
         got[seat] += points
         if got[seat] >= 30 and got[1 - seat] == 0:

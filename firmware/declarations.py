@@ -164,7 +164,7 @@ def repique(awards):
     (seat, points): 30 reached before the opponent has scored anything; else NOBODY."""
     got = [0, 0]
     for seat, points in awards:
-        if points <= 0:
+        if points <= 0 or seat not in (0, 1):
             continue
         got[seat] += points
         if got[seat] >= 30 and got[1 - seat] == 0:

@@ -161,6 +161,7 @@ def test_no_repique_once_the_opponent_has_scored(twin):
     assert twin.repique([(1, 4), (0, 31)]) == pure.NOBODY
     assert twin.repique([(1, 0), (0, 29), (0, 1)]) == pure.ELDER
     assert twin.repique([(0, 29), (1, 3), (0, 14)]) == pure.NOBODY
+    assert twin.repique([(-1, 40), (0, 30)]) == pure.ELDER  # nobody's award is no award
 
 
 # ---- pique (the rules engine: declarations and play) -----------------------------------
