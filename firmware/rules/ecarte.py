@@ -121,15 +121,12 @@ class Ecarte:
                 if lo <= len(pick) <= hi:
                     acts.append(("discard", s, pick))
         elif self.phase == PLAY:
-            acts = [("play", s, c) for c in self.legal_cards(s)]
+            acts = [("play", s, c) for c in self.legal_cards(s)]  # type: list
             for seat in (0, 1):
                 for kind in ("abandon", "claim", "double", "offer"):
                     if self.can((kind, seat, None)):
                         acts.append((kind, seat, None))
-        for seat in (0, 1):
-            if self._king_open(seat):
-                acts.append(("king", seat, None))
-        return acts
+        return acts + [("king", seat, None) for seat in (0, 1) if self._king_open(seat)]
 
     # ---- verify / can / apply ------------------------------------------------------
     def can(self, action):

@@ -75,7 +75,7 @@ def on_fault(g, kind, value):
         else:  # the dealer's own card stands (000:70, 002:17); the turn-up is face up anyway
             g._place(value, g.pending.pop(0))
         return
-    a, b = cards
+    a, b = value
     g.pending.pop(0)
     if to == CHANCE:  # two cards turned (000:45, 002:3): he chooses the trump, or a new deal
         g.dead.extend(cards)
