@@ -173,7 +173,7 @@ def write_files(t, files, chunk=2048):
     for path, data in sorted(files.items()):
         exec_ok(t, "import binascii\nf=open(%r,'wb')\nw=f.write\nu=binascii.a2b_base64" % (path,))
         for i in range(0, len(data), chunk):
-            exec_ok(t, "w(u(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False).decode())
+            exec_ok(t, "w(u(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False))
         exec_ok(t, "f.close()")
 
 

@@ -1,0 +1,291 @@
+"""A virtual MicroPython board on a pseudo-terminal: mpremote (or a person with a serial
+terminal) talks to the pty as to a board's USB serial port, and the code runs in the real
+MicroPython webassembly port (one long-lived Node process). Its filesystem (the port's
+in-memory one) lasts as long as the board object: soft reboots keep it.
+
+What a pty bridge needs to pass for a board (SPEC §6):
+- the friendly REPL (`>>> `) and the raw REPL (Ctrl-A; code, Ctrl-D; "OK", output, EOF,
+  errors, EOF, ">"), Ctrl-B back, Ctrl-C to interrupt;
+- soft reboot on Ctrl-D: a fresh namespace and fresh imports of the board's own modules;
+  from the friendly REPL it then runs boot.py and main.py, as a board does;
+- raw-paste requests (Ctrl-E A Ctrl-A) answered with `R\\x00` (not supported), so mpremote
+  falls back to the plain raw REPL;
+- OSError errnos mapped from Emscripten's numbering (ENOENT is 44 there) to MicroPython's
+  (POSIX: 2), so mpremote recognises "no such file" and "exists".
+
+    with PtyBoard() as board:
+        subprocess.run(["mpremote", "connect", board.path, "fs", "ls"])
+"""
+import os
+import select
+import struct
+import subprocess
+import tempfile
+import threading
+import tty
+
+from simulator import micropython
+
+BANNER = (b"MicroPython v1.27.0 on webassembly; tapis virtual board (pty)\r\n"
+          b"Type \"help()\" for more information.\r\n")
+RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n"
+
+# Emscripten (WASI) errno -> MicroPython/POSIX errno, for what a filesystem raises.
+EMSCRIPTEN_ERRNO = {63: 1, 44: 2, 27: 4, 29: 5, 60: 6, 1: 7, 45: 8, 8: 9, 6: 11, 48: 12, 2: 13,
+                    21: 14, 10: 16, 20: 17, 75: 18, 43: 19, 54: 20, 31: 21, 28: 22, 41: 23,
+                    33: 24, 59: 25, 22: 27, 51: 28, 70: 29, 69: 30, 34: 31, 64: 32, 37: 36,
+                    55: 39}
+
+# The exec server, under MicroPython: each request is op:1 len:u32 code[len].
+#   X: exec code in the board's namespace; reply output, \x04, error text, \x04
+#   R: soft reboot (fresh namespace, forget the board's own modules); reply \x04
+SERVER = r"""
+import sys, os, gc, asyncio, struct
+os.chdir('/')
+_MAP = %r
+_KEEP = set(sys.modules)
+_in = sys.stdin.buffer
+_out = sys.stdout.buffer
+
+def _read(n):
+    b = b''
+    while len(b) < n:
+        got = _in.read(n - len(b))
+        if not got:
+            raise SystemExit(0)
+        b += got
+    return b
+
+def _fresh():
+    return {'__name__': '__main__'}
+
+async def _serve():
+    g = _fresh()
+    while True:
+        op, n = struct.unpack('>BI', _read(5))
+        code = _read(n).decode() if n else ''
+        if op == 82:  # R
+            g = _fresh()
+            for k in list(sys.modules):
+                if k not in _KEEP:
+                    del sys.modules[k]
+            _out.write(b'\x04')
+        else:
+            err = None
+            try:
+                exec(code, g)
+            except BaseException as e:
+                if isinstance(e, OSError) and e.args and e.args[0] in _MAP:
+                    e = OSError(_MAP[e.args[0]])
+                err = e
+            _out.write(b'\x04')
+            if err is not None:
+                sys.print_exception(err, sys.stdout)
+            _out.write(b'\x04')
+        gc.collect()
+        await asyncio.sleep(0)
+
+await _serve()
+""" % (EMSCRIPTEN_ERRNO,)
+
+RUN_FILE = """
+try:
+    _f = open(%r)
+except OSError:
+    _f = None
+if _f:
+    _src = _f.read()
+    _f.close()
+    exec(_src)
+"""
+
+
+def _cooked(data):
+    """What a board's USB serial sends for print(): \\n as \\r\\n."""
+    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+class PtyBoard:
+    """A pty at .path that behaves as a MicroPython board. Use as a context manager."""
+
+    def __init__(self):
+        micropython.ensure_installed()
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # no echo and no line discipline: a serial port
+        self.path = os.ttyname(self.slave)
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(micropython.command(code=SERVER, roots=()),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
+        self.raw = False
+        self.line = b""
+        self._buf = b""  # what the MicroPython process wrote and we have not used yet
+        self.stop = threading.Event()
+        self.transcript = bytearray()  # everything the board said, for tests and debugging
+        self.reboots = 0
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    # ---- the MicroPython process ----
+    def _request(self, op, code=b""):
+        self.proc.stdin.write(op + struct.pack(">I", len(code)) + code)
+        self.proc.stdin.flush()
+
+    def _read_part(self, forward):
+        """The server's output up to its next \\x04 (sent on to the pty as it comes)."""
+        got = b""
+        while True:
+            i = self._buf.find(b"\x04")
+            if i >= 0:
+                part, self._buf = self._buf[:i], self._buf[i + 1:]
+                if forward:
+                    self._send(_cooked(part))
+                return got + part
+            cut = self._buf.rfind(b"\n") + 1  # stream whole lines as they come
+            if cut:
+                part, self._buf = self._buf[:cut], self._buf[cut:]
+                got += part
+                if forward:
+                    self._send(_cooked(part))
+            data = os.read(self.proc.stdout.fileno(), 65536)
+            if not data:
+                raise EOFError("the MicroPython process exited")
+            self._buf += data
+
+    def execute(self, code, forward=True, framed=False):
+        """Run code on the board; return (output, error text). framed: as the raw REPL
+        answers, each part followed by \\x04."""
+        self._request(b"X", code if isinstance(code, bytes) else code.encode())
+        out = self._read_part(forward)
+        if framed:
+            self._send(b"\x04")
+        err = self._read_part(forward)
+        if framed:
+            self._send(b"\x04")
+        return out, err
+
+    def soft_reboot(self, friendly):
+        self.reboots += 1
+        self._request(b"R")
+        self._read_part(False)
+        if friendly:  # a board runs boot.py then main.py after a soft reboot in the REPL
+            for name in ("boot.py", "main.py"):
+                self.execute(RUN_FILE % name)
+
+    # ---- the pty ----
+    def _send(self, data):
+        if data:
+            self.transcript += data
+            while data:
+                n = os.write(self.master, data)
+                data = data[n:]
+
+    def _loop(self):
+        self._send(BANNER + b">>> ")
+        try:
+            while not self.stop.is_set():
+                r, _, _ = select.select([self.master], [], [], 0.05)
+                if not r:
+                    continue
+                try:
+                    data = os.read(self.master, 4096)
+                except OSError:
+                    return
+                for i in range(len(data)):
+                    self._on_byte(data[i:i + 1])
+        except EOFError:
+            return
+
+    def _on_byte(self, c):
+        if self.raw:
+            self._on_raw(c)
+        else:
+            self._on_friendly(c)
+
+    def _on_raw(self, c):
+        if c == b"\x01":  # Ctrl-A again: reset the raw REPL
+            self.line = b""
+            self._send(b"\r\n" + RAW_PROMPT + b">")
+        elif c == b"\x02":  # Ctrl-B: back to the friendly REPL
+            self.raw, self.line = False, b""
+            self._send(b"\r\n" + BANNER + b">>> ")
+        elif c == b"\x03":  # Ctrl-C: drop what was typed
+            self.line = b""
+        elif c == b"\x04":
+            if not self.line:  # soft reboot, staying in the raw REPL
+                self._send(b"soft reboot\r\n")
+                self.soft_reboot(friendly=False)
+                self._send(RAW_PROMPT + b">")
+            else:
+                code, self.line = self.line, b""
+                self._send(b"OK")
+                self.execute(code, framed=True)
+                self._send(b">")
+        elif self.line == b"\x05A" and c == b"\x01":  # a raw-paste request: not supported
+            self.line = b""
+            self._send(b"R\x00")
+        else:
+            self.line += c
+
+    def _on_friendly(self, c):
+        if c == b"\x01":
+            self.raw, self.line = True, b""
+            self._send(b"\r\n" + RAW_PROMPT + b">")
+        elif c == b"\x02":
+            self.line = b""
+            self._send(b"\r\n" + BANNER + b">>> ")
+        elif c == b"\x03":
+            self.line = b""
+            self._send(b"\r\nKeyboardInterrupt\r\n>>> ")
+        elif c == b"\x04":
+            self.line = b""
+            self._send(b"\r\nMPY: soft reboot\r\n")
+            self.soft_reboot(friendly=True)
+            self._send(BANNER + b">>> ")
+        elif c in (b"\r", b"\n"):
+            code, self.line = self.line, b""
+            self._send(b"\r\n")
+            if code.strip():
+                self.execute(code)
+            self._send(b">>> ")
+        elif c in (b"\x7f", b"\x08"):
+            if self.line:
+                self.line = self.line[:-1]
+                self._send(b"\x08 \x08")
+        else:
+            self.line += c
+            self._send(c)
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(timeout=5)
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.err.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+if __name__ == "__main__":  # a board to poke at by hand: python -m simulator.ptyboard
+    import time
+
+    with PtyBoard() as b:
+        print("virtual board on", b.path, "(Ctrl-C to stop)")
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass

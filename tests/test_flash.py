@@ -1,0 +1,150 @@
+"""Flashing end to end: `tapis flash` compiles with mpy-cross, signs the manifest with
+HMAC-SHA256 under a per-device key it provisions, deploys with mpremote to a virtual board
+on a pseudo-terminal (the real MicroPython raw REPL), and reads the hashes back. At boot
+the board refuses modified, added or re-signed code."""
+import hashlib
+import hmac
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+from hypothesis import given, settings, strategies as st
+
+from firmware import manifest as M
+from host import flash as F
+from simulator import micropython
+from simulator.ptyboard import PtyBoard
+
+
+@given(st.binary(max_size=200), st.binary(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_our_hmac_sha256_is_cpythons(key, msg):
+    assert M.hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def test_our_hmac_sha256_under_micropython_is_cpythons():
+    cases = [(b"", b""), (b"k" * 64, b"x"), (b"k" * 65, b"msg" * 50), (bytes(range(33)), b"\x00\xff")]
+    code = "from firmware.manifest import hmac_sha256\nfor k, m in %r:\n    print(hmac_sha256(k, m).hex())" % (cases,)
+    p = micropython.run(code, check=True)
+    assert p.stdout.split() == [hmac.new(k, m, hashlib.sha256).hexdigest() for k, m in cases]
+
+
+def test_keys_are_random_per_device_saved_private_and_reused(tmp_path, monkeypatch):
+    monkeypatch.setenv("TAPIS_KEY_DIR", str(tmp_path / "keys"))
+    a, b = F.provision_key("dev-a"), F.provision_key("dev-b")
+    assert a != b and len(a) == len(b) == 32
+    assert F.provision_key("dev-a") == a  # kept on the host, reused on a reflash
+    path = F.key_path("dev-a")
+    assert path.parent == tmp_path / "keys" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    with pytest.raises(F.FlashError, match="flash it first"):
+        F.load_key("dev-never")
+
+
+def test_the_manifest_check_refuses_a_wrong_key_and_a_changed_or_extra_file(tmp_path):
+    image = {"firmware/a.mpy": b"code a", "firmware/sub/b.mpy": b"code b", "main.py": b"boot()\n"}
+    key = os.urandom(32)
+    for path, data in image.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    raw = F.manifest(image, "dev")
+    (tmp_path / "manifest.json").write_bytes(raw)
+    (tmp_path / "manifest.sig").write_text(F.sign(key, raw))
+    (tmp_path / "device.key").write_text(key.hex())
+    assert M.check(str(tmp_path)) == (True, "firmware verified: 3 files match the signed manifest")
+    ok, why = M.check(str(tmp_path), key=os.urandom(32))
+    assert not ok and "signature" in why
+    (tmp_path / "firmware/extra.py").write_text("evil()\n")
+    assert M.check(str(tmp_path)) == (False, "firmware/extra.py is not in the manifest")
+    (tmp_path / "firmware/extra.py").unlink()
+    (tmp_path / "firmware/sub/b.mpy").write_bytes(b"code B")
+    ok, why = M.check(str(tmp_path))
+    assert not ok and why.startswith("firmware/sub/b.mpy was modified")
+
+
+def tapis(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "host.cli"] + list(args), capture_output=True,
+                          text=True, timeout=300, env=env)
+
+
+@pytest.fixture(scope="module")
+def flashed(tmp_path_factory):
+    keys = tmp_path_factory.mktemp("keys")
+    env = dict(os.environ, TAPIS_KEY_DIR=str(keys))
+    with PtyBoard() as board:
+        p = tapis("flash", "--port", board.path, "--verify", "--entry", "none", "--json", env=env)
+        assert p.returncode == 0, p.stderr
+        yield board, json.loads(p.stdout), env, keys
+
+
+def reboot(board):
+    """Ctrl-B then Ctrl-D on the serial line, as a person at a terminal would: what boots."""
+    with serial.Serial(board.path, timeout=5) as s:
+        s.write(b"\r\x02")
+        time.sleep(0.2)
+        s.reset_input_buffer()
+        s.write(b"\x04")
+        got = b""
+        deadline = time.time() + 30
+        while not got.endswith(b">>> ") and time.time() < deadline:
+            got += s.read(1)
+    return got.decode(errors="replace")
+
+
+def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
+    board, result, env, keys = flashed
+    assert result["ok"] and result["verified"] == result["files"] >= 20
+    key_file = keys / ("%s.key" % result["device"])
+    assert result["key_file"] == str(key_file) and key_file.exists()
+    assert not str(key_file).startswith(str(micropython.REPO))  # never in the repository
+    out, err = board.execute("import os\nprint(sorted(os.listdir('firmware')))", forward=False)
+    names = eval(out)
+    assert not err and "controller.mpy" in names and not any(n.endswith(".py") for n in names)
+    assert board.execute("print(open('device.key').read().strip())", forward=False)[0].decode().strip() \
+        == key_file.read_text().strip()
+    assert "MPY: soft reboot" in (boot := reboot(board)) and "tapis: firmware verified" in boot
+    p = tapis("flash", "--port", board.path, "--check", env=env)
+    assert p.returncode == 0 and "verified" in p.stdout, p.stderr
+
+
+def test_a_tampered_file_is_refused_at_boot_and_by_the_check(flashed):
+    board, result, env, keys = flashed
+    target = "firmware/rules/ecarte.mpy"
+    original = board.execute("print(repr(open(%r,'rb').read()))" % target, forward=False)[0]
+    board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
+    try:
+        boot = reboot(board)
+        assert "REFUSING TO RUN: %s was modified" % target in boot
+        p = tapis("flash", "--port", board.path, "--check", env=env)
+        assert p.returncode == 1 and target in p.stderr
+    finally:
+        board.execute("f=open(%r,'wb')\nf.write(%s)\nf.close()" % (target, original.decode().strip()),
+                      forward=False)
+    assert "tapis: firmware verified" in reboot(board)
+
+
+def test_code_signed_with_another_key_is_refused(flashed):
+    board, result, env, keys = flashed
+    saved = board.execute("print(open('manifest.sig').read().strip())", forward=False)[0].decode().strip()
+    raw = board.execute("print(open('manifest.json').read())", forward=False)[0].decode().strip().encode()
+    board.execute("open('manifest.sig','w').write(%r)" % F.sign(os.urandom(32), raw), forward=False)
+    try:
+        assert "REFUSING TO RUN: the manifest's signature is wrong" in reboot(board)
+        p = tapis("flash", "--port", board.path, "--check", env=env)
+        assert p.returncode == 1 and "not signed with this device's key" in p.stderr
+    finally:
+        board.execute("open('manifest.sig','w').write(%r)" % saved, forward=False)
+
+
+def test_flash_to_a_port_with_no_board_fails_clearly(tmp_path):
+    p = tapis("flash", "--port", str(tmp_path / "no-such-port"))
+    assert p.returncode == 1 and "cannot reach a MicroPython board" in p.stderr
+
+
+def test_flash_needs_a_port():
+    p = tapis("flash")
+    assert p.returncode == 2 and "--port" in p.stderr
