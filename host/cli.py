@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("info", "table", "eval", "odds", "simulate")
+COMMANDS = ("info", "table", "eval", "odds", "simulate", "flash", "shoe")
 
 
 def build_parser():
