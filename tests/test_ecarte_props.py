@@ -1,6 +1,6 @@
 # Property tests of the écarté engine: conservation, legality, scoring, determinism,
 # and a stateful machine that throws legal and illegal actions at it.
-from hypothesis import given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from firmware import deck
@@ -129,6 +129,23 @@ class EcarteMachine(RuleBasedStateMachine):
             self.pack = deck.shuffle(deck.deck32(), self.rng.below)
         nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
         g.apply(("shoe", R.CHANCE, nxt))
+
+    @rule(kind=st.sampled_from(R.SHOE_FAULTS + ("duplicate",)), seat=st.integers(0, 1))
+    def the_shoe_misdeals(self, kind, seat):
+        """A fault the shoe can report (ecarte_laws): the laws keep every card accounted for."""
+        g = self.g
+        if g.to_act != R.CHANCE or not self.pack:
+            return
+        fresh = [c for c in self.pack if c not in g.seen]
+        value = {"exposed": fresh[0], "double feed": tuple(fresh[:2]), "outofturn": seat,
+                 "duplicate": next(iter(g.seen), None)}.get(kind)
+        a = ("shoe", R.CHANCE, value) if kind == "duplicate" else (kind, R.CHANCE, value)
+        if g.can(a):
+            event("the shoe: " + kind)
+            deal = g.deal_no
+            g.apply(a)
+            if kind in ("missing", "duplicate"):
+                assert g.deal_no == deal + 1 and g.log[-1][0] == "deal"  # void: dealt again
 
     @rule(pick=st.integers(0, 1000))
     def a_legal_action(self, pick):
