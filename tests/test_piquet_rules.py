@@ -539,3 +539,24 @@ def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_sh
     assert t.public(("rest", 0, (C("TD"),))) == ["rest", 0, None]
     assert t.public(("exchange", 1, (C("7H"), C("7S")))) == ["exchange", 1, 2]
     assert t.public(("verdict", 1, ("point", "good"))) == ["verdict", 1, ("point", "good")]
+
+
+def test_carte_rouge_when_every_card_is_in_a_good_declaration():
+    """seed 003:86-94: six cards good in the point and the other six in sequences; the 20
+    is scored the moment it is made (here after the sequences, and after the repique they
+    made), before younger's sets."""
+    deal = ("AH KH QH JH TH 9H 8D 8S 9S TS JS QS",  # elder keeps all but 8D, draws 7S
+            "AS KS 8H JD AD KD QD 9D 7D AC KC JC",  # younger throws JD, draws 7H
+            "7S 7H TD QC TC 9C 8C 7C")
+    scored = {}
+    for rouge in (20, 0):
+        g = dealt(*deal, options=R.Options(carte_rouge=rouge))
+        g.apply(("exchange", 0, (C("8D"),)))
+        g.apply(("look", 0, False))
+        g.apply(("exchange", 1, (C("JD"),)))
+        g.apply(("look", 1, False))
+        scored[rouge] = [e for e in declare_everything(g) if e[0] == "score"]
+    assert scored[20] == [("score", 0, (6, "point")), ("score", 0, (32, "sequence")),
+                          ("score", 0, (60, "repique")), ("score", 0, (20, "carte rouge")),
+                          ("score", 1, (6, "sets"))]
+    assert scored[0] == [e for e in scored[20] if e[2][1] != "carte rouge"]
