@@ -87,11 +87,37 @@ def per_hand(fn, sample):
     return (time.perf_counter() - t0) / len(sample)
 
 
+def table_rates(deals):
+    """Full-stack deals/s with the bots on the advisor, and on the rough estimate they had
+    before (a bare trump suit makes `ecarte_stands` fall back to it), interleaved, best of 2."""
+    from cython_core import evaluate
+    from simulator import bots
+    from simulator.table import EmulatedTable
+
+    advisor = bots.ecarte_stands
+
+    def estimate(hand, trump, leads=True):
+        return advisor(hand, trump >> 4, leads)
+
+    best = {}
+    for _ in range(2):
+        for label, fn in (("advisor", advisor), ("estimate", estimate)):
+            bots.ecarte_stands = fn
+            bots._ADVICE.clear()
+            sim = EmulatedTable(7, evaluator=evaluate)
+            t0 = time.perf_counter()
+            sim.run_deals(deals)
+            best[label] = max(best.get(label, 0), deals / (time.perf_counter() - t0))
+    bots.ecarte_stands = advisor
+    return best
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=300)
     p.add_argument("--pure-hands", type=int, default=20)
     p.add_argument("--baseline-deals", type=int, default=3000)
+    p.add_argument("--table-deals", type=int, default=1000, help="full-stack deals per run (0: skip)")
     a = p.parse_args()
     sample = hands(a.hands)
     for h, t in sample[:a.pure_hands]:  # the twins agree on what is timed
@@ -118,6 +144,10 @@ def main():
     print("  compiled stands %9.3f ms/hand  (the bots' yes/no advice)" % (stand * 1e3))
     print("  tapis odds ecarte, whole command with interpreter start-up: %.3f s" % cli)
     print("ratio compiled/pure %.0fx   compiled/baseline %.0fx" % (pu / cs, b / c))
+    if a.table_deals:
+        r = table_rates(a.table_deals)
+        print("full-stack deals/s, bots on the advisor %.0f, on the old estimate %.0f (ratio %.2f)"
+              % (r["advisor"], r["estimate"], r["advisor"] / r["estimate"]))
 
 
 if __name__ == "__main__":
