@@ -125,7 +125,7 @@ class EcarteTable:
              "dealer": g.dealer, "scores": g.scores, "games": g.games,
              "tricks": g.tricks, "led": g.led, "stock": g.stock,
              "selected": self.selected[seat], "msg": self.msg[seat],
-             "king": g.can(("king", pos, None)), "balances": g.wagers.balances}
+             "king": g._king_open(pos), "balances": g.wagers.balances}
         if pos != seat or g.options.pool:
             v["position"] = pos
         if g.to_act == pos:
