@@ -213,11 +213,11 @@ print(repr({p: h(p) for p in paths}))
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print):
     """Compile, sign, deploy and (verify=True) read back. Returns a summary dict."""
-    image = build_image(entry)
-    log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
-        len(d) for p, d in image.items() if p.endswith(".mpy"))))
     t = connect(url)
     try:
+        image = build_image(entry)
+        log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
+            len(d) for p, d in image.items() if p.endswith(".mpy"))))
         device = device_id(t)
         files = dict(image)
         if not device:
