@@ -10,7 +10,7 @@ import math
 import random
 from array import array
 
-from firmware import duel as pure_duel
+from firmware import deck, duel as pure_duel
 from firmware.rules import club as R
 from simulator.club import bank_choice, load_duel, stake_for, UNIT
 
@@ -19,6 +19,7 @@ SHOE = 104
 DEAL = 17
 CUT_SPAN = (52, 78)  # where the cut card lands, as in the emulated shoe
 BIG = 10 ** 12  # the simulated seats' bankroll: nobody runs dry
+_SHOE = deck.shoe()
 
 
 def chunk_seed(seed, k):
@@ -58,14 +59,6 @@ def club_deals(rng, n, cut_span=CUT_SPAN):
             if end:
                 break
     return bytes(cards[:n * DEAL]), bytes(last[:n])
-
-
-def _shoe():
-    from firmware.deck import shoe
-    return shoe()
-
-
-_SHOE = _shoe()
 
 
 def club_tableaux(cards, n):
