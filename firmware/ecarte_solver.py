@@ -13,7 +13,7 @@
 # the product of binomials (at most C(13,5) = 1,287 solves, usually a few hundred).
 from firmware.cards import KING, name, rank, suit
 from firmware.deck import deck32
-from firmware.evaluate import ECARTE_STRENGTH, beats
+from firmware.evaluate import ECARTE_STRENGTH, beats, legal_plays
 
 TRICKS = 5  # cards in an écarté hand
 
@@ -47,17 +47,6 @@ def _comb(n, k):
     return r
 
 
-def _legal(hand, led, trump):
-    if led is None:
-        return hand
-    same = [c for c in hand if suit(c) == suit(led)]
-    if same:
-        win = [c for c in same if beats(c, led, trump, ECARTE_STRENGTH)]
-        return win or same
-    trumps = [c for c in hand if suit(c) == trump]
-    return trumps or hand
-
-
 def _value(mine, theirs, trump, i_lead, memo):
     """Tricks `mine` takes from here with best play (mine maximises, theirs minimises)."""
     if not mine:
@@ -70,7 +59,7 @@ def _value(mine, theirs, trump, i_lead, memo):
     for x in leader:
         rest_l = [c for c in leader if c != x]
         reply = -1
-        for y in _legal(follower, x, trump):
+        for y in legal_plays(follower, x, trump, ECARTE_STRENGTH):
             rest_f = [c for c in follower if c != y]
             mine_wins = beats(y, x, trump, ECARTE_STRENGTH) != i_lead
             if i_lead:
@@ -102,7 +91,7 @@ def _reach(mine, theirs, trump, i_lead, need, memo):
     for x in leader:
         rest_l = [c for c in leader if c != x]
         ok = i_lead  # theirs answering: every reply must fail; mine answering: any reply works
-        for y in _legal(follower, x, trump):
+        for y in legal_plays(follower, x, trump, ECARTE_STRENGTH):
             rest_f = [c for c in follower if c != y]
             mine_wins = beats(y, x, trump, ECARTE_STRENGTH) != i_lead
             left = need - 1 if mine_wins else need
