@@ -26,7 +26,7 @@ class FaultyShoe(EmuShoe):
         self.injected = []  # (pack, delivery, fault) as they happened
 
     def step(self, now_ms):
-        for _addr, _seq, ftype, payload in self.link.poll():
+        for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == P.SHUFFLE:
                 self.packs += 1
                 self.pack = self.stack.pop(0) if self.stack else \

@@ -3,11 +3,14 @@
 # HARDWARE: the fault-injecting shoe (simulator/faults.py) reports the irregularity in
 # frames, the controller hands it to the rules, and the non-dealer makes his choice by
 # pressing SELECT n + CONFIRM on his own panel, as his display offers it.
+from hypothesis import given, settings, strategies as st
+
 from firmware import deck, panel as B
 from firmware.cards import KING, parse, parse_list, rank
 from firmware.rules import CHANCE, ecarte as R
 from simulator.bots import EcarteBot
 from simulator.faults import faulty_table
+from simulator.records import Recorder
 
 DEALER, ELDER = 0, 1  # the first deal: seat 0 deals, seat 1 is elder
 # packets 3+2: elder, elder, elder, dealer x3, elder x2, dealer x2, then the turn-up
@@ -290,3 +293,29 @@ def test_justified_claim_carries_no_penalty_and_an_unjustified_one_abandons():
     first_deal_done(sim)
     assert events(sim, "claimed")[0][2] == 0
     assert ("score", DEALER, (2, "abandoned: vole")) in sim.game.log
+
+
+FAULTS = ["unread", "faceup", "double", "duplicate", "overdraw", "missing",
+          ("outofturn", 0), ("outofturn", 1)]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2 ** 32), st.lists(st.tuples(st.integers(1, 12), st.integers(1, 20),
+                                                  st.sampled_from(FAULTS)), max_size=12))
+def test_any_faults_in_any_deal_never_stall_the_table_and_the_laws_account_for_every_card(seed, plan):
+    """A soak: faults at random places in random deals, bots choosing at the panels. The
+    table never stalls (simulator.table raises StalledTable), every deal that stands has
+    five cards each, and the points always add up."""
+    faults = {(pack_no, n): f for pack_no, n, f in plan}
+    sim = faulty_table(seed, faults)
+    recorder = Recorder(seed)
+    done = []
+    sim.run(lambda g: g.deal_no > 12, lambda ev: done.extend(recorder.feed(ev)))
+    scores = [0, 0]
+    for r in done:
+        if r.get("ended_by") != "void":
+            assert [len(h) for h in r["hands"]] == [5, 5], r
+        assert [s + p for s, p in zip(scores, r["points"])] == r["scores"]
+        scores = [0, 0] if "game_over" in r else r["scores"]
+    if any(pack_no == 1 and n <= 11 for pack_no, n in faults):  # the first deal always comes
+        assert sim.shoe.injected
