@@ -202,7 +202,10 @@ class PtyBoard:
             self._on_friendly(c)
 
     def _on_raw(self, c):
-        if c == b"\x01":  # Ctrl-A again: reset the raw REPL
+        if self.line == b"\x05A" and c == b"\x01":  # a raw-paste request: not supported
+            self.line = b""
+            self._send(b"R\x00")
+        elif c == b"\x01":  # Ctrl-A again: reset the raw REPL
             self.line = b""
             self._send(b"\r\n" + RAW_PROMPT + b">")
         elif c == b"\x02":  # Ctrl-B: back to the friendly REPL
@@ -220,9 +223,6 @@ class PtyBoard:
                 self._send(b"OK")
                 self.execute(code, framed=True)
                 self._send(b">")
-        elif self.line == b"\x05A" and c == b"\x01":  # a raw-paste request: not supported
-            self.line = b""
-            self._send(b"R\x00")
         else:
             self.line += c
 

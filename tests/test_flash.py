@@ -148,3 +148,25 @@ def test_flash_to_a_port_with_no_board_fails_clearly(tmp_path):
 def test_flash_needs_a_port():
     p = tapis("flash")
     assert p.returncode == 2 and "--port" in p.stderr
+
+
+def test_the_pty_board_speaks_to_the_mpremote_cli(tmp_path):
+    """Raw REPL, raw-paste refused with R\\x00 (mpremote falls back), Emscripten errnos mapped
+    to POSIX ones (mpremote names them), soft reboot forgets the namespace."""
+    src = tmp_path / "hello.py"
+    src.write_text("print('hi from', __name__)\n")
+    with PtyBoard() as board:
+        mp = [sys.executable, "-m", "mpremote", "connect", board.path]
+        run = lambda *a: subprocess.run(mp + list(a), capture_output=True, text=True, timeout=60)
+        p = run("fs", "mkdir", ":d", "+", "fs", "cp", str(src), ":d/hello.py", "+", "exec",
+                "import sys; sys.path.append('/d'); import hello; x = 42", "+", "fs", "cat", ":d/hello.py")
+        assert p.returncode == 0, p.stderr
+        assert "hi from hello" in p.stdout and "print('hi from', __name__)" in p.stdout
+        assert b"R\x00" in board.transcript  # asked for raw-paste, told no
+        p = run("fs", "mkdir", ":d")
+        assert p.returncode == 1 and "File exists" in p.stderr  # EEXIST 20 -> 17
+        p = run("fs", "cat", ":nope.txt")
+        assert p.returncode == 1 and "No such file" in p.stderr  # ENOENT 44 -> 2
+        p = run("soft-reset", "exec", "print('x' in globals())")
+        assert p.returncode == 0 and p.stdout.strip() == "False", p.stderr
+        assert board.reboots >= 1
