@@ -10,6 +10,8 @@
 # are exactly the mirror's (ParityError otherwise). `board_log` is the board's own event log.
 import ast
 import inspect
+import os
+import select
 import struct
 import subprocess
 import tempfile
@@ -53,8 +55,9 @@ class VirtualBoard:
         if heap:
             args.append("--heap")
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(micropython.command(code=ENTRY, args=args),
+        self.proc = subprocess.Popen(micropython.command(code=ENTRY, args=args), bufsize=0,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
+        self.timeout = timeout  # seconds the board may take to answer one request
         self.heap = 0  # high-water mark reported by the board (with heap=True)
         self.steps = 0
         got = self._read(len(HELLO))
@@ -69,10 +72,13 @@ class VirtualBoard:
 
     def _read(self, n):
         data = b""
+        fd = self.proc.stdout.fileno()
         while len(data) < n:
-            got = self.proc.stdout.read(n - len(data))
+            if not select.select([fd], [], [], self.timeout)[0]:
+                self._fail("the virtual board did not answer in %s s" % self.timeout)
+            got = os.read(fd, n - len(data))
             if not got:
-                self._fail("the virtual board exited (status %s)" % (self.proc.poll(),))
+                self._fail("the virtual board exited (status %s)" % (self.proc.wait(),))
             data += got
         return data
 
