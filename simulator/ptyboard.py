@@ -122,6 +122,7 @@ class PtyBoard:
         self.stop = threading.Event()
         self.transcript = bytearray()  # everything the board said, for tests and debugging
         self.reboots = 0
+        self.lock = threading.RLock()
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
 
@@ -154,22 +155,24 @@ class PtyBoard:
     def execute(self, code, forward=True, framed=False):
         """Run code on the board; return (output, error text). framed: as the raw REPL
         answers, each part followed by \\x04."""
-        self._request(b"X", code if isinstance(code, bytes) else code.encode())
-        out = self._read_part(forward)
-        if framed:
-            self._send(b"\x04")
-        err = self._read_part(forward)
-        if framed:
-            self._send(b"\x04")
-        return out, err
+        with self.lock:  # the pty's thread and the caller's may both ask
+            self._request(b"X", code if isinstance(code, bytes) else code.encode())
+            out = self._read_part(forward)
+            if framed:
+                self._send(b"\x04")
+            err = self._read_part(forward)
+            if framed:
+                self._send(b"\x04")
+            return out, err
 
     def soft_reboot(self, friendly):
-        self.reboots += 1
-        self._request(b"R")
-        self._read_part(False)
-        if friendly:  # a board runs boot.py then main.py after a soft reboot in the REPL
-            for name in ("boot.py", "main.py"):
-                self.execute(RUN_FILE % name)
+        with self.lock:
+            self.reboots += 1
+            self._request(b"R")
+            self._read_part(False)
+            if friendly:  # a board runs boot.py then main.py after a soft reboot in the REPL
+                for name in ("boot.py", "main.py"):
+                    self.execute(RUN_FILE % name)
 
     # ---- the pty ----
     def _send(self, data):
