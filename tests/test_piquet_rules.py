@@ -379,11 +379,11 @@ class PiquetMachine(RuleBasedStateMachine):
 
     @rule()
     def shoe_delivers(self):
-        g = self.g  # the shoe delivers everything due, a card at a time
-        while g.to_act == CHANCE:
-            if g.delivered == 0:
+        g = self.g  # the shoe delivers everything due, a card at a time, from its pack
+        while g.to_act == CHANCE:  # (an arbitrary action may have delivered one already)
+            if g.delivered == 0 or not self.pack:
                 self.pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), self.rng.below)
-            g.apply(("shoe", CHANCE, self.pack[g.delivered]))
+            g.apply(("shoe", CHANCE, [c for c in self.pack if c not in g.seen][0]))
 
     @rule(pick=st.integers(0, 10 ** 6), burst=st.integers(1, 30))
     def legal_actions(self, pick, burst):
