@@ -170,3 +170,29 @@ def test_the_pty_board_speaks_to_the_mpremote_cli(tmp_path):
         p = run("soft-reset", "exec", "print('x' in globals())")
         assert p.returncode == 0 and p.stdout.strip() == "False", p.stderr
         assert board.reboots >= 1
+
+
+def test_boot_starts_the_entry_only_when_the_check_passes(tmp_path, capsys, monkeypatch):
+    image = {"firmware/a.mpy": b"code", "main.py": F.boot_stub("tapis_entry_probe")}
+    key = os.urandom(32)
+    for path, data in image.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    raw = F.manifest(image, "dev")
+    (tmp_path / "manifest.json").write_bytes(raw)
+    (tmp_path / "manifest.sig").write_text(F.sign(key, raw))
+    (tmp_path / "device.key").write_text(key.hex())
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "tapis_entry_probe.py").write_text("STARTED = True\n")
+    monkeypatch.syspath_prepend(str(probe))
+    monkeypatch.delitem(sys.modules, "tapis_entry_probe", raising=False)
+    assert M.boot("tapis_entry_probe", str(tmp_path)) is True
+    assert "tapis_entry_probe" in sys.modules
+    del sys.modules["tapis_entry_probe"]
+    (tmp_path / "firmware/a.mpy").write_bytes(b"c0de")
+    assert M.boot("tapis_entry_probe", str(tmp_path)) is False
+    assert "tapis_entry_probe" not in sys.modules
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("tapis: firmware verified") and out[1].startswith("tapis: REFUSING TO RUN")
+    assert b"boot('tapis_entry_probe')" in image["main.py"]
