@@ -139,3 +139,9 @@ def test_ace_high_ranks_the_ace_above_the_king():
             assert win == seat
             checked += 1
     assert checked > 100
+
+
+def test_an_unknown_variant_exits_2_and_names_the_variants():
+    p = subprocess.run(TAPIS + ["--variant", "blitz"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and not p.stdout
+    assert "no variant 'blitz'" in p.stderr and "doubling" in p.stderr and "pool" in p.stderr
