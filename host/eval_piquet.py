@@ -67,7 +67,7 @@ def run(args):
         return 0
     for cat in ("point", "sequence", "sets"):
         w = out[cat]["winner"]
-        print("%-9s %s" % (cat, "%s scores %d" % (w, out[cat]["score"]) if w else "nobody scores (equal)"))
+        print("%-9s %s" % (cat, "%s scores %d" % (w, out[cat]["score"]) if w else "nobody scores"))
     if out["repique"]:
         print("repique   %s scores 60" % out["repique"])
     print("total     elder %d, younger %d" % (out["elder"], out["younger"]))
