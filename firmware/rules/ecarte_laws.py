@@ -31,6 +31,9 @@ def verify_fault(g, kind, value):
         return
     if g.phase not in (DEAL, DRAW) or g.to_act != CHANCE:
         raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[g.phase]))
+    out = 2 if kind == "double feed" else 0 if kind == "missing" else 1
+    if out > g.stock:
+        raise IllegalAction("the shoe reported %s but only %d card(s) are left in the pack" % (kind, g.stock))
     if kind == "exposed":
         g._verify_card(value)
     elif kind == "double feed":
