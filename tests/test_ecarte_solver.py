@@ -259,7 +259,7 @@ def test_twins_enumerate_the_same_odds_and_advice(position):
     assert pure.odds_against(h, t, others, leads) == compiled.odds_against(h, t, others, leads)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(st.permutations(DECK), st.booleans())
 def test_twins_agree_on_full_hands(deck, leads):
     h, t = codes(deck[:5]), parse(deck[5])
