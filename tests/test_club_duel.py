@@ -2,10 +2,9 @@
 # seed's examples by name, an exhaustive comparison with an independent minimax written
 # here, and the compiled twin against the pure one.
 import inspect
-import multiprocessing
 from array import array
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -180,15 +179,6 @@ def holdings(most=4):
     return out
 
 
-def _masks(h):
-    one = two = 0
-    for r in h:
-        if one >> r & 1:
-            two |= 1 << r
-        one |= 1 << r
-    return one, two
-
-
 def normal(b, p):
     """The same duel with the ranks renumbered 0, 1, 2... keeping their order: the play
     only ever compares ranks (test_renumbering_ranks_keeps_the_minimax checks it)."""
@@ -196,48 +186,81 @@ def normal(b, p):
     return tuple(order[r] for r in b), tuple(order[r] for r in p)
 
 
-def _check_slice(part):
-    """Compare the compiled batch with the reference for banker holdings part::2."""
-    hs = holdings()
-    masks = [_masks(h) for h in hs]
-    filler = 3 << 4  # a club: no trump when spades are trumps
-    blocks = [bytes(list(h) + [filler] * (4 - len(h))) for h in hs]
-    strip = [{} for _ in hs]  # holding, ranks cancelled -> what is left
+def shapes():
+    """Every duel once the equal trumps are out, its ranks renumbered 0..m-1: each of the
+    m ranks is one side's, once or twice (two decks); at most 4 trumps a side."""
+    out = []
+    for m in range(9):
+        for owners in product((0, 1), repeat=m):
+            for mult in product((1, 2), repeat=m):
+                b = tuple(r for r in range(m - 1, -1, -1) if owners[r] for _ in range(mult[r]))
+                p = tuple(r for r in range(m - 1, -1, -1) if not owners[r] for _ in range(mult[r]))
+                if len(b) <= 4 and len(p) <= 4:
+                    out.append((m, b, p))
+    return out
 
-    def left(i, c):
-        v = strip[i].get(c)
-        if v is None:
-            v = strip[i][c] = tuple(r for r in hs[i] if not c >> r & 1)
-        return v
 
-    bad, pairs, seen = [], 0, {}
-    for a in range(part, len(hs), 2):
-        a1, a2 = masks[a]
-        # both tableaux come from one 2-deck shoe: a rank at most twice between them, so
-        # a rank both hold is held once by each and cancels
-        ks = [k for k, (k1, k2) in enumerate(masks) if not (a2 & k1) and not (a1 & k2)]
-        out = array("b", bytes(len(ks)))
-        compiled.duel_batch(blocks[a] * len(ks), b"".join([blocks[k] for k in ks]), bytes(len(ks)), out)
-        for k, got in zip(ks, out):
-            c = a1 & masks[k][0]
-            key = (left(a, c), left(k, c))
-            want = seen.get(key)
-            if want is None:
-                d = reference(*normal(*key))
-                want = seen[key] = (d > 0) - (d < 0)
-            if got != want:
-                bad.append((hs[a], hs[k], got, want))
-        pairs += len(ks)
-    return pairs, bad[:10]
+def holding_pairs():
+    """How many (banker, punter) pairs of trump holdings of up to 4 a 2-deck shoe allows:
+    per rank the two hold (0,0) (1,0) (0,1) (2,0) (1,1) or (0,2) copies."""
+    ways = {(0, 0): 1}
+    for _rank in range(13):
+        nxt = {}
+        for (i, j), w in ways.items():
+            for b, p in ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)):
+                if i + b <= 4 and j + p <= 4:
+                    nxt[i + b, j + p] = nxt.get((i + b, j + p), 0) + w
+        ways = nxt
+    return sum(ways.values())
 
 
 def test_every_pair_of_trump_holdings_matches_an_independent_minimax():
-    # All holdings of 0..4 trumps each (2198 a side), every pair a 2-deck shoe allows
-    # (3,713,867), through the compiled batch API; two processes share the work.
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        parts = pool.map(_check_slice, (0, 1))
-    assert sum(p for p, _ in parts) == 3713867
-    assert [b for _, bs in parts for b in bs] == []
+    # Every pair of holdings is built exactly once as: a shape (what is left after the
+    # cancellation, renumbered), the 13 ranks it is placed on (order kept), and the set C
+    # of other ranks both hold once, which cancel. The reference solves each shape; the
+    # compiled batch API plays every pair. Tableaux are filled up with clubs (no trump).
+    filler = bytes([3 << 4])
+    fills = [filler * k for k in range(5)]
+    placements = {}  # m -> [(rank map as a translation table, {(room, k): C's + filler})]
+    for m in range(9):
+        rows = []
+        for ranks in combinations(range(13), m):
+            free = [r for r in range(13) if r not in ranks]
+            tails = {}
+            for room in range(5):
+                cs = [bytes(c) for j in range(room + 1) for c in combinations(free, j)]
+                for k in range(room, 5):
+                    tails[room, k] = [c + fills[k - len(c)] for c in cs]
+            rows.append((bytes(ranks) + bytes(256 - m), tails))
+        placements[m] = rows
+    banker, punter, want = [], [], []
+    for m, b, p in shapes():
+        d = reference(b, p)
+        room = 4 - max(len(b), len(p))
+        bq, pq = bytes(b), bytes(p)
+        n = 0
+        for table, tails in placements[m]:
+            bb, pb = bq.translate(table), pq.translate(table)
+            xb = tails[room, 4 - len(b)]
+            banker.append(bb + bb.join(xb))  # bb+x0, bb+x1, ... end to end
+            punter.append(pb + pb.join(tails[room, 4 - len(p)]))
+            n += len(xb)
+        want.append(bytes([((d > 0) - (d < 0)) & 255]) * n)
+    banker, punter = b"".join(banker), b"".join(punter)
+    want = array("b", b"".join(want))
+    n = len(want)
+    assert n == holding_pairs() == 3713867 and len(banker) == len(punter) == 4 * n
+    got = array("b", bytes(n))
+    assert compiled.duel_batch(banker, punter, bytes(n), got) == n
+    bad = [i for i in range(n) if got[i] != want[i]][:5] if got != want else []
+    assert [(banker[4 * i:4 * i + 4], punter[4 * i:4 * i + 4], got[i], want[i]) for i in bad] == []
+    # the construction itself: sampled pairs solved from scratch, cancellation included
+    for i in range(0, n, 997):
+        hb = tuple(sorted((c for c in banker[4 * i:4 * i + 4] if c >> 4 == 0), reverse=True))
+        hp = tuple(sorted((c for c in punter[4 * i:4 * i + 4] if c >> 4 == 0), reverse=True))
+        d = reference(hb, hp)
+        assert want[i] == (d > 0) - (d < 0), (hb, hp)
+        assert pure.duel(banker[4 * i:4 * i + 4], punter[4 * i:4 * i + 4], 0)[0] == want[i]
 
 
 def test_renumbering_ranks_keeps_the_minimax():
