@@ -64,9 +64,9 @@ class ClubBot:
         self.acted = point
         if view["phase"] == "bank":
             choices = view["choices"]
-            c = bank_choice(choices, self.holds)
             if view["kind"] is None:  # a new bank
                 self.holds = 0
+            c = bank_choice(choices, self.holds)
             if c == "hold":
                 self.holds += 1
             if c == "pass":
@@ -75,7 +75,7 @@ class ClubBot:
             return [(B.SELECT, choices.index(c) + 1), (B.CONFIRM, 0)]
         if view["phase"] == "stake":
             lo, hi = view["range"]
-            # the table bots scale their unit with what they have (2 up to 99)
+            # the table bots' unit grows with what they have: 2, or a 50th of it
             s = stake_for(view["order"], lo, hi, max(UNIT, view["balances"][view["seat"]] // 50))
             if s is None:
                 return [(B.REFUSE, 0)]
