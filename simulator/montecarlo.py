@@ -248,7 +248,7 @@ def simulate(game, rounds, seed, workers=1, scheduler=None, progress=None, chunk
     if scheduler:
         from distributed import Client, as_completed
 
-        with Client(scheduler) as client:
+        with Client(scheduler, timeout=10) as client:
             futs = [client.submit(session, seed, k, n, pure=False) for k, n in jobs]
             for f in as_completed(futs):
                 done.append(f.result())

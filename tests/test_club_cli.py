@@ -164,6 +164,7 @@ def test_simulate_shows_a_progress_bar_on_a_terminal(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
+    (["--rounds", "10", "--scheduler", "nonsense://x"], "unknown address scheme"),
     (["--rounds", "0"], "at least 1"),
     (["--rounds", "many"], "whole number"),
     (["--rounds", "10", "--workers", "0"], "at least 1"),

@@ -51,8 +51,8 @@ def run(args):
     progress = Bar(sys.stderr) if sys.stderr.isatty() else None
     try:
         report, backend = simulate(args.game, args.rounds, seed, args.workers, args.scheduler, progress)
-    except OSError as e:  # a scheduler that cannot be reached
-        sys.stderr.write("tapis simulate: cannot reach the scheduler %r: %s\n" % (args.scheduler, e))
+    except (OSError, ValueError) as e:  # a scheduler address that is wrong or cannot be reached
+        sys.stderr.write("tapis simulate: cannot use the scheduler %r: %s\n" % (args.scheduler, e))
         return 2
     report["workers"] = args.workers
     report["backend"] = backend
