@@ -66,7 +66,7 @@ class Recorder:
             elif kind == "claimed":
                 r["claimed"] = {"seat": seat, "tricks": value}
             elif kind == "showdown":
-                r["ended_by"] = value
+                r["ended_by"] = value[0]
             elif kind == "bet":
                 r.setdefault("bets", []).append([seat, list(value)])
             elif kind == "score":

@@ -47,6 +47,8 @@ class Renderer:
             return "\n── Deal %d · %s deals ──" % (value, who)
         if kind == "turn":
             h = self.hands()
+            if not h[0] and not h[1]:  # the quick game: the hands are shown at the showdown
+                return "  Trump turned: %s" % pretty(value, self.symbols)
             return "  %s: %s   %s: %s\n  Trump turned: %s" % (
                 SEAT_NAMES[0], self.cards(h[0]), SEAT_NAMES[1], self.cards(h[1]), pretty(value, self.symbols))
         if kind in VERBS:
@@ -74,7 +76,9 @@ class Renderer:
         if kind == "claimed":
             return "  %s is sure of %d tricks" % (who, value)
         if kind == "showdown":
-            return "  Showdown: %s" % (("%s has the higher trump" % who) if who else value)
+            return "  %s: %s   %s: %s\n  Showdown: %s" % (
+                SEAT_NAMES[0], self.cards(value[1]), SEAT_NAMES[1], self.cards(value[2]),
+                ("%s has the higher trump" % who) if who else value[0])
         if kind == "bet":
             return "  %s backs %s for %d" % (seat_name(seat), SEAT_NAMES[value[0]], value[1])
         if kind == "pay":

@@ -81,10 +81,11 @@ def showdown(g):
         for c in g.hands[s]:
             if suit(c) == g.trump_suit and g.strength[rank(c)] > best[s]:
                 best[s] = g.strength[rank(c)]
+    shown = (tuple(g.hands[0]), tuple(g.hands[1]))  # both hands are shown
     if best[0] == best[1]:
-        g._emit(("showdown", CHANCE, "no trump"))
+        g._emit(("showdown", CHANCE, ("no trump",) + shown))
         g._new_deal()
         return
     w = 0 if best[0] > best[1] else 1
-    g._emit(("showdown", w, "higher trump"))
+    g._emit(("showdown", w, ("higher trump",) + shown))
     g._end_hand(w, 1, "higher trump")
