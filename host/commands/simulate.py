@@ -52,6 +52,8 @@ def run(args):
     try:
         report, backend = simulate(args.game, args.rounds, seed, args.workers, args.scheduler, progress)
     except (OSError, ValueError) as e:  # a scheduler address that is wrong or cannot be reached
+        if args.scheduler is None:
+            raise
         sys.stderr.write("tapis simulate: cannot use the scheduler %r: %s\n" % (args.scheduler, e))
         return 2
     report["workers"] = args.workers
