@@ -350,3 +350,26 @@ def test_declare_follows_the_rules_written_out_independently(pair):
     if rq >= 0:
         tot[rq] += 60
     assert got[6:] == (rq, tot[0], tot[1])
+
+
+def test_seed_003_repique_example_played_on_the_engine():
+    """The same hands reached through a real deal and exchange: the engine scores in the
+    order point, sequence, sets, so younger's repique comes before elder's quatorze."""
+    g = dealt("AS AH AD AC 8H 7H 8S 7S 9D 8D 9C KD",  # elder throws KD, draws 8C
+              "KH QH JH TH 9H KS QS JS TS 9S 7D KC",  # younger throws KC, draws 7C
+              "8C 7C QD JD TD QC JC TC")
+    g.apply(("exchange", 0, (H("KD")[0],)))
+    g.apply(("look", 0, False))
+    g.apply(("exchange", 1, (H("KC")[0],)))
+    g.apply(("look", 1, False))
+    assert sorted(g.hands[0]) == sorted(H(SEED_EXAMPLE[0]))
+    events = []
+    while g.phase == R.DECLARE:
+        events += g.apply(("declare", g.to_act, R.CATEGORIES[g.cat]))
+    assert [e for e in events if e[0] == "score"] == [
+        ("score", 1, (5, "point")), ("score", 1, (30, "sequence")), ("score", 1, (60, "repique")),
+        ("score", 0, (14, "sets"))]
+    assert ("verdict", 1, ("point", "not good")) in events
+    assert ("verdict", 0, ("sets", "good")) in events
+    events = g.apply(("play", 0, H("AS")[0]))
+    assert ("score", 0, (1, "lead")) in events and g.points == [15, 95] and g.pique == -1
