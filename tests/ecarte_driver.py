@@ -5,9 +5,20 @@ from firmware.rng import Seeded
 from firmware.rules import ecarte as R
 
 
-def play(seed, deals, game=None):
+def misdeal(g, pack, pick):
+    """A shoe fault the laws handle (firmware/rules/ecarte_laws.py), or None."""
+    fresh = pack[g.delivered:]  # the cards still in the shoe, in order
+    if pick % 7 == 6 and g.delivered:  # a card again: an imperfect pack
+        return ("shoe", R.CHANCE, pack[0])
+    kind = R.SHOE_FAULTS[pick % len(R.SHOE_FAULTS)]
+    value = {"exposed": fresh[0], "double feed": tuple(fresh[:2]), "outofturn": pick % 2}.get(kind)
+    a = (kind, R.CHANCE, value)
+    return a if g.can(a) else None
+
+
+def play(seed, deals, game=None, faults=False):
     """Play `deals` deals: the shoe deals a seeded shuffle, each seat picks a random
-    legal action. Returns the game."""
+    legal action; with `faults`, the shoe now and then misdeals. Returns the game."""
     g = game or R.Ecarte()
     rng = Seeded(seed)
     pack = []
@@ -15,6 +26,10 @@ def play(seed, deals, game=None):
         if g.to_act == R.CHANCE:
             if g.phase == R.DEAL and g.delivered == 0:
                 pack = deck.shuffle(deck.deck32(), rng.below)
+            fault = misdeal(g, pack, rng.below(60)) if faults and rng.below(12) == 0 else None
+            if fault:
+                g.apply(fault)
+                continue
             g.apply(("shoe", R.CHANCE, pack[g.delivered]))
         else:
             acts = g.legal_actions()
@@ -31,4 +46,4 @@ if __name__ == "__main__":  # under MicroPython: print each game's log as JSON
     import sys
 
     for seed in range(int(sys.argv[1]) if len(sys.argv) > 1 else 5):
-        print(json.dumps(jsonable(play(seed, 30).log)))
+        print(json.dumps(jsonable(play(seed, 30, faults=sys.argv[2:] == ["faults"]).log)))

@@ -319,3 +319,32 @@ def test_any_faults_in_any_deal_never_stall_the_table_and_the_laws_account_for_e
         scores = [0, 0] if "game_over" in r else r["scores"]
     if any(pack_no == 1 and n <= 11 for pack_no, n in faults):  # the first deal always comes
         assert sim.shoe.injected
+
+
+def test_the_laws_replay_from_the_event_log():
+    """The log is the replay format (and the recall journal's): with shoe faults in it,
+    `inputs(log)` still gives back the actions that reproduce it exactly."""
+    from ecarte_driver import play
+
+    for seed in range(4):
+        g = play(seed, 40, faults=True)
+        assert any(e[0] == "void" for e in g.log) and any(e[0] == "choices" for e in g.log)
+        h = R.Ecarte()
+        for a in R.inputs(g.log):
+            h.apply(a)
+        assert h.log == g.log
+
+
+def test_the_laws_give_the_same_event_logs_under_micropython():
+    """tests/ecarte_driver.py with shoe faults, unchanged under real MicroPython."""
+    import json
+
+    from ecarte_driver import jsonable, play
+    from test_micropython_parity import HERE, mp
+
+    lines = mp(script=HERE / "ecarte_driver.py", args=["3", "faults"]).splitlines()
+    assert len(lines) == 3
+    for seed, line in enumerate(lines):
+        g = play(seed, 30, faults=True)
+        assert any(e[0] in R.SHOE_FAULTS for e in g.log)
+        assert json.loads(line) == json.loads(json.dumps(jsonable(g.log))), "seed %d differs" % seed
