@@ -5,6 +5,9 @@ seeded match's event log as JSON. The shuffle (firmware.rng + firmware.deck) is 
 deck by deck for every pack size the table uses.
 """
 import json
+import os
+import subprocess
+import sys
 
 from ecarte_driver import jsonable, play
 
@@ -20,19 +23,29 @@ def mp(script=None, code=None, args=()):
     micropython.ensure_installed()
     argv = micropython.command(code=code, script=script, roots=(micropython.FIRMWARE_DIR, HERE),
                                paths=("/tests",), args=args)
-    import subprocess
     p = subprocess.run(argv, capture_output=True, text=True, timeout=120, input="")
     assert p.returncode == 0, p.stderr
     return p.stdout
 
 
 def test_seeded_ecarte_matches_give_the_same_event_logs_under_micropython():
+    """The driver's __main__, unchanged, under both interpreters."""
     lines = mp(script=HERE / "ecarte_driver.py", args=[str(GAMES)]).splitlines()
-    assert len(lines) == GAMES
-    for seed, line in enumerate(lines):
-        expected = jsonable(play(seed, 30).log)
-        assert len(expected) > 300  # 30 whole deals, not a stub
-        assert json.loads(line) == json.loads(json.dumps(expected)), "seed %d differs" % seed
+    cpython = subprocess.run([sys.executable, str(HERE / "ecarte_driver.py"), str(GAMES)],
+                             capture_output=True, text=True, timeout=120, check=True,
+                             env=dict(os.environ, PYTHONPATH=str(micropython.REPO)))
+    expected = cpython.stdout.splitlines()
+    assert len(lines) == len(expected) == GAMES
+    for seed, (got, want) in enumerate(zip(lines, expected)):
+        assert len(json.loads(want)) > 300  # whole deals, not a stub
+        assert json.loads(got) == json.loads(want), "seed %d differs" % seed
+
+
+def test_the_driver_in_process_agrees_with_its_main():
+    """What the CPython tests import (play) is what __main__ printed: 30 deals a seed."""
+    line = mp(code="import sys\nsys.path.append('/tests')\nimport json\nfrom ecarte_driver import play, jsonable\n"
+                   "print(json.dumps(jsonable(play(3, 30).log)))")
+    assert json.loads(line) == json.loads(json.dumps(jsonable(play(3, 30).log)))
 
 
 SHUFFLE_CODE = """
