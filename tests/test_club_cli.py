@@ -104,6 +104,13 @@ def test_table_club_streams_reproducible_consistent_records():
         total = total or money
         assert money == total and min(r["balances"]) >= 0  # conserved, never below zero
     assert any(r["bank_events"] for r in records[1:])  # the bank moves on
+    # the emulated shoe shows its cut card 52-78 cards deep: that deal ends the talia
+    cuts = [i for i, r in enumerate(records) if r.get("cut")]
+    assert len(cuts) >= 8
+    for i, r in enumerate(records[1:], 1):
+        assert r["talia"] == records[i - 1]["talia"] + (1 if i - 1 in cuts else 0)
+    for a, b in zip([-1] + cuts, cuts):
+        assert 4 <= b - a <= 5  # 52..78 cards deep: the 4th or 5th deal of 17
 
 
 def test_table_club_default_run_is_watchable(capsys):
