@@ -114,11 +114,26 @@ class EcarteMachine(RuleBasedStateMachine):
     """Arbitrary legal and illegal actions: an illegal one raises IllegalAction with a
     message, and changes nothing."""
 
-    @initialize(seed=st.integers(0, 2 ** 32), packets=st.sampled_from([(2, 3), (3, 2)]))
-    def start(self, seed, packets):
-        self.g = R.Ecarte(R.Options(packets=packets), first_dealer=seed % 2)
+    @initialize(seed=st.integers(0, 2 ** 32), packets=st.sampled_from([(2, 3), (3, 2)]),
+                variant=st.sampled_from([{}, {"doubling": True}, {"offer_point": True},
+                                         {"pool": True, "gallery": 1}, {"quick": True},
+                                         {"gallery": 3, "stake": 2}]))
+    def start(self, seed, packets, variant):
+        self.g = R.Ecarte(R.Options(packets=packets, **variant), first_dealer=seed % 2)
         self.rng = Seeded(seed)
         self.pack = []
+
+    @rule(seat=st.integers(0, 5), side=st.integers(0, 1), amount=st.integers(0, 20))
+    def a_gallery_bet(self, seat, side, amount):
+        a = ("bet", seat, (side, amount))
+        if self.g.can(a):
+            self.g.apply(a)
+            assert self.g.wagers.standing.get(seat, (side, 0)) == (side, amount)
+
+    @invariant()
+    def money_is_conserved(self):
+        if hasattr(self, "g"):
+            assert sum(self.g.wagers.balances) == 0
 
     @rule()
     def shoe_delivers_the_next_card(self):
