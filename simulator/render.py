@@ -2,7 +2,7 @@
 from firmware.cards import RANKS, name, rank, suit
 
 SYMBOLS = "♠♥♦♣"
-SEAT_NAMES = ("West", "East")
+SEAT_NAMES = ("West", "East", "North")  # table seats; more are "Seat n" (the gallery)
 VERBS = {"propose": "proposes: \"Cards\"", "accept": "accepts: \"How many?\"",
          "refuse": "refuses: \"Play\"", "stand": "plays: \"I play\"",
          "abandon": "throws in the hand", "claim": "lays down his cards, claiming",
@@ -14,7 +14,7 @@ FAULTS = {"unread": "The shoe could not read a card: it is set aside unseen",
 
 
 def seat_name(seat):
-    return SEAT_NAMES[seat] if seat in (0, 1) else "Seat %d" % seat
+    return SEAT_NAMES[seat] if 0 <= seat < len(SEAT_NAMES) else "Seat %d" % seat
 
 
 def pretty(c, symbols=True):
@@ -31,6 +31,7 @@ class Renderer:
         self.write, self.hands, self.symbols = write, hands, symbols
         self.trick = []
         self.scores = [0, 0]
+        self.seated = [0, 1]  # the table seats at positions 0 and 1 (pool écarté rotates them)
 
     def cards(self, cs):
         return " ".join(pretty(c, self.symbols) for c in sorted(cs))
@@ -42,7 +43,8 @@ class Renderer:
                 self.write(line)
 
     def line(self, kind, seat, value):
-        who = SEAT_NAMES[seat] if seat in (0, 1) else ""
+        at = self.seated
+        who = seat_name(at[seat]) if seat in (0, 1) else ""
         if kind == "deal":
             return "\n── Deal %d · %s deals ──" % (value, who)
         if kind == "turn":
@@ -50,7 +52,8 @@ class Renderer:
             if not h[0] and not h[1]:  # the quick game: the hands are shown at the showdown
                 return "  Trump turned: %s" % pretty(value, self.symbols)
             return "  %s: %s   %s: %s\n  Trump turned: %s" % (
-                SEAT_NAMES[0], self.cards(h[0]), SEAT_NAMES[1], self.cards(h[1]), pretty(value, self.symbols))
+                seat_name(at[0]), self.cards(h[at[0]]), seat_name(at[1]), self.cards(h[at[1]]),
+                pretty(value, self.symbols))
         if kind in VERBS:
             return "  %s %s" % (who, VERBS[kind])
         if kind in FAULTS:
@@ -77,10 +80,10 @@ class Renderer:
             return "  %s is sure of %d tricks" % (who, value)
         if kind == "showdown":
             return "  %s: %s   %s: %s\n  Showdown: %s" % (
-                SEAT_NAMES[0], self.cards(value[1]), SEAT_NAMES[1], self.cards(value[2]),
+                seat_name(at[0]), self.cards(value[1]), seat_name(at[1]), self.cards(value[2]),
                 ("%s has the higher trump" % who) if who else value[0])
         if kind == "bet":
-            return "  %s backs %s for %d" % (seat_name(seat), SEAT_NAMES[value[0]], value[1])
+            return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
         if kind == "pay":
             return "  %s pays %s %d" % (seat_name(seat), seat_name(value[0]), value[1])
         if kind == "balances":
@@ -88,6 +91,7 @@ class Renderer:
         if kind == "pool":
             return "★★ %s wins the pool: two games running" % seat_name(seat)
         if kind == "seats":
+            self.seated = list(value[:2])
             return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)
         if kind == "discard":
             return "  %s discards %d" % (who, len(value))
@@ -103,7 +107,7 @@ class Renderer:
         if kind == "score":
             self.scores[seat] += value[0]
             return "  %s scores %d (%s) · %s %d – %s %d" % (
-                who, value[0], value[1], SEAT_NAMES[0], self.scores[0], SEAT_NAMES[1], self.scores[1])
+                who, value[0], value[1], seat_name(at[0]), self.scores[0], seat_name(at[1]), self.scores[1])
         if kind == "game":
             self.scores = [0, 0]
             return "★ %s wins the game (%s)" % (who, {3: "treble", 2: "double", 1: "single"}[value])
