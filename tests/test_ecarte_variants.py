@@ -145,3 +145,18 @@ def test_an_unknown_variant_exits_2_and_names_the_variants():
     p = subprocess.run(TAPIS + ["--variant", "blitz"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and not p.stdout
     assert "no variant 'blitz'" in p.stderr and "doubling" in p.stderr and "pool" in p.stderr
+
+
+@pytest.mark.parametrize("variant, shows", [
+    ("pool", ["In play: West and East; North watches", "In play: North", "North:"]),
+    ("quick", ["Showdown:", "higher trump"]),
+    ("doubling", ["proposes to double"]),
+    ("gallery", ["Seat 3 backs", "Balances: West", "pays"]),
+])
+def test_watching_a_variant_on_the_table_display(variant, shows, capsys):
+    from host.cli import main
+
+    assert main(["table", "--variant", variant, "--seed", "2", "--deals", "30", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    for text in shows:
+        assert text in out, text
