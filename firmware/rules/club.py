@@ -423,7 +423,7 @@ class Club:
             if self.kind == RESPONSIBLE:
                 self.resp_talias += 1
                 if self.resp_talias >= o.talias:
-                    self._next_banker("two talias")
+                    self._next_banker("%d talias" % o.talias)
                     return
             self.phase, self.to_act = BANK, b
         else:
