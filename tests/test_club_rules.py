@@ -147,7 +147,7 @@ def test_a_responsible_bank_answers_every_stake_and_lasts_two_talias():
             g.apply(("skip", s, None))
         deal(g, cut=True)
     assert talias == 1 and g.talia == 2  # two talias, then the bank moves on
-    assert [e for e in g.log if e[0] == "rotate"] == [("rotate", 0, "two talias")]
+    assert [e for e in g.log if e[0] == "rotate"] == [("rotate", 0, "2 talias")]
 
 
 def test_a_banker_with_nothing_cannot_hold_a_bank():
