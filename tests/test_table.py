@@ -24,7 +24,7 @@ def test_500_deals_are_reproducible_and_consistent():
     assert a.stdout == b.stdout
     records = [json.loads(line) for line in a.stdout.splitlines()]
     assert [r["deal"] for r in records] == list(range(1, 501))
-    scores = [0, 0]
+    scores, balances = [0, 0], [0, 0]
     for r in records:
         assert r["seed"] == 7
         cards = r["hands"][0] + r["hands"][1] + [r["trump"]]
@@ -40,6 +40,12 @@ def test_500_deals_are_reproducible_and_consistent():
         if "game_over" in r:
             assert max(r["scores"]) >= 5
             assert r["scores"][r["game_over"]["winner"]] >= 5
+            # the stake (1) times the game value, from the loser to the winner
+            w = r["game_over"]["winner"]
+            assert r["payments"] == [[1 - w, w, r["game_over"]["value"]]]
+            balances[w] += r["game_over"]["value"]
+            balances[1 - w] -= r["game_over"]["value"]
+        assert r["balances"] == balances
     assert sum("game_over" in r for r in records) > 40
 
 
