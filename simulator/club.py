@@ -201,9 +201,9 @@ class ClubRenderer:
             what = {1: "banker wins", 0: "en carte (push)", -1: "punter wins"}[value[0]]
             return "  Tableau %d: %s · tricks %d–%d" % (seat + 1, what, value[1], value[2])
         if kind == "settle":
-            net = value[3]
-            return "  Seat %d on tableau %d: %s" % (seat, value[0] + 1,
-                                                    "off (the bank was broken)" if value[2] == 2 else "%+d" % net)
+            what = {2: "off (the bank was broken): stake back", 0: "en carte: stake back"}.get(
+                value[2], "%+d" % value[3])
+            return "  Seat %d on tableau %d: %s" % (seat, value[0] + 1, what)
         if kind == "broken":
             return "  ★ The bank is broken (laid %d time%s)" % (value, "" if value == 1 else "s")
         if kind == "end":
