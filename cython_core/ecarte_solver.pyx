@@ -258,6 +258,17 @@ def odds(hand, turned, leads):
     return t.total, t.wins, t.voles
 
 
+def dealer_trumps(hand, turned):
+    """How many opposing hands (of len(hand) cards from the unseen ones) hold 0, 1, 2, ...
+    trumps: the counts behind seed 002's 44,574 and 50,274 (002:39, SPEC §7)."""
+    hand = _check(hand, turned)
+    cdef int n = len(hand), k
+    cdef int t = 7 - sum(1 for c in hand if suit(c) == suit(turned))
+    cdef int u = 31 - n
+    return tuple(_C[t][k] * _C[u - t][n - k] if k <= t and n - k <= u - t else 0
+                 for k in range(n + 1))
+
+
 def odds_against(hand, turned, others, leads):
     """(total, wins, voles) as odds(), over the given opposing hands only."""
     hand = _check(hand, turned)

@@ -191,6 +191,16 @@ def odds(hand, turned, leads):
     return tally[0], tally[1], tally[2]
 
 
+def dealer_trumps(hand, turned):
+    """How many opposing hands (of len(hand) cards from the unseen ones) hold 0, 1, 2, ...
+    trumps: the counts behind seed 002's 44,574 and 50,274 (002:39, SPEC §7)."""
+    hand = _check(hand, turned)
+    n = len(hand)
+    t = 7 - sum(1 for c in hand if suit(c) == suit(turned))  # unseen trumps
+    u = 31 - n  # unseen cards
+    return tuple(_comb(t, k) * _comb(u - t, n - k) for k in range(n + 1))
+
+
 def odds_against(hand, turned, others, leads):
     """(total, wins, voles) as odds(), over the given opposing hands only."""
     hand = _check(hand, turned)

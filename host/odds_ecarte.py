@@ -62,4 +62,9 @@ def run(args):
               % (" ".join(name(c) for c in hand), name(turned), total))
         print("  point (3+ tricks)  %6d  %.4f  (odds %d to %d)" % (wins, wins / total, wins, total - wins))
         print("  vole (5 tricks)    %6d  %.4f" % (voles, voles / total))
+        from host.core import ecarte_solver
+
+        split = ecarte_solver.dealer_trumps(hand, turned)
+        print("  the dealer holds 0..5 trumps in %s hands; fewer than two in %d"
+              % (", ".join(str(k) for k in split), split[0] + split[1]))
     return 0

@@ -124,6 +124,12 @@ def test_spec7_the_dealer_holds_65780_hands_and_fewer_than_two_trumps_as_seed_00
         assert len(dealers) == 65780
         assert sum(1 for d in dealers if sum(c[1] == "H" for c in d) < 2) == fewer
         assert odds_json(hand, turned)["total"] == 65780
+        by_trumps = tuple(sum(1 for d in dealers if sum(c[1] == "H" for c in d) == k) for k in range(6))
+        for twin in (pure, compiled):
+            split = twin.dealer_trumps(codes(hand.split()), parse(turned))
+            assert split == by_trumps and split[0] + split[1] == fewer
+        p = tapis("odds", "ecarte", "--hand", hand, "--turned", turned)
+        assert "fewer than two in %d" % fewer in p.stdout
 
 
 def test_fosters_jeu_de_regle_wins_44724_of_65780_with_any_turned_heart():
@@ -210,7 +216,7 @@ def public(mod):
 
 def test_twins_have_the_same_public_names_and_signatures():
     names = public(pure)
-    assert names == public(compiled) and {"tricks", "odds", "odds_against", "advice", "stands"} <= set(names)
+    assert names == public(compiled) and {"tricks", "odds", "odds_against", "advice", "stands", "dealer_trumps"} <= set(names)
     for n in names:
         p, c = getattr(pure, n), getattr(compiled, n)
         if callable(p):
