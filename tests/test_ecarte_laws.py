@@ -3,6 +3,7 @@
 # HARDWARE: the fault-injecting shoe (simulator/faults.py) reports the irregularity in
 # frames, the controller hands it to the rules, and the non-dealer makes his choice by
 # pressing SELECT n + CONFIRM on his own panel, as his display offers it.
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware import deck, panel as B
@@ -348,3 +349,27 @@ def test_the_laws_give_the_same_event_logs_under_micropython():
         g = play(seed, 30, faults=True)
         assert any(e[0] in R.SHOE_FAULTS for e in g.log)
         assert json.loads(line) == json.loads(json.dumps(jsonable(g.log))), "seed %d differs" % seed
+
+
+class Clumsy(Panel):
+    """Presses a choice that does not exist first, then the real one."""
+
+    def presses(self, view):
+        if view.get("choices") and view["turn"] and not view["msg"]:
+            return [(B.SELECT, 9)]
+        return Panel.presses(self, view)
+
+
+def test_a_choice_is_made_only_by_the_non_dealer_and_only_among_what_the_laws_offer():
+    elder = Clumsy(choose="correct")
+    dealer = Panel()
+    sim = table({(1, 2): "double"}, [ORDER], elder=elder, dealer=dealer)
+    sim.run(lambda g: g.phase == R.CHOOSE)
+    sim.run(lambda g: sim.consoles[ELDER].view["msg"] != "")
+    assert "no choice 9: the laws offer 2" in sim.consoles[ELDER].view["msg"]
+    # the dealer's panel cannot make the non-dealer's choice
+    with pytest.raises(R.IllegalAction, match="seat 0 cannot choose"):
+        sim.game.apply(("choose", DEALER, "correct"))
+    assert sim.game.phase == R.CHOOSE
+    sim.run(lambda g: g.turned is not None)
+    assert ("choose", ELDER, "correct") in sim.game.log
