@@ -1,35 +1,27 @@
-# Chooses the evaluator: the compiled twin when it is built, the pure one otherwise.
-# TAPIS_PURE=1 forces the pure one (as MSGPACK_PUREPYTHON does for msgpack).
+# Chooses each twin: the compiled cython_core.X when it is built, the pure firmware.X
+# otherwise (with a warning). TAPIS_PURE=1 forces the pure ones, as MSGPACK_PUREPYTHON
+# does for msgpack. The firmware itself always runs the pure modules.
+import importlib
 import os
 import sys
 
-
-def _load():
-    if os.environ.get("TAPIS_PURE", "") not in ("", "0"):
-        from firmware import evaluate
-        return evaluate, "pure"
-    try:
-        from cython_core import evaluate
-        return evaluate, "cython"
-    except ImportError as e:
-        sys.stderr.write("warning: compiled core unavailable (%s); using the pure twin\n" % e)
-        from firmware import evaluate
-        return evaluate, "pure"
+TWINS = ("evaluate", "ecarte_solver", "duel", "declarations")
+PURE = os.environ.get("TAPIS_PURE", "") not in ("", "0")
 
 
-evaluate, CORE = _load()
-
-
-def _ecarte_solver():
-    """The écarté double-dummy solver: compiled when the core is, else the pure twin."""
-    if CORE == "cython":
+def _twin(name):
+    if not PURE:
         try:
-            from cython_core import ecarte_solver
-            return ecarte_solver
+            return importlib.import_module("cython_core." + name), "cython"
         except ImportError as e:
-            sys.stderr.write("warning: compiled écarté solver unavailable (%s); using the pure twin\n" % e)
-    from firmware import ecarte_solver
-    return ecarte_solver
+            sys.stderr.write("warning: compiled %s unavailable (%s); using the pure twin\n" % (name, e))
+    return importlib.import_module("firmware." + name), "pure"
 
 
-ecarte_solver = _ecarte_solver()
+_chosen = {name: _twin(name) for name in TWINS}
+evaluate = _chosen["evaluate"][0]
+ecarte_solver = _chosen["ecarte_solver"][0]
+duel = _chosen["duel"][0]
+declarations = _chosen["declarations"][0]
+# "cython" only when every twin is compiled: a partial build is reported as pure.
+CORE = "cython" if all(kind == "cython" for _m, kind in _chosen.values()) else "pure"

@@ -6,7 +6,7 @@ from collections import Counter
 
 from firmware.cards import SUITS, name
 from host import args as A
-from simulator.club import load_duel
+from host import core
 
 
 def tableau(text):
@@ -37,7 +37,7 @@ def run(args):
     twice = [(name(c), n) for c, n in both.items() if n > 2]
     if twice:
         args.parser.error("a 2x52 shoe has each card twice; %s appears %d times" % twice[0])
-    duel, _core = load_duel()
+    duel = core.duel
     result, bt, pt = duel.duel(args.banker, args.punter, args.trump)
     out = {"result": duel.RESULT_NAMES[result], "banker_tricks": bt, "punter_tricks": pt}
     if args.json:

@@ -3,7 +3,6 @@
 # sets in the scoring order, the repique, and each side's total. Carte blanche and the
 # play are not counted.
 import json
-import sys
 
 from firmware.cards import names
 from firmware.deck import PIQUET_RANKS
@@ -34,14 +33,7 @@ def check(parser, who, hand):
 def twin():
     """The declarations twin the host core chose (host/core.py): compiled or pure."""
     from host import core
-    if core.CORE == "cython":
-        try:
-            from cython_core import declarations
-            return declarations
-        except ImportError as e:
-            sys.stderr.write("warning: compiled declarations unavailable (%s); using the pure twin\n" % e)
-    from firmware import declarations
-    return declarations
+    return core.declarations
 
 
 def evaluate(elder, younger):

@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from math import comb
 
-from simulator.club import load_duel
+from host import core as cores
 
 
 def register(sub):
@@ -59,7 +59,7 @@ def odds(solve, **shoe):
 
 
 def run(args):
-    duel, core = load_duel()
+    duel, core = cores.duel, cores.CORE
     o = odds(duel.solve)
     text = {k: "%d/%d" % (v.numerator, v.denominator) for k, v in o.items()}
     if args.json:

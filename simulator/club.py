@@ -1,28 +1,10 @@
 # Club écarté in the simulator: which duel core the host uses, the bot at the panel,
 # the deal recorder and the terminal renderer.
-import os
-import sys
-
-
-def load_duel():
-    """(duel module, "cython" | "pure"): the compiled twin when built, the pure one
-    otherwise; TAPIS_PURE=1 forces the pure one (as host/core.py does for evaluate)."""
-    if os.environ.get("TAPIS_PURE", "") not in ("", "0"):
-        from firmware import duel
-        return duel, "pure"
-    try:
-        from cython_core import duel
-        return duel, "cython"
-    except ImportError as e:
-        sys.stderr.write("warning: compiled duel unavailable (%s); using the pure twin\n" % e)
-        from firmware import duel
-        return duel, "pure"
-
-
-from firmware import panel as B  # noqa: E402
-from firmware.cards import RANKS, name, rank, suit  # noqa: E402
-from firmware.rules import club as R  # noqa: E402
-from firmware.tables.club import ClubTable  # noqa: E402
+from firmware import panel as B
+from firmware.cards import RANKS, name, rank, suit
+from firmware.rules import club as R
+from firmware.tables.club import ClubTable
+from host import core
 
 UNIT = 2  # the bots' stake when no minimum applies
 HOLD_TALIAS = 1  # talias a bot keeps a standing bank after the first
@@ -227,7 +209,7 @@ class ClubKit:
     @staticmethod
     def new_game(options=None, evaluator=None):
         # `evaluator` is écarté's trick evaluator; club settles with the duel core
-        return R.Club(options, duel=load_duel()[0])
+        return R.Club(options, duel=core.duel)
 
     @staticmethod
     def finished_deals(game):

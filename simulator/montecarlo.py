@@ -12,7 +12,8 @@ from array import array
 
 from firmware import deck, duel as pure_duel
 from firmware.rules import club as R
-from simulator.club import bank_choice, load_duel, stake_for, UNIT
+from host import core
+from simulator.club import bank_choice, stake_for, UNIT
 
 CHUNK = 5000  # rounds per chunk
 SHOE = 104
@@ -115,7 +116,7 @@ def club_session(seed, k, rounds, options=None, duel=None):
     The bank's life follows firmware/rules/club.py step for step (a test checks it
     against the rules engine); the duels go through the batch API."""
     o = options or R.Options(seats=4, balance=BIG)
-    duel = duel or load_duel()[0]
+    duel = duel or core.duel
     rng = random.Random(chunk_seed(seed, k))
     cards, last = club_deals(rng, rounds)
     tabs, trumps = club_tableaux(cards, rounds)

@@ -38,4 +38,4 @@ def test_a_missing_compiled_core_falls_back_with_a_warning():
     env = {k: v for k, v in os.environ.items() if k != "TAPIS_PURE"}
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert p.stdout.split() == ["pure", "firmware.evaluate"]
-    assert "compiled core unavailable" in p.stderr
+    assert "compiled evaluate unavailable" in p.stderr
