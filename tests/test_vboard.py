@@ -40,6 +40,16 @@ def test_a_seeded_ecarte_game_on_the_virtual_board_logs_what_the_cpython_board_l
     assert vb.now == cpy.now  # and in the same number of milliseconds
 
 
+def test_the_board_runs_from_the_flashed_mpy_image_and_from_source_alike():
+    runs = []
+    for source in (False, True):
+        with VirtualBoardTable(4, "ecarte", source=source) as vb:
+            vb.run_deals(3)
+        assert vb.board.source is source
+        runs.append(vb.board_log)
+    assert runs[0] == runs[1] and len(runs[0]) > 30
+
+
 @pytest.mark.parametrize("game,deals", [("piquet", 2), ("club", 3)])
 def test_piquet_and_club_deals_on_the_virtual_board_match_the_cpython_board(game, deals):
     vb, cpy = both(5, game, deals=deals)
