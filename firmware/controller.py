@@ -37,6 +37,8 @@ class Controller:
         self.awaiting = 0  # cards asked of the shoe and not yet delivered
         self.asked_ms = 0
         self.shown = 0  # events already sent to the table display
+        if resumed:  # the table display shows what happened last, not the replayed game
+            self.shown = max(0, len(self.game.log) - 8)
         self.faults = []
         self.down = {}  # device address -> True while it is dead or refused
         self.checked = 0

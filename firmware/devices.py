@@ -34,21 +34,22 @@ class _Peer:
     def __init__(self):
         self.seq = 0  # the last sequence number sent to it
         self.pending = []  # [seq, frame, sent_ms, tries], oldest first
-        self.rx = None  # the last sequence number taken from it
-        self.restored = None  # the last one the journal says was taken (before a reset)
-        self.expect = None  # its last frame in flight, from its HELLO
+        self.rx = None  # type: int | None  # the last sequence number taken from it
+        self.restored = None  # type: int | None  # the last taken, says the journal
+        self.expect = None  # type: int | None  # its last frame in flight, from its HELLO
         self.ack_due = False
-        self.nakked = None
+        self.nakked = None  # type: int | None
         self.heard = 0
         self.greet = False  # this end greets it (the controller's end)
-        self.hello_ms = None  # when HELLO was last sent (greeting end)
+        self.hello_ms = None  # type: int | None  # when HELLO was last sent (greeting end)
         self.hellos = 0  # HELLOs sent without an answer
         self.helloed = False  # it answered HELLO
         self.ping_ms = 0
+        self.quiet = False  # gave up resending until greeted again (device end)
         self.dead = False
-        self.refused = None  # why it was refused
-        self.info = None  # (type, serial, version) from its HELLO
-        self.errors = {}
+        self.refused = None  # type: str | None  # why it was refused
+        self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
+        self.errors = {}  # type: dict
 
 
 class Link:
@@ -226,10 +227,14 @@ class Link:
                 self._hello(a, q, P.HELLO_REPLY)
         for a in self.peers:
             q = self.peers[a]
+            q.quiet = False
+            for f in q.pending:
+                f[3] = 0  # the other end was reset: these are not failures of this link
             if q.pending:
                 self._resend(a, q)
 
     def _acked(self, p, seq):
+        p.quiet = False
         pend = p.pending
         while pend and (seq - pend[0][0]) & 255 < 128:
             pend.pop(0)
@@ -246,13 +251,16 @@ class Link:
             self._count(p, "retransmits")
 
     def _die(self, addr, p):
+        self._count(p, "dead")
+        if not p.greet:  # a device keeps what it sent until the controller greets it again
+            p.quiet = True
+            return
         p.dead = True
         p.helloed = False
         p.pending = []
-        self._count(p, "dead")
 
     def _timers(self, addr, p, now):
-        if p.pending and now - p.pending[0][2] >= self.rto:
+        if p.pending and not p.quiet and now - p.pending[0][2] >= self.rto:
             self._resend(addr, p)
         if not p.greet:
             return

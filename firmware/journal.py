@@ -1,0 +1,333 @@
+# The recall journal: append-only, in flash on the board (a file), in memory or a file on
+# the host; the store is handed in, never built here. It keeps the last KEEP completed
+# games and the unfinished one: for each game what it is (name and options) and the
+# state it started from, then every input the rules applied with the events it caused
+# (cards, actions, scores, settlements: the event log is the replay format).
+#
+# A record on disk (docs/protocol.md, "Journal"):
+#
+#   4A  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  CRC_HI CRC_LO
+#
+# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; the CRC-16/CCITT-FALSE covers 4A..PAYLOAD.
+# Any changed byte is detected and refused (JournalError). Only an incomplete last record,
+# what a power loss during a write leaves, is dropped (and said so: `torn`).
+#
+# Payloads: {"k": "b", "g": game, "o": options, "n": number, "s": state or null, "e": events}
+# begins a game; {"k": "i", "a": action, "e": events, "f": [address, seq]} is one input
+# (from that frame); {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number}
+# ends a game.
+import json
+
+from firmware.compat import const
+from firmware.protocol import crc16
+
+KEEP = const(10)
+_MAGIC = const(0x4A)
+_CHK = const(0x5A)
+_MAX = const(0xFFFF)
+
+
+class JournalError(ValueError):
+    """The journal is corrupt: the table refuses to resume from it."""
+
+
+# ---- values: events and actions are tuples all the way down --------------------------
+def tuples(v):
+    """JSON lists back to the tuples they were."""
+    if isinstance(v, list):
+        return tuple(tuples(x) for x in v)
+    return v
+
+
+def freeze(v):
+    """A state value as JSON that keeps lists, tuples, dicts, sets and objects apart."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, list):
+        return [freeze(x) for x in v]
+    if isinstance(v, tuple):
+        return {"t": [freeze(x) for x in v]}
+    if isinstance(v, dict):
+        return {"d": [[freeze(k), freeze(x)] for k, x in v.items()]}
+    if isinstance(v, set):
+        return {"s": [freeze(x) for x in v]}
+    if isinstance(v, (bytes, bytearray)):
+        return {"y" if isinstance(v, bytearray) else "b": [x for x in v]}
+    return {"o": state(v)}
+
+
+def state(obj, skip=("log", "_out")):
+    """An object's data attributes, frozen; modules and callables are left out."""
+    out = {}
+    d = obj.__dict__
+    for k in d:
+        v = d[k]
+        if k in skip or callable(v) or type(v).__name__ == "module":
+            continue
+        out[k] = freeze(v)
+    return out
+
+
+def thaw(v, into=None):
+    if isinstance(v, list):
+        return [thaw(x) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if "t" in v:
+        return tuple(thaw(x) for x in v["t"])
+    if "d" in v:
+        return dict((thaw(k), thaw(x)) for k, x in v["d"])
+    if "s" in v:
+        return set(thaw(x) for x in v["s"])
+    if "y" in v:
+        return bytearray(v["y"])
+    if "b" in v:
+        return bytes(v["b"])
+    if into is None:
+        raise JournalError("the journal holds an object the fresh game lacks")
+    restore(into, v["o"])
+    return into
+
+
+def restore(obj, frozen):
+    """Put a frozen state back onto a freshly built object of the same kind."""
+    for k in frozen:
+        setattr(obj, k, thaw(frozen[k], getattr(obj, k, None)))
+
+
+# ---- stores ---------------------------------------------------------------------------
+class MemoryStore:
+    def __init__(self, data=b""):
+        self.data = bytearray(data)
+        self.writes = 0
+
+    def read(self):
+        return bytes(self.data)
+
+    def append(self, b):
+        self.data.extend(b)
+        self.writes += 1
+
+    def replace(self, b):
+        self.data = bytearray(b)
+
+
+class FileStore:
+    """A journal file; replace() writes a new file and renames it over the old one."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        try:
+            with open(self.path, "rb") as f:
+                return f.read()
+        except OSError:
+            return b""
+
+    def append(self, b):
+        with open(self.path, "ab") as f:
+            f.write(b)
+
+    def replace(self, b):
+        import os
+        tmp = self.path + ".new"
+        with open(tmp, "wb") as f:
+            f.write(b)
+        os.rename(tmp, self.path)
+
+
+# ---- records --------------------------------------------------------------------------
+def frame(rec):
+    body = json.dumps(rec).encode()
+    n = len(body)
+    if n > _MAX:
+        raise JournalError("a record of %d bytes is too long" % n)
+    head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
+    c = crc16(head + body, 0xFFFF)
+    return head + body + bytes((c >> 8, c & 255))
+
+
+def parse(data):
+    """(records, offsets, torn bytes): every record, where each starts; raise JournalError
+    on any corruption. An incomplete last record is not an error: it is counted as torn."""
+    recs, offs = [], []
+    i, end = 0, len(data)
+    while i < end:
+        if end - i < 4:
+            if data[i] != _MAGIC:
+                raise JournalError("journal corrupt at byte %d: no record starts there" % i)
+            return recs, offs, end - i
+        if data[i] != _MAGIC:
+            raise JournalError("journal corrupt at byte %d: no record starts there" % i)
+        n = data[i + 1] << 8 | data[i + 2]
+        if data[i + 3] != data[i + 1] ^ data[i + 2] ^ _CHK:
+            raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
+        if i + 4 + n + 2 > end:
+            return recs, offs, end - i
+        c = crc16(bytes(data[i:i + 4 + n]), 0xFFFF)
+        if c != (data[i + 4 + n] << 8 | data[i + 5 + n]):
+            raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
+        try:
+            rec = json.loads(bytes(data[i + 4:i + 4 + n]))
+        except ValueError:
+            raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
+        if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "v", "e"):
+            raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
+        recs.append(rec)
+        offs.append(i)
+        i += 4 + n + 2
+    return recs, offs, 0
+
+
+def group(recs):
+    """The records as games: [{"game", "options", "number", "state", "events", "inputs":
+    [[action, events, from]], "voided": [...], "done"}], oldest first."""
+    games = []
+    g = None
+    for r in recs:
+        k = r["k"]
+        if k == "b":
+            g = {"game": r["g"], "options": r["o"], "number": r["n"], "state": r["s"],
+                 "count": r.get("c", 0),
+                 "events": [tuples(e) for e in r["e"]], "inputs": [], "voided": [],
+                 "done": False}
+            games.append(g)
+        elif g is None:
+            raise JournalError("journal corrupt: a %r record before any game began" % k)
+        elif k == "i":
+            g["inputs"].append([tuples(r["a"]), [tuples(e) for e in r["e"]], r.get("f")])
+        elif k == "v":
+            n = r["n"]
+            dropped = g["inputs"][len(g["inputs"]) - n:]
+            del g["inputs"][len(g["inputs"]) - n:]
+            g["voided"].append({"why": r["why"], "inputs": dropped})
+        elif k == "e":
+            g["done"] = True
+    return games
+
+
+class Journal:
+    """The table's journal over a store. open() reads and checks it."""
+
+    def __init__(self, store, keep=KEEP):
+        self.store = store
+        self.keep = keep
+        self.torn = 0  # bytes of an incomplete last record dropped at open()
+        self.starts = []  # offsets of the games' first records
+        self.size = 0
+        self.number = 0  # the unfinished game's number
+        self.count = 0  # the rules' count of finished games when it began
+        self.done = None
+        self.unfinished = None
+        self.last = None
+        self.frames = {}
+
+    def open(self):
+        """Read and check the journal; return its games (JournalError if corrupt)."""
+        data = self.store.read()
+        recs, offs, torn = parse(data)
+        if torn:  # a power loss during the last write: drop the incomplete record
+            self.torn = torn
+            data = data[:len(data) - torn]
+            self.store.replace(data)
+        self.size = len(data)
+        self.starts = [o for r, o in zip(recs, offs) if r["k"] == "b"]
+        games = group(recs)
+        self.unfinished = games[-1] if games and not games[-1]["done"] else None
+        self.last = games[-1] if games else None
+        self.frames = {}
+        for g in games:
+            for _a, _e, f in g["inputs"]:
+                if f:
+                    self.frames[f[0]] = f[1]
+        if games:
+            self.number = games[-1]["number"]
+        return games
+
+    def last_frames(self):
+        """{device address: the last frame sequence number an input came from}."""
+        return self.frames
+
+    def _write(self, *recs):
+        """Append records in one write (so a game's end and the next's beginning go
+        together)."""
+        out = b""
+        for rec in recs:
+            b = frame(rec)
+            if rec["k"] == "b":
+                self.starts.append(self.size + len(out))
+            out += b
+        self.size += len(out)
+        self.store.append(out)
+
+    def begin(self, name, options, game, done, fresh):
+        """A game begins: name, options (an object), the rules state (None when `fresh`:
+        a new game from its options), done(game) -> how many games it finished."""
+        self.done = done
+        self.count = done(game)
+        self.number += 1
+        self._write({"k": "b", "g": name, "o": state(options), "n": self.number,
+                     "s": None if fresh else state(game), "c": self.count,
+                     "e": list(game.log) if fresh else []})
+
+    def follow(self, game, done):
+        """Resumed: go on journaling `game`, rebuilt from the last game journaled. If the
+        power went before that game's end (or the next one's beginning) was written,
+        write them now."""
+        self.done = done
+        last = self.last
+        if last is None:
+            raise JournalError("an empty journal has nothing to resume")
+        self.count = last["count"]
+        if last["done"]:
+            self._next(game, False)
+        elif done(game) != self.count:
+            self._next(game, True)
+
+    def _next(self, game, end):
+        name, opts = self._current()
+        recs = [{"k": "e", "n": self.number}] if end else []
+        self.number += 1
+        self.count = self.done(game)
+        recs.append({"k": "b", "g": name, "o": opts, "n": self.number, "s": state(game),
+                     "c": self.count, "e": []})
+        self._write(*recs)
+        self.compact()
+
+    def record(self, game, action, events, addr=None, seq=None):
+        """One input applied: journal it; when it finished a game, close that one, begin
+        the next from the state it left, and compact."""
+        rec = {"k": "i", "a": action, "e": list(events)}
+        if addr is not None:
+            rec["f"] = [addr, seq]
+        self._write(rec)
+        if self.done is not None and self.done(game) != self.count:
+            self._next(game, True)
+
+    def void(self, n, why):
+        self._write({"k": "v", "n": n, "why": why})
+
+    def _current(self):
+        data = self.store.read()
+        s = self.starts[-1]
+        recs, _o, _t = parse(data[s:])
+        return recs[0]["g"], recs[0]["o"]
+
+    def compact(self):
+        """Keep only the last `keep` completed games (and the unfinished one)."""
+        if len(self.starts) <= self.keep + 1:
+            return
+        cut = self.starts[len(self.starts) - self.keep - 1]
+        data = self.store.read()[cut:]
+        self.store.replace(data)
+        self.starts = [s - cut for s in self.starts[len(self.starts) - self.keep - 1:]]
+        self.size = len(data)
+
+    def games(self, last=KEEP):
+        """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
+        gs = group(parse(self.store.read())[0])
+        out = []
+        for g in gs[max(0, len(gs) - last):]:
+            out.append(json.dumps(g).encode())
+        return out
