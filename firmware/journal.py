@@ -19,7 +19,7 @@
 import json
 
 from firmware.compat import const
-from firmware.protocol import crc16
+from firmware import protocol as _P
 
 KEEP = const(10)
 _MAGIC = const(0x4A)
@@ -144,7 +144,7 @@ def frame(rec):
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-    c = crc16(head + body, 0xFFFF)
+    c = _P.crc16(head + body, 0xFFFF)
     return head + body + bytes((c >> 8, c & 255))
 
 
@@ -165,7 +165,7 @@ def parse(data):
             raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
         if i + 4 + n + 2 > end:
             return recs, offs, end - i
-        c = crc16(bytes(data[i:i + 4 + n]), 0xFFFF)
+        c = _P.crc16(bytes(data[i:i + 4 + n]), 0xFFFF)
         if c != (data[i + 4 + n] << 8 | data[i + 5 + n]):
             raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
         try:
@@ -289,7 +289,8 @@ class Journal:
         name, opts = self._current()
         recs = [{"k": "e", "n": self.number}] if end else []
         self.number += 1
-        self.count = self.done(game)
+        done = self.done
+        self.count = done(game) if done is not None else 0
         recs.append({"k": "b", "g": name, "o": opts, "n": self.number, "s": state(game),
                      "c": self.count, "e": []})
         self._write(*recs)

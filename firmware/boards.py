@@ -1,0 +1,55 @@
+# Which UARTs, pins and baud rates each supported board uses (docs/hardware.md shows the
+# wiring). Pure data plus the small Port wrapper over machine.UART; main.py builds them.
+from firmware import protocol as P
+from firmware.compat import const
+
+JOURNAL = "/journal.bin"
+_BAUD = const(115200)
+
+# name -> links: (addresses, UART id, tx pin, rx pin, RS-485 driver-enable pin or None, baud)
+BOARDS = {
+    # Raspberry Pi Pico (RP2040): two UARTs. UART0 on GP0/GP1 to the shoe (RS-232 level
+    # shifter or TTL), UART1 on GP4/GP5 to the RS-485 bus of panels and displays, whose
+    # transceiver's DE/RE is driven by GP6.
+    "rp2": {"shoe": (0, 0, 1, None, _BAUD), "bus": (1, 4, 5, 6, _BAUD), "led": 25},
+    # ESP32: UART0 is the USB console; UART1 on GPIO4/5 to the shoe, UART2 on GPIO17/16
+    # to the RS-485 bus with DE/RE on GPIO18.
+    "esp32": {"shoe": (1, 4, 5, None, _BAUD), "bus": (2, 17, 16, 18, _BAUD), "led": 2},
+}
+
+
+def rto_ms(baud):
+    """Resend timeout: a whole 1 KB frame at this baud rate, twice, plus 20 ms."""
+    return 2 * (1030 * 10 * 1000 // baud) + 20
+
+
+class UARTPort:
+    """A Port (read() -> bytes, write(b)) over a machine.UART; with `de`, a Pin driving
+    an RS-485 transceiver's driver enable around each write."""
+
+    def __init__(self, uart, de=None):
+        self.uart, self.de = uart, de
+        if de is not None:
+            de.value(0)
+
+    def read(self):
+        data = self.uart.read()
+        return data if data else b""
+
+    def write(self, data):
+        de = self.de
+        if de is not None:
+            de.value(1)
+        n = self.uart.write(data)
+        if de is not None:
+            self.uart.flush()  # wait until the last stop bit left, then release the bus
+            de.value(0)
+        return n
+
+
+def route_for(shoe_link, bus_link, seats=8):
+    """The shoe on its own link; panels, seat displays and the table display on the bus."""
+    route = {P.SHOE: shoe_link, P.TABLE_DISPLAY: bus_link}
+    for s in range(seats):
+        route[P.PANEL + s] = route[P.DISPLAY + s] = bus_link
+    return route

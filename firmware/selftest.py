@@ -1,0 +1,63 @@
+# The board's self-test, run after every reset before it talks to any device:
+# the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
+# journal's integrity. run() returns a list of failures (empty: passed).
+from firmware import protocol as P
+from firmware.journal import JournalError, parse
+
+_FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
+
+
+def _codec():
+    if P.crc16(b"123456789", 0xFFFF) != 0x29B1 or P.crc16_table(b"123456789") != 0x29B1:
+        return "CRC-16/CCITT-FALSE check value wrong"
+    if P.encode(0x10, 1, P.CARD, b"\x1b") != _FRAME:
+        return "frame encoder gives the wrong bytes"
+    if P.decode(_FRAME) != (0x10, 1, P.CARD, b"\x1b"):
+        return "frame decoder gives the wrong frame"
+    bad = bytearray(_FRAME)
+    bad[6] ^= 1
+    if P.Decoder().feed(bytes(bad)):
+        return "a corrupt frame was accepted"
+    return None
+
+
+def _rules():
+    """A fixed écarté deal: 10 cards and the turn-up, then the elder stands; the rules
+    must see the turned king's point and accept only legal plays."""
+    from firmware.rules import CHANCE
+    from firmware.rules.ecarte import Ecarte
+    g = Ecarte()
+    cards = (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B)
+    for c in cards:
+        g.apply(("shoe", CHANCE, c))
+    got = [e for e in g.log if e[0] == "score"]
+    if not got or got[0][2][0] != 1:
+        return "rules: the turned king did not score its point"
+    if g.can(("play", g.to_act, 0x3C)):
+        return "rules: a card nobody holds was playable"
+    return None
+
+
+def _journal(store):
+    if store is None:
+        return None
+    try:
+        parse(store.read())
+    except JournalError as e:
+        return str(e)
+    return None
+
+
+def run(store=None):
+    out = []
+    for check in (_codec, _rules):
+        try:
+            r = check()
+        except Exception as e:  # a self-test reports, it does not crash the board
+            r = "%s: %r" % (check.__name__, e)
+        if r:
+            out.append(r)
+    r = _journal(store)
+    if r:
+        out.append(r)
+    return out
