@@ -92,12 +92,20 @@ class Controller:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == P.SHOE:
                 self._on_shoe_fault(bytes(payload), seq)
-        elif ftype == P.RECALL and self.journal is not None and len(payload) == 1:
-            games = self.journal.games(payload[0])
-            for i, g in enumerate(games):
-                link.send(addr, P.RECORD, bytes((i, len(games))) + g)
-            if not games:
-                link.send(addr, P.RECORD, bytes((0, 0)))
+        elif ftype == P.RECALL and len(payload) == 1:
+            self._recall(link, addr, payload[0])
+
+    def _recall(self, link, addr, last):
+        """Answer RECALL [n]: each of the last n games as JSON, in RECORD frames of
+        [game index, games, chunk index, chunks] + up to RECORD_CHUNK bytes."""
+        games = self.journal.games(last) if self.journal is not None else []
+        if not games:
+            link.send(addr, P.RECORD, bytes((0, 0, 0, 0)))
+        for i, g in enumerate(games):
+            n = (len(g) + P.RECORD_CHUNK - 1) // P.RECORD_CHUNK
+            for k in range(n):
+                link.send(addr, P.RECORD, bytes((i, len(games), k, n)) +
+                          g[k * P.RECORD_CHUNK:(k + 1) * P.RECORD_CHUNK])
 
     def _on_shoe_fault(self, code, seq):
         """The table adapter turns a shoe fault into a rules action (or None)."""

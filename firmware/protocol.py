@@ -46,6 +46,8 @@ SHOE = const(0x10)
 PANEL = const(0x20)  # + seat
 DISPLAY = const(0x40)  # + seat
 TABLE_DISPLAY = const(0x4F)
+HOST = const(0x60)  # a host tool on a link (tapis recall --port)
+RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
 
 TYPE_NAMES = {CARD: "CARD", FAULT: "FAULT", DRAW: "DRAW", SHUFFLE: "SHUFFLE",
               BUTTON: "BUTTON", SHOW: "SHOW", ACK: "ACK", NAK: "NAK", HELLO: "HELLO",

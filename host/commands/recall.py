@@ -1,0 +1,120 @@
+# tapis recall: the journal's past games, from a journal file or from a running table
+# over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON.
+import json
+import sys
+import time
+
+from firmware import protocol as P
+from firmware.cards import is_card, name
+from firmware.devices import Link
+from firmware.journal import JournalError, group, parse
+
+_CARD_EVENTS = ("card", "turn", "draw", "play", "discard", "duplicate", "king", "talon",
+                "exchange", "shoe")
+
+
+def register(sub):
+    p = sub.add_parser("recall", help="show the last games of a table's journal")
+    p.add_argument("--last", type=_positive, default=10, metavar="N",
+                   help="how many games (default 10: all the journal keeps)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
+    src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait on --port")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.set_defaults(func=run, parser=p)
+
+
+def _positive(text):
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--last wants a whole number, got %r" % (text,))
+    if not 1 <= n <= 255:
+        raise argparse.ArgumentTypeError("--last must be 1..255, got %r" % (text,))
+    return n
+
+
+def from_journal(data, last):
+    """The last `last` games of journal bytes (JournalError if it is corrupt)."""
+    games = group(parse(data)[0])
+    return games[max(0, len(games) - last):]
+
+
+def fetch(port, last, step=None, timeout=10.0):
+    """Ask a table for its last games over `port` (read()/write()); `step()` lets an
+    in-process table run between polls. Returns the games as dicts."""
+    link = Link(port, P.DEV_HOST, b"tapis-recall")
+    link.send(P.HOST, P.RECALL, bytes((last,)))
+    chunks, total = {}, None
+    deadline = time.monotonic() + timeout
+    ms = 0
+    while time.monotonic() < deadline:
+        ms += 1
+        for _a, _s, ftype, payload in link.poll(ms):
+            if ftype != P.RECORD or len(payload) < 4:
+                continue
+            i, n, k, kn = payload[0], payload[1], payload[2], payload[3]
+            if n == 0:
+                return []
+            total = n
+            chunks.setdefault(i, {})[k] = (kn, bytes(payload[4:]))
+        if total is not None and len(chunks) == total and all(
+                len(c) == next(iter(c.values()))[0] for c in chunks.values()):
+            link.poll(ms + 1)  # acknowledge the last ones
+            return [json.loads(b"".join(c[k][1] for k in sorted(c)))
+                    for _i, c in sorted(chunks.items())]
+        if step is not None:
+            step()
+        else:
+            time.sleep(0.001)
+    raise TimeoutError("no complete answer from the table in %.1f s" % timeout)
+
+
+def _value(kind, v):
+    if kind in _CARD_EVENTS and isinstance(v, int) and not isinstance(v, bool) and is_card(v):
+        return name(v)
+    if isinstance(v, (list, tuple)) and kind in _CARD_EVENTS:
+        return " ".join(name(c) if isinstance(c, int) and is_card(c) else str(c) for c in v)
+    return "" if v is None else str(v)
+
+
+def text(games):
+    out = []
+    for g in games:
+        state = "completed" if g["done"] else "unfinished"
+        out.append("game %d: %s, %s, %d inputs" % (g["number"], g["game"], state,
+                                                   len(g["inputs"])))
+        events = list(g["events"])
+        for _a, evs, _f in g["inputs"]:
+            events.extend(evs)
+        for kind, seat, value in events:
+            who = "table" if seat == -1 else "seat %d" % seat
+            out.append("  %-10s %-7s %s" % (kind, who, _value(kind, value)).rstrip())
+        for v in g["voided"]:
+            out.append("  VOID: %s" % v["why"])
+    return "\n".join(out)
+
+
+def run(args):
+    try:
+        if args.port:
+            from host.ports import open_port
+            games = fetch(open_port(args.port), args.last, timeout=args.timeout)
+        else:
+            path = args.journal or "journal.bin"
+            with open(path, "rb") as f:
+                games = from_journal(f.read(), args.last)
+    except JournalError as e:
+        sys.stderr.write("tapis recall: the journal is corrupt and was not read: %s\n" % e)
+        return 2
+    except (OSError, TimeoutError) as e:
+        sys.stderr.write("tapis recall: %s\n" % e)
+        return 2
+    if args.json:
+        for g in games:
+            print(json.dumps(g))
+    else:
+        print(text(games))
+    return 0
