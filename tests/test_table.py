@@ -76,3 +76,11 @@ def test_info_json():
     assert info["core"] in ("cython", "pure")
     assert info["version"] == "0.1.0"
     assert isinstance(info["micropython"], str) and info["micropython"].startswith("1.")
+
+
+def test_help_prints_for_every_command():
+    from host.cli import COMMANDS
+
+    for args in [["--help"]] + [[c, "--help"] for c in COMMANDS]:
+        p = run(*args)
+        assert p.returncode == 0 and "usage: tapis" in p.stdout, (args, p.stderr)

@@ -12,7 +12,7 @@ from host import args as A
 def register(sub):
     from simulator.montecarlo import SIMULATORS
 
-    p = sub.add_parser("simulate", help="Monte Carlo: each seat's return to player, 95% confidence")
+    p = sub.add_parser("simulate", help="Monte Carlo: each seat's return to player, 95%% confidence")
     p.add_argument("--game", choices=sorted(SIMULATORS), default="club", help="the game (default: club)")
     p.add_argument("--rounds", type=A.positive, required=True, help="deals to play")
     p.add_argument("--workers", type=A.positive, default=1, help="worker processes (default 1)")
