@@ -8,7 +8,7 @@ from firmware.rules import CHANCE, IllegalAction
 _RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
 
 
-_CHECK_MS = 250  # how often the device health is looked at
+_CHECK_MS = 50  # how often the device health is looked at
 
 
 class Controller:
@@ -72,6 +72,12 @@ class Controller:
             bad = p.refused or ("device 0x%02x is dead: no answer" % a if p.dead else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
+            elif not bad and self.down.get(a):  # back: what it missed is sent again
+                for d in self.seats + [self.board]:
+                    if d.addr == a:
+                        d.last = None
+                if a == P.SHOE:
+                    self.awaiting = 0
             self.down[a] = bool(bad)
 
     def _on_frame(self, link, addr, seq, ftype, payload):

@@ -19,6 +19,20 @@ _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
+_sessions = [0]
+
+
+def _session():
+    """A number that differs for each Link made (and, on a board, each boot)."""
+    _sessions[0] += 1
+    try:
+        import os
+        r = os.urandom(2)
+        return (r[0] << 8 | r[1]) ^ _sessions[0]
+    except (ImportError, AttributeError, NotImplementedError, OSError):
+        return _sessions[0] & 0xFFFF
+
+
 _COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
              "dropped")
 
@@ -49,6 +63,7 @@ class _Peer:
         self.dead = False
         self.refused = None  # type: str | None  # why it was refused
         self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
+        self.session = None  # type: int | None  # its session, from its HELLO
         self.errors = {}  # type: dict
 
 
@@ -57,8 +72,9 @@ class Link:
     `device` and `serial` are what this end says in HELLO."""
 
     def __init__(self, port, device=P.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
-                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS):
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None):
         self.port = port
+        self.session = _session() if session is None else session & 0xFFFF
         self.decoder = P.Decoder()
         self.device, self.serial = device, bytes(serial)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
@@ -118,8 +134,11 @@ class Link:
         p.seq = seq = (p.seq + 1) & 255
         self.seq = seq
         frame = P.encode(addr, seq, ftype, payload)
-        self.port.write(frame)
-        p.pending.append([seq, frame, self.now, 0])
+        if p.greet and not p.helloed:  # held back until it answers HELLO
+            p.pending.append([seq, frame, None, 0])
+        else:
+            self.port.write(frame)
+            p.pending.append([seq, frame, self.now, 0])
         if len(p.pending) > _WINDOW:
             self._die(addr, p)
 
@@ -128,8 +147,10 @@ class Link:
 
     def _hello(self, addr, p, flags):
         base = p.pending[0][0] if p.pending else (p.seq + 1) & 255
+        sess = self.session
         self._control(addr, P.HELLO, base, bytes((P.VERSION, self.device, flags,
-                                                  (p.seq + 1) & 255)) + self.serial)
+                                                  (p.seq + 1) & 255, sess >> 8, sess & 255))
+                      + self.serial)
 
     # ---- frames in ------------------------------------------------------------------
     def poll(self, now_ms=None):
@@ -157,6 +178,8 @@ class Link:
     def _take(self, addr, seq, ftype, payload, out):
         p = self.peer(addr)
         p.heard = self.now
+        if (ftype == P.ACK or ftype == P.NAK) and p.greet and not p.helloed:
+            return  # stale: about frames of this end before it was reset
         if ftype == P.ACK:
             self._acked(p, seq)
         elif ftype == P.NAK:
@@ -168,14 +191,20 @@ class Link:
                 self._acked(p, (seq - 1) & 255)
                 self._resend(addr, p)
             else:  # it wants a frame already acknowledged (it was reset): tell it where we are
-                self._hello(addr, p, P.HELLO_REPLY)
+                self._hello(addr, p, P.HELLO_REPLY | P.HELLO_SYNC)
         elif ftype == P.HELLO:
             self._on_hello(addr, p, seq, payload)
         elif p.refused:
             self._count(p, "dropped")
         else:
-            if p.rx is None:
-                p.rx = (seq - 1) & 255
+            if p.rx is None:  # nothing known of its frames yet
+                if p.greet or seq != 1:  # wait for its HELLO, or ask where it stands
+                    self._count(p, "dropped")
+                    if not p.greet and p.nakked != -1:
+                        p.nakked = -1
+                        self._control(addr, P.NAK, 0, bytes((P.NAK_ORDER,)))
+                    return
+                p.rx = 0  # its very first frame
             d = (seq - p.rx) & 255
             if d == 1:
                 p.rx = seq
@@ -194,10 +223,11 @@ class Link:
                 self._control(addr, P.NAK, (p.rx + 1) & 255, bytes((P.NAK_ORDER,)))
 
     def _on_hello(self, addr, p, seq, payload):
-        if len(payload) < 4:
+        if len(payload) < 6:
             self._count(p, "dropped")
             return
-        p.info = (payload[1], bytes(payload[4:]), payload[0])
+        flags = payload[2]
+        p.info = (payload[1], bytes(payload[6:]), payload[0])
         if payload[0] != P.VERSION:
             p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
                 addr, payload[0], P.VERSION)
@@ -207,16 +237,26 @@ class Link:
             return
         p.refused = None
         rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
-        if p.restored is not None:
-            rx = _later(rx, p.restored)
+        sess = payload[4] << 8 | payload[5]
+        if p.session is not None and sess != p.session:  # the peer was reset
+            if p.restored is not None:
+                rx = _later(rx, p.restored)
+        elif p.rx is not None:  # the same peer: what was taken never moves backwards
+            rx = _later(rx, p.rx)
+        p.session = sess
         p.rx = rx
         last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken
         p.expect = None if _later(rx, last) == rx else last
         if p.dead:
             p.dead = False
-        if payload[2] & P.HELLO_REPLY:
-            p.helloed = True
-            p.hellos = 0
+        if flags & P.HELLO_REPLY:
+            if p.greet and not p.helloed:
+                p.helloed = True
+                p.hellos = 0
+                now = self.now
+                for f in p.pending:  # what was held back goes now
+                    self.port.write(f[1])
+                    f[2] = now
             return
         # greeted by the other end (it was reset): answer for this address and for every
         # address this end sends on, then send again all that is unacknowledged
@@ -236,7 +276,7 @@ class Link:
     def _acked(self, p, seq):
         p.quiet = False
         pend = p.pending
-        while pend and (seq - pend[0][0]) & 255 < 128:
+        while pend and pend[0][2] is not None and (seq - pend[0][0]) & 255 < 128:
             pend.pop(0)
 
     def _resend(self, addr, p):
@@ -246,6 +286,8 @@ class Link:
             if f[3] > self.retries:
                 self._die(addr, p)
                 return
+            if f[2] is None:  # held back: not sent yet
+                continue
             self.port.write(f[1])
             f[2] = now
             self._count(p, "retransmits")
@@ -260,7 +302,8 @@ class Link:
         p.pending = []
 
     def _timers(self, addr, p, now):
-        if p.pending and not p.quiet and now - p.pending[0][2] >= self.rto:
+        if p.pending and not p.quiet and p.pending[0][2] is not None and \
+                now - p.pending[0][2] >= self.rto:
             self._resend(addr, p)
         if not p.greet:
             return

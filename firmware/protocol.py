@@ -33,6 +33,7 @@ NAK_ORDER = const(1)  # a frame came out of order (one was lost)
 NAK_VERSION = const(2)  # HELLO with another protocol version
 # HELLO flags
 HELLO_REPLY = const(1)
+HELLO_SYNC = const(2)  # "this is where my frames stand" (answering a NAK for an old frame)
 # Device types in HELLO
 DEV_CONTROLLER = const(0)
 DEV_SHOE = const(1)
@@ -124,6 +125,9 @@ class Decoder:
                 continue
             end = _HEADER + n + 2
             if len(buf) < end:
+                if _whole_frame_after(buf):  # this length was damaged: it hides frames
+                    self._drop()
+                    continue
                 break
             body = bytes(buf[1:_HEADER + n])
             if crc16(body, 0xFFFF) != (buf[end - 2] << 8 | buf[end - 1]):
@@ -136,6 +140,23 @@ class Decoder:
     def _drop(self):
         self.errors += 1
         self.buf[:1] = b""
+
+
+def _whole_frame_after(buf):
+    """Is there a complete frame with a good CRC after the first byte? A frame still
+    waiting for its bytes cannot contain one (but for a 2^-16 CRC coincidence), so its
+    length is wrong and the decoder must move on rather than wait for up to 1 KB."""
+    sof = bytes((SOF,))
+    j = buf.find(sof, 1)
+    size = len(buf)
+    while 0 <= j <= size - 8:
+        n = buf[j + 4] << 8 | buf[j + 5]
+        end = j + _HEADER + n + 2
+        if n <= MAX_PAYLOAD and end <= size and \
+                crc16(bytes(buf[j + 1:j + _HEADER + n]), 0xFFFF) == (buf[end - 2] << 8 | buf[end - 1]):
+            return True
+        j = buf.find(sof, j + 1)
+    return False
 
 
 def decode(frame):

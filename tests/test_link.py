@@ -1,0 +1,231 @@
+# The reliable link (firmware/devices.py Link) over a lossy in-memory pipe that drops
+# and corrupts frames deterministically: ACK/NAK, retransmission with bounded retries,
+# duplicate suppression, heartbeats, HELLO and its version check, per-device counters.
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from firmware import protocol as P
+from firmware.devices import Link
+from simulator.pipes import End, pipe
+
+
+class Lossy(End):
+    """A pipe end whose writes are dropped or get one byte flipped, by a seeded rule."""
+
+    def __init__(self, end, seed, drop=0.0, corrupt=0.0):
+        End.__init__(self, end.inbox, end.outbox)
+        self.rng = random.Random(seed)
+        self.drop, self.corrupt = drop, corrupt
+        self.cut = False  # the wire is cut: nothing gets through
+
+    def write(self, data):
+        data = bytearray(data)
+        r = self.rng.random()
+        if self.cut or r < self.drop:
+            return len(data)
+        if r < self.drop + self.corrupt:
+            i = self.rng.randrange(len(data))
+            data[i] ^= 1 << self.rng.randrange(8)
+        self.outbox.append(bytes(data))
+        return len(data)
+
+
+def lossy_pair(seed, drop=0.0, corrupt=0.0):
+    a, b = pipe()
+    return Lossy(a, seed, drop, corrupt), Lossy(b, seed + 1, drop, corrupt)
+
+
+def run(a, b, ms, start=0, got_a=None, got_b=None):
+    for t in range(start + 1, start + ms + 1):
+        for f in a.poll(t):
+            if got_a is not None:
+                got_a.append(f[3])
+        for f in b.poll(t):
+            if got_b is not None:
+                got_b.append(f[3])
+    return start + ms
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10 ** 6), st.floats(0, 0.3), st.floats(0, 0.2),
+       st.lists(st.binary(min_size=1, max_size=40), max_size=30),
+       st.lists(st.binary(min_size=1, max_size=40), max_size=30))
+def test_every_frame_arrives_once_and_in_order_over_a_lossy_pipe(seed, drop, corrupt, out, back):
+    ea, eb = lossy_pair(seed, drop, corrupt)
+    ctrl = Link(ea, retries=50, heartbeat_ms=10 ** 9)  # no PING in flight at the end
+    dev = Link(eb, P.DEV_SHOE, b"S1", retries=50)
+    ctrl.greet(P.SHOE)
+    got_ctrl, got_dev = [], []
+    t = run(ctrl, dev, 5)
+    for m in out:
+        ctrl.send(P.SHOE, P.DRAW, m)
+    for m in back:
+        dev.send(P.SHOE, P.CARD, m)
+    run(ctrl, dev, 6000, t, got_ctrl, got_dev)
+    assert got_dev == out
+    assert got_ctrl == back
+    assert not ctrl.dead(P.SHOE)
+    assert ctrl.peers[P.SHOE].pending == [] and dev.peers[P.SHOE].pending == []
+    if (drop or corrupt) and (out or back):
+        s = ctrl.stats(P.SHOE)
+        assert s["alive"] and s["type"] == P.DEV_SHOE and s["serial"] == "S1"
+
+
+def test_a_frame_sent_twice_is_taken_once_and_acknowledged_again():
+    a, b = pipe()
+    dev = Link(b)
+    frame = P.encode(P.SHOE, 1, P.DRAW, b"\x05")
+    a.write(frame)
+    a.write(frame)
+    assert dev.poll(1) == [(P.SHOE, 1, P.DRAW, b"\x05")]
+    dev.poll(2)
+    acks = P.Decoder().feed(a.read())
+    assert acks == [(P.SHOE, 1, P.ACK, b"")]
+    assert dev.stats(P.SHOE)["duplicates"] == 1
+    a.write(frame)  # a third time, after the ACK was lost
+    assert dev.poll(3) == []
+    dev.poll(4)
+    assert P.Decoder().feed(a.read()) == [(P.SHOE, 1, P.ACK, b"")]
+    assert dev.stats(P.SHOE)["duplicates"] == 2
+
+
+def test_a_gap_is_answered_with_a_nak_naming_the_frame_expected():
+    a, b = pipe()
+    dev = Link(b)
+    a.write(P.encode(P.SHOE, 1, P.DRAW, b"\x01"))
+    a.write(P.encode(P.SHOE, 3, P.DRAW, b"\x03"))
+    assert [f[1] for f in dev.poll(1)] == [1]  # 3 is not taken before 2
+    frames = P.Decoder().feed(a.read())
+    assert (P.SHOE, 2, P.NAK, bytes((P.NAK_ORDER,))) in frames
+    assert dev.stats(P.SHOE)["naks_sent"] == 1
+
+
+def test_the_sender_goes_back_to_the_frame_a_nak_names():
+    a, b = pipe()
+    ctrl = Link(a)
+    for n in range(3):
+        ctrl.send(P.SHOE, P.DRAW, bytes((n,)))
+    b.read()
+    b.write(P.encode(P.SHOE, 2, P.NAK, bytes((P.NAK_ORDER,))))  # 1 arrived, 2 and 3 did not
+    ctrl.poll(1)
+    again = P.Decoder().feed(b.read())
+    assert [(f[1], f[3]) for f in again] == [(2, b"\x01"), (3, b"\x02")]
+    assert ctrl.stats(P.SHOE)["retransmits"] == 2
+    assert [f[0] for f in ctrl.peers[P.SHOE].pending] == [2, 3]
+
+
+def test_retries_are_bounded_and_an_unanswering_device_is_declared_dead():
+    a, _b = pipe()  # nobody reads the other end
+    ctrl = Link(a, retries=4, rto_ms=10)
+    ctrl.greet(P.SHOE)
+    writes = []
+    a.write = lambda d: writes.append(bytes(d)) or len(d)
+    t = 0
+    while not ctrl.dead(P.SHOE):
+        t += 1
+        ctrl.poll(t)
+        assert t < 1000
+    hellos = [f for w in writes for f in P.Decoder().feed(w) if f[2] == P.HELLO]
+    assert len(hellos) == 5  # the first and 4 retries
+    assert ctrl.stats(P.SHOE)["dead"] == 1 and not ctrl.stats(P.SHOE)["alive"]
+    ctrl.send(P.SHOE, P.DRAW, b"\x01")  # nothing is queued for a dead device
+    assert ctrl.peers[P.SHOE].pending == [] and ctrl.stats(P.SHOE)["dropped"] == 1
+
+
+def test_heartbeats_detect_a_device_that_goes_silent_and_hello_revives_it():
+    ea, eb = lossy_pair(1)
+    ctrl = Link(ea, retries=3, rto_ms=20, heartbeat_ms=100)
+    dev = Link(eb, P.DEV_DISPLAY, b"D0")
+    ctrl.greet(P.DISPLAY)
+    t = run(ctrl, dev, 400)
+    assert ctrl.ready(P.DISPLAY) and not ctrl.dead(P.DISPLAY)
+    pings = dev.peers[P.DISPLAY].rx
+    assert pings and pings >= 2  # heartbeats went out and were answered
+    eb.cut = True  # the device answers nothing any more
+    dead_at = None
+    for now in range(t + 1, t + 2000):
+        ctrl.poll(now)
+        dev.poll(now)
+        if ctrl.dead(P.DISPLAY):
+            dead_at = now
+            break
+    assert dead_at is not None and dead_at - t <= 100 + 20 * 5 + 50
+    eb.cut = False
+    run(ctrl, dev, 400, dead_at)
+    assert ctrl.ready(P.DISPLAY)
+
+
+def test_hello_tells_type_serial_and_version():
+    a, b = pipe()
+    ctrl = Link(a)
+    dev = Link(b, P.DEV_CONSOLE, b"SEAT-3")
+    ctrl.greet(P.DISPLAY + 3)
+    run(ctrl, dev, 5)
+    s = ctrl.stats(P.DISPLAY + 3)
+    assert (s["type"], s["serial"], s["version"]) == (P.DEV_CONSOLE, "SEAT-3", P.VERSION)
+    assert ctrl.ready(P.DISPLAY + 3)
+
+
+def test_a_device_speaking_another_protocol_version_is_refused():
+    a, b = pipe()
+    ctrl = Link(a)
+    ctrl.greet(P.SHOE)
+    ctrl.poll(1)
+    b.read()
+    old = P.VERSION - 1
+    b.write(P.encode(P.SHOE, 1, P.HELLO, bytes((old, P.DEV_SHOE, P.HELLO_REPLY, 1)) + b"OLD"))
+    b.write(P.encode(P.SHOE, 1, P.CARD, b"\x05"))
+    assert ctrl.poll(2) == []  # nothing from a refused device is taken
+    s = ctrl.stats(P.SHOE)
+    assert "version %d" % old in s["refused"] and s["version"] == old
+    assert not ctrl.ready(P.SHOE)
+    naks = [f for f in P.Decoder().feed(b.read()) if f[2] == P.NAK]
+    assert naks and naks[0][3] == bytes((P.NAK_VERSION,))
+    ctrl.send(P.SHOE, P.DRAW, b"\x01")
+    assert ctrl.stats(P.SHOE)["dropped"] >= 1
+
+
+def test_error_counters_are_kept_per_device():
+    a, b = pipe()
+    ctrl = Link(a)
+    good = P.encode(P.PANEL, 1, P.BUTTON, b"\x01\x00")
+    bad = bytearray(P.encode(P.PANEL + 1, 1, P.BUTTON, b"\x01\x00"))
+    bad[7] ^= 0xFF
+    b.write(good)
+    b.write(bytes(bad))
+    b.write(good)
+    assert len(ctrl.poll(1)) == 1
+    assert ctrl.stats(P.PANEL)["duplicates"] == 1
+    assert ctrl.stats(P.PANEL + 1)["duplicates"] == 0
+    assert ctrl.stats(P.PANEL)["crc"] >= 1  # CRC failures belong to the wire, not a device
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 1000), st.sampled_from([0.03, 0.1]))
+def test_a_table_over_lossy_wires_plays_the_same_game_as_over_clean_ones(seed, loss):
+    from simulator import table as T
+
+    def lossy_pipe(counter=[0]):
+        counter[0] += 1
+        a, b = pipe()
+        return Lossy(a, seed * 100 + counter[0], loss, loss / 2), \
+            Lossy(b, seed * 100 + 50 + counter[0], loss, loss / 2)
+
+    clean = T.EmulatedTable(3)
+    clean.run_deals(3)
+    orig = T.pipe
+    T.pipe = lossy_pipe
+    try:
+        noisy = T.EmulatedTable(3)
+        T.STALL_STEPS, stall = 20000, T.STALL_STEPS
+        try:
+            noisy.run_deals(3)
+        finally:
+            T.STALL_STEPS = stall
+    finally:
+        T.pipe = orig
+    n = len(clean.game.log)
+    assert noisy.game.log[:n] == clean.game.log
+    counters = noisy.controller.health()
+    assert sum(c["retransmits"] for c in counters.values()) > 0
