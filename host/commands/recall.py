@@ -91,7 +91,7 @@ def text(games):
             events.extend(evs)
         for kind, seat, value in events:
             who = "table" if seat == -1 else "seat %d" % seat
-            out.append("  %-10s %-7s %s" % (kind, who, _value(kind, value)).rstrip())
+            out.append(("  %-10s %-7s %s" % (kind, who, _value(kind, value))).rstrip())
         for v in g["voided"]:
             out.append("  VOID: %s" % v["why"])
     return "\n".join(out)
