@@ -1,0 +1,87 @@
+# Power loss: the board is reset after EVERY journal write of a seeded game (and while it
+# boots, which writes too); the game must complete with the same events and result as an
+# uninterrupted run. The devices and wires live on; what the board's UARTs had buffered
+# is lost. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
+import pytest
+
+from firmware.journal import JournalError, MemoryStore
+from firmware.boot import build
+from firmware.journal import Journal
+from table_rig import FailingStore, Rig, total_events
+
+
+def reset_after_every_write(seed, game, games):
+    store = FailingStore()
+    rig = Rig(seed, game, store)
+    store.at = store.writes + 1
+
+    def again(r):
+        r.store.at = r.store.writes + 1
+
+    return rig, rig.run(games, on_reset=again)
+
+
+@pytest.mark.parametrize("game, seed, games", [("ecarte", 11, 2), ("club", 3, 1),
+                                               ("piquet", 5, 1)])
+def test_a_reset_after_every_journal_write_changes_nothing(game, seed, games):
+    clean = Rig(seed, game)
+    ref = clean.run(games)
+    rig, got = reset_after_every_write(seed, game, games)
+    writes = clean.store.writes
+    assert rig.resets >= writes - 1  # every write but the first was followed by a reset
+    assert total_events(got) == total_events(ref)
+    assert [g["done"] for g in got] == [g["done"] for g in ref]
+    # the rules state it ended in is the same: scores and money
+    a, b = clean.ctrl.game, rig.ctrl.game
+    for attr in ("scores", "games", "balances", "wagers"):
+        if hasattr(a, attr):
+            x, y = getattr(a, attr), getattr(b, attr)
+            assert (vars(x) if hasattr(x, "__dict__") else x) == \
+                (vars(y) if hasattr(y, "__dict__") else y)
+    assert not rig.ctrl.faults or all("fault" in f for f in rig.ctrl.faults)
+
+
+def test_a_torn_write_while_cards_are_dealt_voids_the_deal_and_says_so():
+    store = FailingStore()
+    rig = Rig(4, "ecarte", store)
+    # run to the first card of the second deal, and tear the next write (a card)
+    while not any(e[0] == "deal" and e[2] == 2 for e in rig.ctrl.game.log):
+        rig.now += 1
+        rig.ctrl.step(rig.now)
+        for d in rig.devices:
+            d.step(rig.now)
+    cards_before = store.writes
+    store.at, store.torn = store.writes + 2, 5  # the 2nd card's record is cut after 5 bytes
+    rig.run(1)
+    assert store.writes > cards_before
+    games = Journal(MemoryStore(store.read())).open()
+    voided = [v for g in games for v in g["voided"]]
+    assert len(voided) == 1 and "dealt" in voided[0]["why"]
+    assert len(voided[0]["inputs"]) == 1  # the one card that was journaled whole
+    assert [i[0][0] for i in voided[0]["inputs"]] == ["shoe"]
+    assert rig.resets == 1 and any("power lost" in f for f in rig.ctrl.faults)
+    assert games[0]["done"]  # and the game went on to its end with a new deal
+
+
+def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
+    rig = Rig(2, "ecarte")
+    rig.run(0, limit=200)
+    data = bytearray(rig.store.read())
+    data[len(data) // 2] ^= 0x40
+    sent = []
+
+    class Port:
+        def read(self):
+            return b""
+
+        def write(self, b):
+            sent.append(b)
+
+    from firmware import protocol as P
+    from firmware.devices import Link
+    link = Link(Port())
+    route = {P.SHOE: link, P.TABLE_DISPLAY: link, P.PANEL: link, P.DISPLAY: link,
+             P.PANEL + 1: link, P.DISPLAY + 1: link}
+    with pytest.raises(JournalError, match="corrupt"):
+        build(route, Journal(MemoryStore(bytes(data))))
+    assert sent == []
