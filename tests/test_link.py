@@ -229,3 +229,47 @@ def test_a_table_over_lossy_wires_plays_the_same_game_as_over_clean_ones(seed, l
     assert noisy.game.log[:n] == clean.game.log
     counters = noisy.controller.health()
     assert sum(c["retransmits"] for c in counters.values()) > 0
+
+
+def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
+    import os
+    import re
+
+    from firmware.journal import frame
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")).read()
+    examples = {
+        (0x10, 1, P.CARD, b"\x1b"): "A5 10 01 10 00 01 1B 35 09",
+        (0x10, 2, P.FAULT, b"E"): "A5 10 02 11 00 01 45 16 54",
+        (0x10, 2, P.DRAW, b"\x0b"): "A5 10 02 12 00 01 0B 24 82",
+        (0x10, 1, P.SHUFFLE, bytes((32,))): "A5 10 01 13 00 01 20 29 ED",
+        (0x21, 7, P.BUTTON, b"\x05\x03"): "A5 21 07 20 00 02 05 03 46 5A",
+        (0x40, 3, P.SHOW, b'{"turn": true}'):
+            "A5 40 03 30 00 0E 7B 22 74 75 72 6E 22 3A 20 74 72 75 65 7D 19 8F",
+        (0x10, 1, P.ACK, b""): "A5 10 01 01 00 00 54 D2",
+        (0x10, 2, P.NAK, bytes((P.NAK_ORDER,))): "A5 10 02 02 00 01 01 9E 6F",
+        (0x10, 1, P.NAK, bytes((P.NAK_VERSION,))): "A5 10 01 02 00 01 02 40 DE",
+        (0x10, 1, P.HELLO, bytes((P.VERSION, P.DEV_CONTROLLER, 0, 1, 0x12, 0x34))):
+            "A5 10 01 03 00 06 02 00 00 01 12 34 CD A0",
+        (0x10, 1, P.HELLO, bytes((P.VERSION, P.DEV_SHOE, P.HELLO_REPLY, 1, 0xBE, 0xEF))
+         + b"SH-0042"): "A5 10 01 03 00 0D 02 01 01 01 BE EF 53 48 2D 30 30 34 32 C7 52",
+        (0x40, 9, P.PING, b""): "A5 40 09 04 00 00 2F D3",
+        (0x60, 1, P.RECALL, bytes((2,))): "A5 60 01 50 00 01 02 9D 11",
+        (0x60, 4, P.RECORD, bytes((0, 2, 0, 1)) + b'{"number": 3}'):
+            "A5 60 04 51 00 11 00 02 00 01 7B 22 6E 75 6D 62 65 72 22 3A 20 33 7D 21 08",
+    }
+    shown = set(re.findall(r"^\s*(A5(?: [0-9A-F]{2})+)\s*$", doc, re.M))
+    for f, text in examples.items():
+        assert P.encode(*f).hex(" ").upper() == text
+        assert P.decode(P.encode(*f)) == f
+        assert text in shown, text
+    assert {f[2] for f in examples} == set(P.TYPE_NAMES)  # every frame type has one
+    assert len(shown) == len(examples)  # and the docs show no example not checked here
+    rec = frame({"k": "e", "n": 1}).hex(" ").upper()
+    assert rec == "4A 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D 41 4D"
+    assert rec in doc
+    # a HELLO as the Link writes it carries the session it was given
+    a, b = pipe()
+    link = Link(a, session=0x1234)
+    link.greet(P.SHOE)
+    link.poll(1)
+    assert b.read().hex(" ").upper() == "A5 10 01 03 00 06 02 00 00 01 12 34 CD A0"
