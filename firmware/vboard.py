@@ -1,13 +1,17 @@
 # The virtual board's entry: the firmware controller under real MicroPython (the
 # webassembly port, run by simulator/mp/run.mjs), with one UART that is stdin/stdout.
-# All devices share that link, as on an RS-485 bus: their addresses tell them apart.
+# All devices share that link, as on an RS-485 bus: their addresses tell them apart. The
+# controller is built as firmware/main.py builds it: self-test, then firmware.boot.build
+# from the journal.
 #
 # It runs in lockstep with the host (simulator/vboard.py), which sends the time along with
 # the bus bytes, so a run is deterministic. The envelope (big-endian):
 #
 #   host -> board  "S" now_ms:u32 n:u16 bytes[n]   bus bytes, then one controller step
 #                  "Q"                             quit (after the last reply)
-#   board -> host  "TAPIS-VBOARD 1\n"              once, when ready
+#   board -> host  "TAPIS-VBOARD 1 %10d\n"         once, when ready: the heap it then
+#                                                  holds (with --heap; the firmware's
+#                                                  modules and the fresh table), else 0
 #                  "R" n:u32 m:u32 heap:u32 bus[n] report[m]   after each "S" (and "Q")
 #
 # `report` is the repr() of the list of (action, events) the game applied in that step,
@@ -30,12 +34,14 @@ import gc
 import struct
 import sys
 
-from firmware import protocol as P
+from firmware import boot, selftest
 from firmware.compat import const
-from firmware.controller import Controller
 from firmware.devices import Link
+from firmware.journal import FileStore, Journal
 
 _YIELD_EVERY = const(32)
+_SEATS = const(8)  # the bus is wired for a full table; the game greets the seats it has
+_JOURNAL = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
 
 
 class BusPort:
@@ -59,21 +65,17 @@ class BusPort:
         return data
 
 
-def new_table(name, kw):
-    """(game, table adapter) for a game by name; kw: its Options' keyword arguments."""
-    if name == "ecarte":
-        from firmware.rules.ecarte import Ecarte as G, Options as O
-        from firmware.tables.ecarte import EcarteTable as T
-    elif name == "piquet":
-        from firmware.rules.piquet import Piquet as G, Options as O
-        from firmware.tables.piquet import PiquetTable as T
-    elif name == "club":
-        from firmware.rules.club import Club as G, Options as O
-        from firmware.tables.club import ClubTable as T
-    else:
-        raise ValueError("no game %r on this board" % (name,))
-    game = G(O(**kw) if kw else None)
-    return game, T(game)
+def new_controller(name, kw, port, journal=_JOURNAL):
+    """The controller as firmware/main.py makes it on a real board: the self-test first,
+    then firmware.boot.build from the journal (a file: the port's filesystem is not the
+    Python heap, as flash is not), every device on one Link over `port`. `name` and `kw`
+    (its Options' keyword arguments) say what a fresh journal begins."""
+    store = FileStore(journal)
+    failed = selftest.run(store)
+    if failed:
+        raise RuntimeError("self-test failed: " + "; ".join(failed))
+    options = boot.kit(name)[1](**kw) if kw else None
+    return boot.build(boot.host_route(Link(port), _SEATS), Journal(store), name, options)
 
 
 def record(game, applied):
@@ -101,22 +103,16 @@ def read_exactly(stream, n):
 async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    game, table = new_table(name, kw)
-    applied = []
-    applied.append((None, tuple(game.log)))  # what the game logged when it was set up
-    record(game, applied)
     port = BusPort()
-    link = Link(port)
-    route = {P.SHOE: link, P.TABLE_DISPLAY: link}
-    for s in range(table.SEATS):
-        route[P.PANEL + s] = route[P.DISPLAY + s] = link
-    ctrl = Controller(table, route)
+    ctrl = new_controller(name, kw, port)
+    applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
+    record(ctrl.game, applied)
     high = steps = 0
     if heap:
         gc.collect()
         await asyncio.sleep(0)
         high = gc.mem_alloc() - base
-    stdout.write(b"TAPIS-VBOARD 1\n")
+    stdout.write(b"TAPIS-VBOARD 1 %10d\n" % high)
     while True:
         op = read_exactly(stdin, 1)
         if op == b"S":

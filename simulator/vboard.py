@@ -81,7 +81,7 @@ def flash_preamble(image):
     out = [b"F" + struct.pack(">HI", len(p.encode()), len(d)) + p.encode() + d
            for p, d in sorted(image.items())]
     return b"".join(out) + b"G"
-HELLO = b"TAPIS-VBOARD 1\n"
+HELLO = b"TAPIS-VBOARD 1 "  # then the resident heap, 10 digits, and a newline
 
 
 class BoardError(RuntimeError):
@@ -131,9 +131,10 @@ class VirtualBoard:
                 self._fail("the virtual board would not take its firmware")
         self.heap = 0  # high-water mark reported by the board (with heap=True)
         self.steps = 0
-        got = self._read(len(HELLO))
-        if got != HELLO:
-            raise BoardError("the virtual board did not start: %r" % (got,))
+        got = self._read(len(HELLO) + 11)
+        if not got.startswith(HELLO):
+            self._fail("the virtual board did not start: %r" % (got,))
+        self.resident = int(got[len(HELLO):])  # heap once booted (heap=True), else 0
 
     def _fail(self, why):
         self.proc.kill()
