@@ -1,12 +1,16 @@
 # The journal: records framed with a checked length and a CRC; a round trip gives back
 # every game; a changed byte anywhere is refused; an incomplete last record (a torn write)
 # is dropped and said so; compaction keeps the last 10 completed games and the unfinished.
+import os
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware import journal as J
 from firmware.journal import FileStore, Journal, JournalError, MemoryStore
 from table_rig import Rig, total_events
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +119,88 @@ def test_state_freezes_lists_tuples_dicts_sets_and_bytes_apart():
     J.restore(back, json.loads(json.dumps(frozen)))
     assert (back.a, back.b, back.c, back.d, back.e, back.f, back.g.x) == \
         ([1, (2, 3)], (4, [5]), {1: (2,)}, {7}, bytearray(b"\x01"), None, (1,))
+
+
+MP_CODE = r"""
+from firmware import protocol as P, selftest
+from firmware.devices import Link
+from firmware.journal import Journal, MemoryStore, JournalError
+from firmware import boot
+from firmware.rules import CHANCE
+
+
+class End:
+    def __init__(self, inbox, outbox):
+        self.inbox, self.outbox = inbox, outbox
+
+    def read(self):
+        d = b"".join(self.inbox)
+        self.inbox[:] = []
+        return d
+
+    def write(self, b):
+        self.outbox.append(bytes(b))
+        return len(b)
+
+
+a, b = [], []
+ctrl, dev = Link(End(a, b), session=1), Link(End(b, a), P.DEV_SHOE, b"MP", session=2)
+ctrl.greet(P.SHOE)
+got = []
+for t in range(1, 30):
+    if t == 3:
+        ctrl.send(P.SHOE, P.DRAW, b"\x05")
+        dev.send(P.SHOE, P.CARD, b"\x1b")
+    got.extend(f[3] for f in ctrl.poll(t))
+    got.extend(f[3] for f in dev.poll(t))
+print("link", got, ctrl.stats(P.SHOE)["serial"], ctrl.ready(P.SHOE))
+print("selftest", selftest.run(MemoryStore()))
+
+store = MemoryStore()
+j = Journal(store)
+j.open()
+Rules, Options, Table, done, _v = boot.kit("ecarte")
+g = Rules(Options())
+j.begin("ecarte", g.options, g, done, True)
+deck = [0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B]
+for c in deck:
+    j.record(g, ("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), P.SHOE, 1)
+j2 = Journal(MemoryStore(store.read()))
+j2.open()
+g2, _t, why = boot.resume(j2)
+print("resume", g2.log == g.log, len(g.log), why)
+bad = bytearray(store.read())
+bad[20] ^= 1
+try:
+    Journal(MemoryStore(bytes(bad))).open()
+    print("corrupt accepted")
+except JournalError as e:
+    print("corrupt refused", str(e)[:30])
+"""
+
+
+def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
+    import subprocess
+    import sys
+
+    from simulator import micropython
+    board = micropython.run(code=MP_CODE, timeout=180)
+    assert board.returncode == 0, board.stderr
+    host = subprocess.run([sys.executable, "-c", MP_CODE], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert host.returncode == 0, host.stderr
+    assert board.stdout == host.stdout
+    assert "resume True" in board.stdout and "corrupt refused" in board.stdout
+    assert "selftest []" in board.stdout
+
+
+def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch, played):
+    from firmware import protocol as P
+    from firmware import selftest
+    _rig, raw, _games = played
+    assert selftest.run(MemoryStore(raw)) == []
+    bad = bytearray(raw)
+    bad[7] ^= 4
+    assert any("corrupt" in f for f in selftest.run(MemoryStore(bytes(bad))))
+    monkeypatch.setattr(P, "crc16", lambda data, crc=0xFFFF: 0)
+    assert any("CRC" in f for f in selftest.run())
