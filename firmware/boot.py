@@ -102,7 +102,7 @@ def resume(journal, make=default_make):
 def build(route, journal, name="ecarte", options=None, make=default_make):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt."""
-    journal.open()
+    journal.open(False)
     if journal.last is not None:
         game, table, why = resume(journal, make)
         for addr, seq in journal.last_frames().items():

@@ -104,12 +104,22 @@ class MemoryStore:
     def read(self):
         return bytes(self.data)
 
+    def size(self):
+        return len(self.data)
+
+    def read_at(self, offset, n):
+        return bytes(self.data[offset:offset + n])
+
     def append(self, b):
         self.data.extend(b)
         self.writes += 1
 
     def replace(self, b):
         self.data = bytearray(b)
+
+    def keep(self, start, end):
+        """Keep only bytes start..end (compaction, a torn tail)."""
+        self.data = bytearray(self.data[start:end])
 
 
 class FileStore:
@@ -124,6 +134,34 @@ class FileStore:
                 return f.read()
         except OSError:
             return b""
+
+    def size(self):
+        import os
+        try:
+            return os.stat(self.path)[6]
+        except OSError:
+            return 0
+
+    def read_at(self, offset, n):
+        with open(self.path, "rb") as f:
+            f.seek(offset)
+            return f.read(n)
+
+    def keep(self, start, end):
+        """Keep only bytes start..end, copied in small pieces (the board's heap is small)."""
+        import os
+        tmp = self.path + ".new"
+        with open(self.path, "rb") as src:
+            with open(tmp, "wb") as dst:
+                src.seek(start)
+                left = end - start
+                while left > 0:
+                    piece = src.read(min(512, left))
+                    if not piece:
+                        break
+                    dst.write(piece)
+                    left -= len(piece)
+        os.rename(tmp, self.path)
 
     def append(self, b):
         with open(self.path, "ab") as f:
@@ -146,6 +184,40 @@ def frame(rec):
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
     c = _P.crc16(head + body, 0xFFFF)
     return head + body + bytes((c >> 8, c & 255))
+
+
+def _check(head, i):
+    if head[0] != _MAGIC:
+        raise JournalError("journal corrupt at byte %d: no record starts there" % i)
+    if len(head) >= 4 and head[3] != head[1] ^ head[2] ^ _CHK:
+        raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
+
+
+def records(store, start=0):
+    """Yield (offset, record) from a store, one record in memory at a time; raise
+    JournalError on corruption; an incomplete last record ends it with (offset, None)."""
+    i, end = start, store.size()
+    while i < end:
+        head = store.read_at(i, 4)
+        _check(head, i)
+        if len(head) < 4:
+            yield i, None
+            return
+        n = head[1] << 8 | head[2]
+        if i + 4 + n + 2 > end:
+            yield i, None
+            return
+        whole = store.read_at(i, 4 + n + 2)
+        if _P.crc16(whole[:4 + n], 0xFFFF) != (whole[4 + n] << 8 | whole[5 + n]):
+            raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
+        try:
+            rec = json.loads(whole[4:4 + n])
+        except ValueError:
+            raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
+        if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "v", "e"):
+            raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
+        yield i, rec
+        i += 4 + n + 2
 
 
 def parse(data):
@@ -222,27 +294,38 @@ class Journal:
         self.unfinished = None
         self.last = None
         self.frames = {}
+        self.name, self.opts = None, None
 
-    def open(self):
-        """Read and check the journal; return its games (JournalError if corrupt)."""
-        data = self.store.read()
-        recs, offs, torn = parse(data)
-        if torn:  # a power loss during the last write: drop the incomplete record
-            self.torn = torn
-            data = data[:len(data) - torn]
-            self.store.replace(data)
-        self.size = len(data)
-        self.starts = [o for r, o in zip(recs, offs) if r["k"] == "b"]
-        games = group(recs)
-        self.unfinished = games[-1] if games and not games[-1]["done"] else None
+    def open(self, everything=True):
+        """Read and check the journal, one record at a time; keep the last game (to resume)
+        and where each game starts (JournalError if corrupt). Returns every game kept, or
+        with everything=False (the board) only the last one: the others stay in flash."""
+        store = self.store
+        self.starts, self.frames, self.torn = [], {}, 0
+        recs = []
+        for off, rec in records(store):
+            if rec is None:  # a power loss during the last write: drop the incomplete record
+                self.torn = store.size() - off
+                store.keep(0, off)
+                break
+            if rec["k"] == "b":
+                self.starts.append(off)
+                recs = []
+            elif not self.starts:
+                raise JournalError("journal corrupt: a %r record before any game began"
+                                   % rec["k"])
+            recs.append(rec)
+            if rec["k"] == "i" and rec.get("f"):
+                self.frames[rec["f"][0]] = rec["f"][1]
+        self.size = store.size()
+        games = group(recs) if recs else []
         self.last = games[-1] if games else None
-        self.frames = {}
-        for g in games:
-            for _a, _e, f in g["inputs"]:
-                if f:
-                    self.frames[f[0]] = f[1]
-        if games:
-            self.number = games[-1]["number"]
+        self.unfinished = self.last if self.last and not self.last["done"] else None
+        if self.last:
+            self.number = self.last["number"]
+            self.name, self.opts = self.last["game"], self.last["options"]
+        if everything and len(self.starts) > 1:
+            return group([r for _o, r in records(store) if r is not None])
         return games
 
     def last_frames(self):
@@ -267,7 +350,8 @@ class Journal:
         self.done = done
         self.count = done(game)
         self.number += 1
-        self._write({"k": "b", "g": name, "o": state(options), "n": self.number,
+        self.name, self.opts = name, state(options)
+        self._write({"k": "b", "g": name, "o": self.opts, "n": self.number,
                      "s": None if fresh else state(game), "c": self.count,
                      "e": list(game.log) if fresh else []})
 
@@ -310,25 +394,22 @@ class Journal:
         self._write({"k": "v", "n": n, "why": why})
 
     def _current(self):
-        data = self.store.read()
-        s = self.starts[-1]
-        recs, _o, _t = parse(data[s:])
-        return recs[0]["g"], recs[0]["o"]
+        return self.name, self.opts
 
     def compact(self):
         """Keep only the last `keep` completed games (and the unfinished one)."""
         if len(self.starts) <= self.keep + 1:
             return
         cut = self.starts[len(self.starts) - self.keep - 1]
-        data = self.store.read()[cut:]
-        self.store.replace(data)
+        self.store.keep(cut, self.size)
         self.starts = [s - cut for s in self.starts[len(self.starts) - self.keep - 1:]]
-        self.size = len(data)
+        self.size -= cut
 
     def games(self, last=KEEP):
         """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
-        gs = group(parse(self.store.read())[0])
-        out = []
-        for g in gs[max(0, len(gs) - last):]:
-            out.append(json.dumps(g).encode())
-        return out
+        starts = self.starts
+        if not starts:
+            return []
+        first = starts[max(0, len(starts) - last)]
+        recs = [r for _o, r in records(self.store, first) if r is not None]
+        return [json.dumps(g).encode() for g in group(recs)]
