@@ -38,7 +38,7 @@ def main():
     cfg = boards.BOARDS[board_name()]
     led = Pin(cfg["led"], Pin.OUT)
     store = FileStore(boards.JOURNAL)
-    failed = selftest.run(store)  # before any UART is opened
+    failed = selftest.run(store, GAME)  # before any UART is opened
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])

@@ -199,6 +199,8 @@ def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch,
     from firmware import selftest
     _rig, raw, _games = played
     assert selftest.run(MemoryStore(raw)) == []
+    for game in ("piquet", "club"):  # a board playing another game checks its own rules
+        assert selftest.run(MemoryStore(raw), game) == []
     bad = bytearray(raw)
     bad[7] ^= 4
     assert any("corrupt" in f for f in selftest.run(MemoryStore(bytes(bad))))
