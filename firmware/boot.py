@@ -112,6 +112,7 @@ def build(route, journal, name="ecarte", options=None, make=default_make):
         ctrl = Controller(table, route, journal, resumed=True)
         if why:
             ctrl.faults.append(why)
+            ctrl.voided = True
         return ctrl
     Rules, Options, Table, done, _v = kit(name)
     options = options if options is not None else Options()

@@ -23,6 +23,7 @@ class Controller:
         self.route = route
         self.journal = journal
         self.resuming = resumed
+        self.voided = False  # resumed into a voided deal: cards still in flight are not its
         self.links = []
         for link in route.values():
             if link not in self.links:
@@ -41,6 +42,7 @@ class Controller:
             self.shown = max(0, len(self.game.log) - 8)
         self.faults = []
         self.down = {}  # device address -> True while it is dead or refused
+        self.reask = False
         self.checked = 0
 
     def step(self, now_ms):
@@ -72,20 +74,25 @@ class Controller:
             bad = p.refused or ("device 0x%02x is dead: no answer" % a if p.dead else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
-            elif not bad and self.down.get(a):  # back: what it missed is sent again
+            if p.lost and not p.dead:  # back: what it missed is sent again
+                p.lost = False
                 for d in self.seats + [self.board]:
                     if d.addr == a:
                         d.last = None
                 if a == P.SHOE:
-                    self.awaiting = 0
+                    self.reask = True  # once its cards in flight are in: it may have lost DRAW
             self.down[a] = bool(bad)
 
     def _on_frame(self, link, addr, seq, ftype, payload):
         if addr == P.SHOE and ftype == P.CARD and len(payload) == 1:
+            if self.resuming and self.voided:
+                self.faults.append("a card of the voided deal came in flight: set aside")
+                return
             if self.awaiting <= 0 and not (self.resuming and self.game.to_act == CHANCE):
                 self.faults.append("shoe delivered a card nobody asked for")
                 return
-            self.awaiting -= 1
+            if self.awaiting > 0:
+                self.awaiting -= 1
             try:
                 self._apply(("shoe", CHANCE, payload[0]), addr, seq)
             except IllegalAction as e:
@@ -136,11 +143,20 @@ class Controller:
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:
             return
-        if self.awaiting and now_ms - self.asked_ms < _RESEND_MS:
-            return
-        if not self.route[P.SHOE].ready(P.SHOE):
+        link = self.route[P.SHOE]
+        ready = link.ready(P.SHOE)
+        if self.reask and ready:
+            self.reask, self.awaiting = False, 0
+        if self.awaiting:
+            # asked and not all come: wait, unless the shoe has been silent that long (a
+            # live shoe is heard at least at each heartbeat, and the link delivers the DRAW)
+            p = link.peers.get(P.SHOE)
+            quiet = now_ms - (p.heard if p is not None else 0)
+            if now_ms - self.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
+                return
+        if not ready:
             return  # not greeted yet, dead, or cards it had in flight still coming
-        self.resuming = False
+        self.resuming = self.voided = False
         n, pack = self.table.cards_due()
         if pack:
             self.shoe.shuffle(pack)

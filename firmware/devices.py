@@ -60,6 +60,7 @@ class _Peer:
         self.helloed = False  # it answered HELLO
         self.ping_ms = 0
         self.quiet = False  # gave up resending until greeted again (device end)
+        self.lost = False  # it was declared dead since the controller last looked
         self.dead = False
         self.refused = None  # type: str | None  # why it was refused
         self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
@@ -166,9 +167,13 @@ class Link:
         if data:
             d = self.decoder
             before = d.errors
+            heard = False
             for addr, seq, ftype, payload in d.feed(data):
+                heard = True
                 self._take(addr, seq, ftype, payload, out)
             self.crc += d.errors - before
+            if heard:
+                self._wake()
         for addr in peers:
             p = peers[addr]
             if p.pending or p.greet:
@@ -273,6 +278,16 @@ class Link:
             if q.pending:
                 self._resend(a, q)
 
+    def _wake(self):
+        """The other end is alive: a device end that gave up resending starts again."""
+        for a in self.peers:
+            q = self.peers[a]
+            if q.quiet:
+                q.quiet = False
+                for f in q.pending:
+                    f[3] = 0
+                self._resend(a, q)
+
     def _acked(self, p, seq):
         p.quiet = False
         pend = p.pending
@@ -298,6 +313,7 @@ class Link:
             p.quiet = True
             return
         p.dead = True
+        p.lost = True  # what was queued for it is gone: the controller sends it again
         p.helloed = False
         p.pending = []
 
