@@ -221,34 +221,13 @@ def records(store, start=0):
 
 
 def parse(data):
-    """(records, offsets, torn bytes): every record, where each starts; raise JournalError
-    on any corruption. An incomplete last record is not an error: it is counted as torn."""
+    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption."""
     recs, offs = [], []
-    i, end = 0, len(data)
-    while i < end:
-        if end - i < 4:
-            if data[i] != _MAGIC:
-                raise JournalError("journal corrupt at byte %d: no record starts there" % i)
-            return recs, offs, end - i
-        if data[i] != _MAGIC:
-            raise JournalError("journal corrupt at byte %d: no record starts there" % i)
-        n = data[i + 1] << 8 | data[i + 2]
-        if data[i + 3] != data[i + 1] ^ data[i + 2] ^ _CHK:
-            raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
-        if i + 4 + n + 2 > end:
-            return recs, offs, end - i
-        c = _P.crc16(bytes(data[i:i + 4 + n]), 0xFFFF)
-        if c != (data[i + 4 + n] << 8 | data[i + 5 + n]):
-            raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
-        try:
-            rec = json.loads(bytes(data[i + 4:i + 4 + n]))
-        except ValueError:
-            raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
-        if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "v", "e"):
-            raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
+    for off, rec in records(MemoryStore(data)):
+        if rec is None:
+            return recs, offs, len(data) - off
         recs.append(rec)
-        offs.append(i)
-        i += 4 + n + 2
+        offs.append(off)
     return recs, offs, 0
 
 
