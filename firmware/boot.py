@@ -11,24 +11,35 @@ from firmware.rules import CHANCE
 def _ecarte():
     from firmware.rules.ecarte import Ecarte, Options
     from firmware.tables.ecarte import EcarteTable
-    return Ecarte, Options, EcarteTable, lambda g: g.game_no - 1, True
+    return Ecarte, Options, EcarteTable, Ecarte.finished_games, True
 
 
 def _piquet():
     from firmware.rules.piquet import Piquet, Options
     from firmware.tables.piquet import PiquetTable
-    return Piquet, Options, PiquetTable, lambda g: g.parties, True
+    return Piquet, Options, PiquetTable, Piquet.finished_games, True
 
 
 def _club():
     from firmware.rules.club import Club, Options
     from firmware.tables.club import ClubTable
-    return Club, Options, ClubTable, lambda g: g.banks_done, False
+    return Club, Options, ClubTable, Club.finished_games, False
 
 
 # name -> () -> (rules class, Options class, table adapter, finished games(game),
 #               a deal interrupted while being dealt is void on a torn journal)
 GAMES = {"ecarte": _ecarte, "piquet": _piquet, "club": _club}
+
+
+def unload():
+    """Free the boot-only modules (this one and the self-test) once the table is built:
+    nothing the controller keeps refers to them, and on a board their bytecode is heap."""
+    import sys
+    import firmware
+    for name in ("boot", "selftest"):
+        sys.modules.pop("firmware." + name, None)
+        if name in firmware.__dict__:
+            delattr(firmware, name)
 
 
 def kit(name):
@@ -99,7 +110,7 @@ def resume(journal, make=default_make):
     return game, Table(game), why
 
 
-def build(route, journal, name="ecarte", options=None, make=default_make):
+def build(route, journal, name="ecarte", options=None, make=default_make, keep_log=True):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt."""
     journal.open(False)
@@ -109,7 +120,7 @@ def build(route, journal, name="ecarte", options=None, make=default_make):
             link = route.get(addr)
             if link is not None:
                 link.restore(addr, seq)
-        ctrl = Controller(table, route, journal, resumed=True)
+        ctrl = Controller(table, route, journal, resumed=True, keep_log=keep_log)
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
@@ -118,7 +129,7 @@ def build(route, journal, name="ecarte", options=None, make=default_make):
     options = options if options is not None else Options()
     game = make(name, options)
     journal.begin(name, options, game, done, True)
-    return Controller(Table(game), route, journal)
+    return Controller(Table(game), route, journal, keep_log=keep_log)
 
 
 def host_route(link, seats):

@@ -9,15 +9,21 @@ _RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
 
 
 _CHECK_MS = 50  # how often the device health is looked at
+_EVENTS_PER_FRAME = 8  # table-display events per SHOW frame: a burst must fit a frame
 
 
 class Controller:
-    def __init__(self, table, route, journal=None, resumed=False):
+    def __init__(self, table, route, journal=None, resumed=False, keep_log=True):
         """table: a game's table adapter (firmware/tables), with .game, .SEATS, press(),
         view(), public(event) and cards_due(); route: {device address: Link};
         journal: a firmware.journal.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
-        had in flight are still welcome before the controller asks it again."""
+        had in flight are still welcome before the controller asks it again;
+        keep_log: keep the game's whole event log in memory (the host reads it). A board
+        passes False: the journal keeps the events, and the log is cut once they are shown,
+        so a session of any length fits the heap."""
+        self.keep_log = keep_log
+        self.sent = 0  # events sent to the table display since boot: numbers its frames
         self.table = table
         self.game = table.game
         self.route = route
@@ -167,6 +173,12 @@ class Controller:
         for s, d in enumerate(self.seats):
             d.show(self.table.view(s))
         log = self.game.log
-        if self.shown < len(log):
-            self.board.show({"events": [self.table.public(e) for e in log[self.shown:]]})
-            self.shown = len(log)
+        while self.shown < len(log):
+            chunk = log[self.shown:self.shown + _EVENTS_PER_FRAME]
+            # "n" numbers the events, so that two equal bursts are still two frames
+            self.board.show({"n": self.sent, "events": [self.table.public(e) for e in chunk]})
+            self.shown += len(chunk)
+            self.sent += len(chunk)
+        if not self.keep_log and self.shown:
+            del log[:self.shown]
+            self.shown = 0

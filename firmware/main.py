@@ -7,7 +7,7 @@ import time
 
 from machine import UART, Pin
 
-from firmware import boards, boot, selftest
+from firmware import boards
 from firmware.devices import Link
 from firmware.journal import FileStore, Journal, JournalError
 
@@ -37,6 +37,8 @@ def open_link(spec):
 def main():
     cfg = boards.BOARDS[board_name()]
     led = Pin(cfg["led"], Pin.OUT)
+    from firmware import boot, selftest  # boot-only: unloaded once the table is built
+
     store = FileStore(boards.JOURNAL)
     failed = selftest.run(store, GAME)  # before any UART is opened
     if failed:
@@ -44,10 +46,12 @@ def main():
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
     route = boards.route_for(open_link(cfg["shoe"]), open_link(cfg["bus"]))
     try:
-        ctrl = boot.build(route, Journal(store), GAME)
+        ctrl = boot.build(route, Journal(store), GAME, keep_log=False)
     except JournalError as e:
         halt(led, ["journal refused: %s" % e])
         return
+    boot.unload()
+    del boot, selftest
     now = 0
     last = time.ticks_ms()
     while True:

@@ -34,7 +34,6 @@ import gc
 import struct
 import sys
 
-from firmware import boot, selftest
 from firmware.compat import const
 from firmware.devices import Link
 from firmware.journal import FileStore, Journal
@@ -70,12 +69,17 @@ def new_controller(name, kw, port, journal=_JOURNAL):
     then firmware.boot.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), every device on one Link over `port`. `name` and `kw`
     (its Options' keyword arguments) say what a fresh journal begins."""
+    from firmware import boot, selftest  # boot-only: unloaded once the table is built
+
     store = FileStore(journal)
-    failed = selftest.run(store)
+    failed = selftest.run(store, name)
     if failed:
         raise RuntimeError("self-test failed: " + "; ".join(failed))
     options = boot.kit(name)[1](**kw) if kw else None
-    return boot.build(boot.host_route(Link(port), _SEATS), Journal(store), name, options)
+    ctrl = boot.build(boot.host_route(Link(port), _SEATS), Journal(store), name, options,
+                      keep_log=False)
+    boot.unload()
+    return ctrl
 
 
 def record(game, applied):

@@ -180,6 +180,10 @@ class Club:
         return acts
 
     # ---- verify / can / apply -----------------------------------------------------
+    def finished_games(self):
+        """How many games (the journal's unit of recall) this state has finished."""
+        return self.banks_done
+
     def can(self, action):
         try:
             self.verify(action)

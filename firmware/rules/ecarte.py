@@ -14,10 +14,9 @@ from firmware import evaluate
 from firmware.cards import KING, SEVEN, name, rank, suit, is_card
 from firmware.compat import const
 from firmware.rules import CHANCE, IllegalAction
-from firmware.rules import ecarte_laws as L
 from firmware.rules import ecarte_variants as V
 from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
-                                          ANSWER, PHASE_NAMES)
+                                          ANSWER, PHASE_NAMES, SHOE_FAULTS)
 from firmware.rules import ecarte_scoring as S
 from firmware.rules.ecarte_options import Options  # noqa: F401  (R.Options)
 from firmware.wagers import Wagers
@@ -26,7 +25,13 @@ from firmware.wagers import Wagers
 # rubber, pool, seats, pay, void, duplicate, choices, retake, king lost, claimed, showdown.
 PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "play",
                   "choose", "abandon", "claim", "double", "offer", "bet")
-SHOE_FAULTS = L.SHOE_FAULTS
+
+
+def _laws():
+    """The laws of irregularities, loaded on the first one: a board that never misdeals
+    keeps their bytecode out of its heap."""
+    from firmware.rules import ecarte_laws
+    return ecarte_laws
 _DEALT = ("card", "turn", "draw", "duplicate")
 
 DECK_SIZE = const(32)
@@ -129,6 +134,10 @@ class Ecarte:
         return acts + [("king", seat, None) for seat in (0, 1) if self._king_open(seat)]
 
     # ---- verify / can / apply ------------------------------------------------------
+    def finished_games(self):
+        """How many games (the journal's unit of recall) this state has finished."""
+        return self.game_no - 1
+
     def can(self, action):
         try:
             self.verify(action)
@@ -146,7 +155,7 @@ class Ecarte:
                 raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))
             if kind == "shoe":
                 return self._verify_card(value)
-            return L.verify_fault(self, kind, value)
+            return _laws().verify_fault(self, kind, value)
         if kind == "bet":
             return self._verify_bet(seat, value)
         if kind not in PLAYER_ACTIONS:
@@ -187,12 +196,12 @@ class Ecarte:
         if kind == "shoe":
             self._on_card(value)
         elif kind in SHOE_FAULTS:
-            L.on_fault(self, kind, value)
+            _laws().on_fault(self, kind, value)
         elif kind == "choose":
-            L.on_choice(self, seat, value)
+            _laws().on_choice(self, seat, value)
         elif kind in ("abandon", "claim"):
             self._emit(action)
-            L.on_abandon(self, seat, kind == "claim")
+            _laws().on_abandon(self, seat, kind == "claim")
         elif kind in ("double", "offer"):
             self._emit(action)
             V.ask(self, kind, seat)
@@ -271,7 +280,7 @@ class Ecarte:
     def _on_card(self, c):
         if c in self.seen:  # an imperfect pack: the deal is void (000:79, 002:4)
             self._emit(("duplicate", CHANCE, c))
-            L.void(self, "imperfect pack: %s twice" % name(c))
+            _laws().void(self, "imperfect pack: %s twice" % name(c))
             return
         self._out_of_shoe(c)
         self._place(c, self.pending.pop(0))

@@ -14,9 +14,7 @@
 from firmware.cards import name
 from firmware.rules import CHANCE, IllegalAction
 from firmware.rules import ecarte_variants as V
-from firmware.rules.ecarte_phases import DEAL, DRAW, PLAY, CHOOSE, PHASE_NAMES
-
-SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")
+from firmware.rules.ecarte_phases import DEAL, DRAW, PLAY, CHOOSE, PHASE_NAMES, SHOE_FAULTS  # noqa: F401
 
 NEW_DEAL = "new deal"
 CORRECT = "correct"

@@ -12,3 +12,6 @@ CHOOSE = const(6)  # an irregularity: the non-dealer chooses what the laws offer
 ANSWER = const(7)  # a proposal to double, or an offer of the point, awaits its answer
 
 PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play", "choose", "answer")
+
+# The shoe faults the laws answer (ecarte_laws.py handles them)
+SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")

@@ -199,6 +199,10 @@ class Piquet:
         return []
 
     # ---- verify / can / apply ------------------------------------------------------
+    def finished_games(self):
+        """How many games (the journal's unit of recall) this state has finished."""
+        return self.parties
+
     def can(self, action):
         try:
             self.verify(action)
