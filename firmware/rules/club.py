@@ -20,7 +20,7 @@
 from firmware import duel as D
 from firmware.cards import is_card, name, suit
 from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction
+from firmware.rules import CHANCE, IllegalAction, Rules, unpack
 
 # Phases
 BANK = const(0)  # the banker decides (see `choices`)
@@ -82,7 +82,7 @@ def inputs(events):
     return out
 
 
-class Club:
+class Club(Rules):
     def __init__(self, options=None, duel=D):
         self.options = o = options or Options()
         self.duel = duel
@@ -184,18 +184,8 @@ class Club:
         """How many games (the journal's unit of recall) this state has finished."""
         return self.banks_done
 
-    def can(self, action):
-        try:
-            self.verify(action)
-            return True
-        except IllegalAction:
-            return False
-
     def verify(self, action):
-        try:
-            kind, seat, value = action
-        except (TypeError, ValueError):
-            raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
+        kind, seat, value = unpack(action)
         if kind in ("shoe", "cut"):
             if seat != CHANCE:
                 raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))

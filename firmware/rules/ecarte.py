@@ -13,7 +13,7 @@
 from firmware import evaluate
 from firmware.cards import KING, SEVEN, name, rank, suit, is_card
 from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction
+from firmware.rules import CHANCE, IllegalAction, Rules, unpack
 from firmware.rules import ecarte_variants as V
 from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
                                           ANSWER, PHASE_NAMES, SHOE_FAULTS)
@@ -60,7 +60,7 @@ def inputs(events):
     return out
 
 
-class Ecarte:
+class Ecarte(Rules):
     def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
         self.options = o = options or Options()
         self.ev = evaluator
@@ -138,18 +138,8 @@ class Ecarte:
         """How many games (the journal's unit of recall) this state has finished."""
         return self.game_no - 1
 
-    def can(self, action):
-        try:
-            self.verify(action)
-            return True
-        except IllegalAction:
-            return False
-
     def verify(self, action):
-        try:
-            kind, seat, value = action
-        except (TypeError, ValueError):
-            raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
+        kind, seat, value = unpack(action)
         if kind == "shoe" or kind in SHOE_FAULTS:
             if seat != CHANCE:
                 raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))

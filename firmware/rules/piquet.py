@@ -16,7 +16,7 @@ from firmware import declarations as D
 from firmware import evaluate
 from firmware.cards import SEVEN, TEN, is_card, name, rank
 from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction
+from firmware.rules import CHANCE, IllegalAction, Rules, unpack
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon
@@ -129,7 +129,7 @@ def _cards_of(hand, cat):
     return [c for c in hand if rank(c) in ranks]
 
 
-class Piquet:
+class Piquet(Rules):
     def __init__(self, options=None, first_dealer=None, evaluator=evaluate):
         """first_dealer None: each partie begins with the cut; a seat: that seat deals
         first and the deal simply alternates."""
@@ -203,18 +203,8 @@ class Piquet:
         """How many games (the journal's unit of recall) this state has finished."""
         return self.parties
 
-    def can(self, action):
-        try:
-            self.verify(action)
-            return True
-        except IllegalAction:
-            return False
-
     def verify(self, action):
-        try:
-            kind, seat, value = action
-        except (TypeError, ValueError):
-            raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
+        kind, seat, value = unpack(action)
         if kind == "shoe":
             if seat != CHANCE:
                 raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))
