@@ -18,3 +18,26 @@ OFFER = const(14)  # offer the opponent the point (écarté variant "offer-point
 
 NAMES = ("", "STAND", "PROPOSE", "ACCEPT", "REFUSE", "SELECT", "CONFIRM", "KING",
          "BET+", "BET-", "SUPERVISOR", "ABANDON", "CLAIM", "DOUBLE", "OFFER")
+
+
+def select(selected, place, hand, one):
+    """SELECT `place` (1-based, in the hand as displayed): toggles a card in `selected`,
+    or makes it the one card to play when `one`."""
+    from firmware.rules import IllegalAction
+    if not 1 <= place <= len(hand):
+        raise IllegalAction("no card %d in a hand of %d" % (place, len(hand)))
+    if one:
+        selected[:] = [place]
+    elif place in selected:
+        selected.remove(place)
+    else:
+        selected.append(place)
+
+
+def chosen(selected, hand, one):
+    """The cards CONFIRM submits: the selection, in hand order; exactly one when `one`."""
+    from firmware.rules import IllegalAction
+    cards = tuple(hand[i - 1] for i in sorted(selected))
+    if one and len(cards) != 1:
+        raise IllegalAction("select one card to play, then CONFIRM")
+    return cards

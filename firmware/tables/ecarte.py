@@ -56,22 +56,11 @@ class EcarteTable:
                 return ("choose", pos, g.choices[sel[0] - 1])
         hand = self.hand(pos)
         if button == B.SELECT:
-            if not 1 <= arg <= len(hand):
-                raise R.IllegalAction("no card %d in a hand of %d" % (arg, len(hand)))
-            if g.phase == R.PLAY:
-                sel[:] = [arg]
-            elif arg in sel:
-                sel.remove(arg)
-            else:
-                sel.append(arg)
+            B.select(sel, arg, hand, g.phase == R.PLAY)
             return None
         if button == B.CONFIRM:
-            cards = tuple(hand[i - 1] for i in sorted(sel))
-            if g.phase == R.PLAY:
-                if len(cards) != 1:
-                    raise R.IllegalAction("select one card to play, then CONFIRM")
-                return ("play", pos, cards[0])
-            return ("discard", pos, cards)
+            cards = B.chosen(sel, hand, g.phase == R.PLAY)
+            return ("play", pos, cards[0]) if g.phase == R.PLAY else ("discard", pos, cards)
         raise R.IllegalAction("button %r does nothing in écarté" % (button,))
 
     def _bet(self, seat, button, arg):

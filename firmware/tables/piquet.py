@@ -57,22 +57,11 @@ class PiquetTable:
         hand = self.hand(seat)
         sel = self.selected[seat]
         if button == B.SELECT:
-            if not 1 <= arg <= len(hand):
-                raise IllegalAction("no card %d in a hand of %d" % (arg, len(hand)))
-            if g.phase == R.PLAY:
-                sel[:] = [arg]
-            elif arg in sel:
-                sel.remove(arg)
-            else:
-                sel.append(arg)
+            B.select(sel, arg, hand, g.phase == R.PLAY)
             return None
         if button == B.CONFIRM:
-            cards = tuple(hand[i - 1] for i in sorted(sel))
-            if g.phase == R.PLAY:
-                if len(cards) != 1:
-                    raise IllegalAction("select one card to play, then CONFIRM")
-                return ("play", seat, cards[0])
-            return ("exchange", seat, cards)
+            cards = B.chosen(sel, hand, g.phase == R.PLAY)
+            return ("play", seat, cards[0]) if g.phase == R.PLAY else ("exchange", seat, cards)
         raise IllegalAction("button %r does nothing in piquet" % (button,))
 
     def shoe_fault(self, code):

@@ -1,13 +1,8 @@
-# `tapis odds GAME ...`: exact odds, by complete enumeration. Each game's part lives in
-# host/odds_<game>.py with register(subparsers); list it in GAMES.
-import importlib
+# `tapis odds GAME ...`: exact odds, by complete enumeration (host/odds_<game>.py).
+from host.commands import by_game
 
 GAMES = ("club", "ecarte")
 
 
 def register(sub):
-    p = sub.add_parser("odds", help="exact odds, by complete enumeration")
-    games = p.add_subparsers(dest="game", metavar="GAME")
-    games.required = True
-    for game in GAMES:
-        importlib.import_module("host.odds_" + game).register(games)
+    by_game(sub, "odds", "exact odds, by complete enumeration", GAMES)
