@@ -2,7 +2,9 @@
 import pytest
 
 from firmware.cards import parse, parse_list
-from firmware.evaluate import ECARTE_STRENGTH, ecarte_points, game_value, legal_plays
+from cython_core import evaluate as compiled
+from firmware import evaluate as pure
+from firmware.evaluate import ECARTE_STRENGTH
 from firmware.rules import ecarte as R
 from helpers import dealt, shoe, snapshot
 
@@ -68,7 +70,12 @@ def test_dealer_who_refuses_the_first_proposal_and_loses_concedes_two():
     assert g.scores == [0, 2]  # a vole is 2 as well: tricks never score more than 2
 
 
-def test_vole_scores_two_and_point_one():
+TWINS = pytest.mark.parametrize("ev", [pure, compiled], ids=["pure", "cython"])
+
+
+@TWINS
+def test_vole_scores_two_and_point_one(ev):
+    ecarte_points = ev.ecarte_points
     assert ecarte_points([5, 0], -1) == (0, 2)
     assert ecarte_points([3, 2], -1) == (0, 1)
     assert ecarte_points([1, 4], -1) == (1, 1)
@@ -77,8 +84,9 @@ def test_vole_scores_two_and_point_one():
     assert ecarte_points([4, 1], 0) == (0, 1)  # the vulnerable seat won: no bonus
 
 
-def test_game_values():
-    assert [game_value(s) for s in range(5)] == [3, 2, 2, 1, 1]
+@TWINS
+def test_game_values(ev):
+    assert [ev.game_value(s) for s in range(5)] == [3, 2, 2, 1, 1]
 
 
 def test_proposal_exchange_then_second_refusal_carries_no_penalty():
@@ -185,8 +193,9 @@ def test_king_at_four_ends_the_game():
     ("KH 7H 8C", "QH", "H", "KH"),  # trump led: overtrump if able
     ("AS 7S", "TS", "H", "AS"),  # ace ranks between ten and jack
 ])
-def test_legal_plays(hand, led, trump, legal):
-    got = legal_plays(parse_list(hand), C(led), "SHDC".index(trump), ECARTE_STRENGTH)
+@TWINS
+def test_legal_plays(ev, hand, led, trump, legal):
+    got = ev.legal_plays(parse_list(hand), C(led), "SHDC".index(trump), ECARTE_STRENGTH)
     assert sorted(got) == sorted(parse_list(legal))
 
 

@@ -78,3 +78,11 @@ def test_scoring_agrees(t0, vulnerable, loser):
     tricks = [t0, 5 - t0]
     assert pure.ecarte_points(tricks, vulnerable) == compiled.ecarte_points(tricks, vulnerable)
     assert pure.game_value(loser) == compiled.game_value(loser)
+
+
+@given(st.integers(0, 2 ** 32))
+def test_whole_ecarte_matches_are_the_same_on_either_evaluator(seed):
+    from ecarte_driver import play
+    from firmware.rules.ecarte import Ecarte
+
+    assert play(seed, 6, Ecarte(evaluator=compiled)).log == play(seed, 6, Ecarte(evaluator=pure)).log
