@@ -43,7 +43,14 @@ def run(args):
     else:
         delay = args.delay if args.delay is not None else (0.05 if out.isatty() else 0.0)
 
+        held = []  # a section heading ("\n── Deal 6 ..."), printed once its section has a line
+
         def write(line):
+            if line.startswith("\n"):
+                held[:] = [line]
+                return
+            if held:
+                out.write(held.pop() + "\n")
             out.write(line + "\n")
             out.flush()
             if delay:
