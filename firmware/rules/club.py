@@ -21,6 +21,7 @@ from firmware import duel as D
 from firmware.cards import is_card, name, suit
 from firmware.compat import const
 from firmware.rules import CHANCE, IllegalAction, Rules, unpack
+from firmware.rules import show as _show
 
 # Phases
 BANK = const(0)  # the banker decides (see `choices`)
@@ -424,16 +425,9 @@ class Club(Rules):
             self._open_deal()
 
     # ---- helpers ------------------------------------------------------------------
-    def _emit(self, event):
-        self._out.append(event)
-
     def _whose_turn(self):
         if self.to_act == CHANCE:
             return "the shoe's turn to deal"
         if self.phase == BANK:
             return "the banker's (seat %d) decision" % self.to_act
         return "seat %d's turn to stake" % self.to_act
-
-
-def _show(c):
-    return name(c) if is_card(c) else repr(c)

@@ -14,6 +14,7 @@ from firmware import evaluate
 from firmware.cards import KING, SEVEN, name, rank, suit, is_card
 from firmware.compat import const
 from firmware.rules import CHANCE, IllegalAction, Rules, unpack
+from firmware.rules import show as _show
 from firmware.rules import ecarte_variants as V
 from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
                                           ANSWER, PHASE_NAMES, SHOE_FAULTS)
@@ -61,6 +62,7 @@ def inputs(events):
 
 
 class Ecarte(Rules):
+    PHASE_NAMES = PHASE_NAMES
     def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
         self.options = o = options or Options()
         self.ev = evaluator
@@ -432,16 +434,3 @@ class Ecarte(Rules):
         why = self.wagers.bet_error(seat, side, amount, self.players())
         if why:
             raise IllegalAction("seat %r cannot bet %r: %s" % (seat, value, why))
-
-    # ---- helpers ---------------------------------------------------------------------
-    def _emit(self, event):
-        self._out.append(event)
-
-    def _whose_turn(self):
-        if self.to_act == CHANCE:
-            return "the shoe's turn to deliver a card"
-        return "seat %d's turn to %s" % (self.to_act, PHASE_NAMES[self.phase])
-
-
-def _show(c):
-    return name(c) if is_card(c) else repr(c)

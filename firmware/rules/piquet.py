@@ -17,6 +17,7 @@ from firmware import evaluate
 from firmware.cards import SEVEN, TEN, is_card, name, rank
 from firmware.compat import const
 from firmware.rules import CHANCE, IllegalAction, Rules, unpack
+from firmware.rules import show as _show
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon
@@ -130,6 +131,7 @@ def _cards_of(hand, cat):
 
 
 class Piquet(Rules):
+    PHASE_NAMES = PHASE_NAMES
     def __init__(self, options=None, first_dealer=None, evaluator=evaluate):
         """first_dealer None: each partie begins with the cut; a seat: that seat deals
         first and the deal simply alternates."""
@@ -578,15 +580,3 @@ class Piquet(Rules):
         self.points[seat] += points
         self.scores[seat] += points
         self._emit(("score", seat, (points, reason)))
-
-    def _emit(self, event):
-        self._out.append(event)
-
-    def _whose_turn(self):
-        if self.to_act == CHANCE:
-            return "the shoe's turn to deliver a card"
-        return "seat %d's turn to %s" % (self.to_act, PHASE_NAMES[self.phase])
-
-
-def _show(c):
-    return name(c) if is_card(c) else repr(c)
