@@ -34,7 +34,7 @@ class Controller:
         for link in route.values():
             if link not in self.links:
                 self.links.append(link)
-        route[P.SHOE].greet(P.SHOE)
+        route[P.SHOE].greet(P.SHOE, True)  # a DRAW is kept through a death, never re-asked
         for s in range(table.SEATS):
             route[P.DISPLAY + s].greet(P.DISPLAY + s)
         route[P.TABLE_DISPLAY].greet(P.TABLE_DISPLAY)
@@ -80,13 +80,11 @@ class Controller:
             bad = p.refused or ("device 0x%02x is dead: no answer" % a if p.dead else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
-            if p.lost and not p.dead:  # back: what it missed is sent again
+            if p.lost and not p.dead and a != P.SHOE:  # back: what it missed is sent again
                 p.lost = False
                 for d in self.seats + [self.board]:
                     if d.addr == a:
                         d.last = None
-                if a == P.SHOE:
-                    self.reask = True  # once its cards in flight are in: it may have lost DRAW
             self.down[a] = bool(bad)
 
     def _on_frame(self, link, addr, seq, ftype, payload):
@@ -151,12 +149,18 @@ class Controller:
             return
         link = self.route[P.SHOE]
         ready = link.ready(P.SHOE)
+        p = link.peers.get(P.SHOE)
+        if p is not None and p.lost and not p.dead:
+            # the shoe was reset: what was queued for it is gone (a death keeps it). Seen
+            # here, not in _check, so that no DRAW goes out between its return and the
+            # re-ask (asking twice over-draws).
+            p.lost = False
+            self.reask = True  # once its cards in flight are in
         if self.reask and ready:
             self.reask, self.awaiting = False, 0
         if self.awaiting:
             # asked and not all come: wait, unless the shoe has been silent that long (a
             # live shoe is heard at least at each heartbeat, and the link delivers the DRAW)
-            p = link.peers.get(P.SHOE)
             quiet = now_ms - (p.heard if p is not None else 0)
             if now_ms - self.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
                 return

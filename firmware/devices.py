@@ -55,6 +55,7 @@ class _Peer:
         self.nakked = None  # type: int | None
         self.heard = 0
         self.greet = False  # this end greets it (the controller's end)
+        self.keep = False  # what is queued for it survives its death (greet(keep=True))
         self.hello_ms = None  # type: int | None  # when HELLO was last sent (greeting end)
         self.hellos = 0  # HELLOs sent without an answer
         self.helloed = False  # it answered HELLO
@@ -94,9 +95,13 @@ class Link:
         p.errors[what] = p.errors.get(what, 0) + 1
 
     # ---- what the controller asks ---------------------------------------------------
-    def greet(self, addr):
-        """Greet the device at `addr` with HELLO and watch it with heartbeats."""
-        self.peer(addr).greet = True
+    def greet(self, addr, keep=False):
+        """Greet the device at `addr` with HELLO and watch it with heartbeats. keep: what
+        is queued for it is not dropped when it is declared dead but held back and sent
+        after it answers HELLO again, each frame exactly once (the shoe: a DRAW dropped
+        with the queue cannot be told from one it took, and asking again over-draws)."""
+        p = self.peer(addr)
+        p.greet, p.keep = True, keep
 
     def restore(self, addr, seq):
         """After a reset: the journal says frame `seq` from `addr` was already taken."""
@@ -246,6 +251,9 @@ class Link:
         if p.session is not None and sess != p.session:  # the peer was reset
             if p.restored is not None:
                 rx = _later(rx, p.restored)
+            if p.keep and p.greet:  # what was kept was for its last session: gone
+                p.pending = []
+                p.lost = True
         elif p.rx is not None:  # the same peer: what was taken never moves backwards
             rx = _later(rx, p.rx)
         p.session = sess
@@ -262,6 +270,7 @@ class Link:
                 for f in p.pending:  # what was held back goes now
                     self.port.write(f[1])
                     f[2] = now
+                    f[3] = 0  # kept through a death: its tries start again
             return
         # greeted by the other end (it was reset): answer for this address and for every
         # address this end sends on, then send again all that is unacknowledged
@@ -313,8 +322,12 @@ class Link:
             p.quiet = True
             return
         p.dead = True
-        p.lost = True  # what was queued for it is gone: the controller sends it again
         p.helloed = False
+        if p.keep:  # held back until it answers HELLO; its HELLO base tells it what they are
+            for f in p.pending:
+                f[2] = None
+            return
+        p.lost = True  # what was queued for it is gone: the controller sends it again
         p.pending = []
 
     def _timers(self, addr, p, now):
