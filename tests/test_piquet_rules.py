@@ -15,6 +15,7 @@ from firmware.cards import TEN, parse_list, rank, suit
 from firmware.rng import Seeded
 from firmware.rules import CHANCE, IllegalAction
 from firmware.rules import piquet as R
+import piquet_driver
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -227,27 +228,8 @@ def test_play_must_follow_suit():
 
 # ---- random parties ----------------------------------------------------------------------
 def drive(seed, deals, options=None, declare_all=False, check=None, cuts=False):
-    """Random legal play, the shoe dealing seeded shuffles; returns the game."""
-    g = R.Piquet(options, first_dealer=None if cuts else seed % 2)
-    rng = Seeded(seed)
-    pack = []
-    while g.finished < deals:
-        if g.to_act == CHANCE:
-            if g.delivered == 0:
-                pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), rng.below)
-            g.apply(("shoe", CHANCE, pack[g.delivered]))
-        elif g.phase == R.EXCHANGE:
-            lo, hi = g.exchange_range(g.to_act)
-            h = deck.shuffle(list(g.hands[g.to_act]), rng.below)
-            g.apply(("exchange", g.to_act, tuple(h[:lo + rng.below(hi - lo + 1)])))
-        elif g.phase == R.DECLARE and declare_all:
-            g.apply(("declare", g.to_act, R.CATEGORIES[g.cat]))
-        else:
-            acts = g.legal_actions()
-            g.apply(acts[rng.below(len(acts))])
-        if check:
-            check(g)
-    return g
+    """Random legal play (tests/piquet_driver.py); the players cut when `cuts`."""
+    return piquet_driver.drive(seed, deals, options, None if cuts else seed % 2, declare_all, check)
 
 
 def conserved(g):
@@ -445,36 +427,21 @@ def test_the_machine_reaches_the_play():
 MP_DRIVE = r'''
 import binascii
 import hashlib
-from firmware import deck
-from firmware.rng import Seeded
-from firmware.rules import piquet as R, CHANCE
+import sys
+sys.path.append("/tests")
+from firmware.rules import piquet as R
 from firmware.tables.piquet import PiquetTable
+from piquet_driver import drive
 
 
-def drive(seed, deals, options, first_dealer):
-    g = R.Piquet(options, first_dealer=first_dealer)
+def views(g):  # the table adapter runs too, as the board would run it
     t = PiquetTable(g)
-    rng = Seeded(seed)
-    pack = []
-    while g.finished < deals:
-        if g.to_act == CHANCE:
-            if g.delivered == 0:
-                pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), rng.below)
-            g.apply(("shoe", CHANCE, pack[g.delivered]))
-        elif g.phase == R.EXCHANGE:
-            lo, hi = g.exchange_range(g.to_act)
-            h = deck.shuffle(list(g.hands[g.to_act]), rng.below)
-            g.apply(("exchange", g.to_act, tuple(h[:lo + rng.below(hi - lo + 1)])))
-        else:
-            acts = g.legal_actions()
-            g.apply(acts[rng.below(len(acts))])
-        t.view(0)
-        t.view(1)
-    return g
+    t.view(0)
+    t.view(1)
 
 
 for options, first in ((None, None), (R.cent(), 1)):
-    g = drive(5, 6, options, first)
+    g = drive(5, 6, options, first, check=views)
     print(binascii.hexlify(hashlib.sha256(repr(g.log).encode()).digest()).decode(), g.results)
 '''
 
@@ -484,10 +451,10 @@ def test_the_same_parties_under_real_micropython():
     events as under CPython (SPEC §2: the board runs the pure code)."""
     from simulator import micropython
 
-    p = micropython.run(code=MP_DRIVE, timeout=120)
+    p = micropython.run(code=MP_DRIVE, roots=(micropython.FIRMWARE_DIR, ROOT / "tests"), timeout=120)
     assert p.returncode == 0, p.stderr
-    here = subprocess.run([sys.executable, "-c", MP_DRIVE], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    here = subprocess.run([sys.executable, "-c", MP_DRIVE.replace('"/tests"', repr(str(ROOT / "tests")))],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert here.returncode == 0, here.stderr
     assert p.stdout == here.stdout and len(p.stdout.splitlines()) == 2
 
