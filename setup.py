@@ -1,10 +1,16 @@
 # The Cython core is optional: without a compiler the build warns and the host
-# uses the pure twins (host/core.py). TAPIS_PURE=1 forces them at run time.
+# uses the pure twins (cython_core/twins.py). TAPIS_PURE=1 forces them at run time.
+#
+# One import package, `tapis`: the repository's top-level folders are its subpackages
+# (firmware/ is tapis.firmware, and so on), so the wheel installs nothing else at the top.
 import glob
+import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+PARTS = ("firmware", "cython_core", "simulator", "host")
 
 
 class OptionalBuildExt(build_ext):
@@ -27,13 +33,26 @@ def _warn(e):
         "Tapis will run on the pure-Python twins: correct, but slower.\n\n" % (e,))
 
 
+def packages():
+    found = {"tapis": "tapis"}
+    for part in PARTS:
+        for d, _dirs, files in os.walk(part):
+            if "__init__.py" in files and "node_modules" not in d:
+                found["tapis." + d.replace(os.sep, ".")] = d
+    return found
+
+
 def extensions():
     try:
         from Cython.Build import cythonize
     except ImportError as e:
         _warn(e)
         return []
-    return cythonize(sorted(glob.glob("cython_core/*.pyx")), language_level=3, quiet=True)
+    exts = [Extension("tapis.cython_core." + os.path.basename(p)[:-4], [p])
+            for p in sorted(glob.glob("cython_core/*.pyx"))]
+    return cythonize(exts, language_level=3, quiet=True)
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+_packages = packages()
+setup(packages=sorted(_packages), package_dir=_packages, ext_modules=extensions(),
+      cmdclass={"build_ext": OptionalBuildExt})

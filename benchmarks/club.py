@@ -11,8 +11,8 @@ import time
 from array import array
 from math import comb
 
-from cython_core import duel as compiled
-from firmware import deck, duel as pure
+from tapis.cython_core import duel as compiled
+from tapis.firmware import deck, duel as pure
 
 
 def batch(n, seed):
@@ -50,7 +50,7 @@ def main():
 
     # tapis odds club, the whole command (process start included)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "host.cli", "odds", "club", "--json"], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "tapis", "odds", "club", "--json"], check=True, capture_output=True)
     odds_s = time.perf_counter() - t0
     # naive 1: every turned card, banker tableau and punter tableau of a 2x52 shoe,
     # at the compiled batch rate
@@ -64,7 +64,7 @@ def main():
               odds_s, naive_cards, naive_cards / fast / 3.15e7, pairs, pairs * per_duel, pairs * per_duel / odds_s))
 
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "host.cli", "simulate", "--rounds", "200000", "--seed", "1", "--json"],
+    subprocess.run([sys.executable, "-m", "tapis", "simulate", "--rounds", "200000", "--seed", "1", "--json"],
                    check=True, capture_output=True)
     sim_s = time.perf_counter() - t0
     print("tapis simulate --game club --rounds 200000  %.2f s  (%.0f rounds/s, one worker)" % (sim_s, 200000 / sim_s))

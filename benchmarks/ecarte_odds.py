@@ -17,9 +17,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from cython_core import ecarte_solver as compiled  # noqa: E402
-from firmware import ecarte_solver as pure  # noqa: E402
-from firmware.deck import deck32  # noqa: E402
+from tapis.cython_core import ecarte_solver as compiled  # noqa: E402
+from tapis.firmware import ecarte_solver as pure  # noqa: E402
+from tapis.firmware.deck import deck32  # noqa: E402
 
 ORDER = {5: 0, 6: 1, 7: 2, 8: 3, 12: 4, 9: 5, 10: 6, 11: 7}  # 7 8 9 T A J Q K
 
@@ -90,9 +90,9 @@ def per_hand(fn, sample):
 def table_rates(deals):
     """Full-stack deals/s with the bots on the advisor, and on the rough estimate they had
     before (a bare trump suit makes `ecarte_stands` fall back to it), interleaved, best of 2."""
-    from cython_core import evaluate
-    from simulator import bots
-    from simulator.table import EmulatedTable
+    from tapis.cython_core import evaluate
+    from tapis.simulator import bots
+    from tapis.simulator.table import EmulatedTable
 
     advisor = bots.ecarte_stands
 
@@ -132,7 +132,7 @@ def main():
     stand = min(per_hand(compiled.stands, sample) for _ in range(3))
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "host.cli", "odds", "ecarte", "--hand", "7H,KS,QS,JS,7D",
+    subprocess.run([sys.executable, "-m", "tapis", "odds", "ecarte", "--hand", "7H,KS,QS,JS,7D",
                     "--turned", "8H", "--json"], cwd=root, check=True, capture_output=True)
     cli = time.perf_counter() - t0
     print("écarté odds, one elder hand = 65,780 dealer hands (seeded hands, same run)")

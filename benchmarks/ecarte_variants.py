@@ -7,10 +7,10 @@ other work on the machine does not skew the ratios.
 import argparse
 import time
 
-from cython_core import evaluate as compiled
-from simulator.faults import faulty_table
-from simulator.games import Ecarte
-from simulator.table import EmulatedTable
+from tapis.cython_core import evaluate as compiled
+from tapis.simulator.faults import faulty_table
+from tapis.simulator.games import Ecarte
+from tapis.simulator.table import EmulatedTable
 
 
 def rate(make, deals):

@@ -10,9 +10,9 @@ import argparse
 import tempfile
 import time
 
-from host.flash import NOT_DEPLOYED, compile_firmware
-from simulator.table import EmulatedTable
-from simulator.vboard import VirtualBoardTable
+from tapis.host.flash import NOT_DEPLOYED, compile_firmware
+from tapis.simulator.table import EmulatedTable
+from tapis.simulator.vboard import VirtualBoardTable
 
 HEAP_BUDGET = 64 * 1024
 MPY_BUDGET = 150 * 1024

@@ -12,13 +12,13 @@ import argparse
 import time
 from array import array
 
-from cython_core import declarations as compiled
-from firmware import declarations as pure
-from firmware import deck
-from firmware.rng import Seeded
-from cython_core import evaluate as compiled_evaluate
-from firmware import evaluate as pure_evaluate
-from simulator.table import EmulatedTable
+from tapis.cython_core import declarations as compiled
+from tapis.firmware import declarations as pure
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.cython_core import evaluate as compiled_evaluate
+from tapis.firmware import evaluate as pure_evaluate
+from tapis.simulator.table import EmulatedTable
 
 
 def deals(n, seed):

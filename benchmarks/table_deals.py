@@ -6,9 +6,9 @@ firmware controller, with the compiled core against the pure twin in the same ru
 import argparse
 import time
 
-from cython_core import evaluate as compiled
-from firmware import evaluate as pure
-from simulator.table import EmulatedTable
+from tapis.cython_core import evaluate as compiled
+from tapis.firmware import evaluate as pure
+from tapis.simulator.table import EmulatedTable
 
 
 def deals_per_second(evaluator, deals, seed):

@@ -5,9 +5,9 @@
 # masks, playing one card of each run of touching cards (cards with none of the other side's
 # between them are worth the same). The enumerator spreads the opposing hand over the gaps
 # between the hand's cards, as the pure twin does, and weighs each spread by binomials.
-from firmware.cards import KING, name, rank, suit
-from firmware.deck import deck32
-from firmware.evaluate import ECARTE_STRENGTH
+from tapis.firmware.cards import KING, name, rank, suit
+from tapis.firmware.deck import deck32
+from tapis.firmware.evaluate import ECARTE_STRENGTH
 
 TRICKS = 5
 

@@ -1,7 +1,7 @@
 # Which UARTs, pins and baud rates each supported board uses (docs/hardware.md shows the
 # wiring). Pure data plus the small Port wrapper over machine.UART; main.py builds them.
-from firmware import protocol as P
-from firmware.compat import const
+from . import protocol as P
+from .compat import const
 
 JOURNAL = "/journal.bin"
 _BAUD = const(115200)

@@ -2,27 +2,27 @@
 # (firmware/main.py), the virtual board and the tests. A new game is begun in the
 # journal; an unfinished one is rebuilt by replaying its inputs into a fresh game (from
 # the state it began with), and checked event by event against what was journaled.
-from firmware import protocol as P
-from firmware.controller import Controller
-from firmware.journal import JournalError, restore
-from firmware.rules import CHANCE
+from . import protocol as P
+from .controller import Controller
+from .journal import JournalError, restore
+from .rules import CHANCE
 
 
 def _ecarte():
-    from firmware.rules.ecarte import Ecarte, Options
-    from firmware.tables.ecarte import EcarteTable
+    from .rules.ecarte import Ecarte, Options
+    from .tables.ecarte import EcarteTable
     return Ecarte, Options, EcarteTable, Ecarte.finished_games, True
 
 
 def _piquet():
-    from firmware.rules.piquet import Piquet, Options
-    from firmware.tables.piquet import PiquetTable
+    from .rules.piquet import Piquet, Options
+    from .tables.piquet import PiquetTable
     return Piquet, Options, PiquetTable, Piquet.finished_games, True
 
 
 def _club():
-    from firmware.rules.club import Club, Options
-    from firmware.tables.club import ClubTable
+    from .rules.club import Club, Options
+    from .tables.club import ClubTable
     return Club, Options, ClubTable, Club.finished_games, False
 
 
@@ -35,11 +35,12 @@ def unload():
     """Free the boot-only modules (this one and the self-test) once the table is built:
     nothing the controller keeps refers to them, and on a board their bytecode is heap."""
     import sys
-    import firmware
+    pkg = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
+    parent = sys.modules[pkg]
     for name in ("boot", "selftest"):
-        sys.modules.pop("firmware." + name, None)
-        if name in firmware.__dict__:
-            delattr(firmware, name)
+        sys.modules.pop(pkg + "." + name, None)
+        if name in parent.__dict__:
+            delattr(parent, name)
 
 
 def kit(name):

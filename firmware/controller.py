@@ -1,9 +1,9 @@
 # The table loop: poll the links, turn frames into rule actions, keep the shoe
 # supplied, refresh the displays. Only this layer touches ports and time, and it
 # constructs no device: it is handed Links routed by device address.
-from firmware import protocol as P
-from firmware.devices import Display, Shoe
-from firmware.rules import CHANCE, IllegalAction
+from . import protocol as P
+from .devices import Display, Shoe
+from .rules import CHANCE, IllegalAction
 
 _RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
 

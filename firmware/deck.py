@@ -1,7 +1,7 @@
 # Decks as lists of card codes, and the one shuffle.
 # The shuffle takes its randomness as an argument: a seeded generator on the host,
 # os.urandom on the board. The rules never shuffle.
-from firmware.cards import card
+from .cards import card
 
 PIQUET_RANKS = (5, 6, 7, 8, 9, 10, 11, 12)  # 7..A: 32 cards, for piquet and écarté
 CENT_RANKS = (4,) + PIQUET_RANKS  # with the sixes: piquet au cent, 36 cards

@@ -6,7 +6,7 @@
 # rules do: point = cards << 8 | pips, sequence = length << 4 | top rank,
 # set = size << 4 | rank; 0 means nothing to declare. A hand as a bitmask has bit
 # `card` set for each card (hand_mask), which is what the batch API takes.
-from firmware.cards import ACE as _ACE, JACK as _JACK, KING as _KING, TEN as _TEN
+from .cards import ACE as _ACE, JACK as _JACK, KING as _KING, TEN as _TEN
 
 # Category results are (winner, score): winner 0 = elder, 1 = younger, -1 = nobody.
 ELDER = 0

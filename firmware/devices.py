@@ -12,8 +12,8 @@
 # has been quiet. All state is kept per device address, so one Link may serve a bus.
 import json
 
-from firmware import protocol as P
-from firmware.compat import const
+from . import protocol as P
+from .compat import const
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead

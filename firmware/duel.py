@@ -13,7 +13,7 @@
 # leading 1 bit, then one bit per remaining trump from the highest down, 1 for the
 # banker's and 0 for the punter's. Four trumps a side at most: a pattern is < 512.
 # The minimax value of each pattern is computed once and kept.
-from firmware.compat import const
+from .compat import const
 
 BANKER = const(1)  # the banker's tableau wins: the punter loses his stake
 PUSH = const(0)  # en carte: no money moves

@@ -11,9 +11,9 @@
 # the hand's cards, and two opposing hands with as many cards in every gap play identically.
 # The enumerator solves one hand per way of spreading the cards over the gaps and weighs it by
 # the product of binomials (at most C(13,5) = 1,287 solves, usually a few hundred).
-from firmware.cards import KING, name, rank, suit
-from firmware.deck import deck32
-from firmware.evaluate import ECARTE_STRENGTH, beats, legal_plays
+from .cards import KING, name, rank, suit
+from .deck import deck32
+from .evaluate import ECARTE_STRENGTH, beats, legal_plays
 
 TRICKS = 5  # cards in an écarté hand
 

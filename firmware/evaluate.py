@@ -1,7 +1,7 @@
 # The reference evaluator: legal plays, the trick winner and deal scoring.
 # This is the pure twin of cython_core/evaluate.pyx: same names, same answers.
 # A strength table maps a rank (0..12) to its order in the game; higher wins.
-from firmware.cards import rank, suit
+from .cards import rank, suit
 
 # Écarté: K Q J A T 9 8 7 (king high). Unused ranks (2..6) are 0.
 ECARTE_STRENGTH = (0, 0, 0, 0, 0, 1, 2, 3, 4, 6, 7, 8, 5)

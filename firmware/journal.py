@@ -18,8 +18,8 @@
 # ends a game.
 import json
 
-from firmware.compat import const
-from firmware import protocol as _P
+from .compat import const
+from . import protocol as _P
 
 KEEP = const(10)
 _MAGIC = const(0x4A)

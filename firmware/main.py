@@ -7,9 +7,9 @@ import time
 
 from machine import UART, Pin
 
-from firmware import boards
-from firmware.devices import Link
-from firmware.journal import FileStore, Journal, JournalError
+from . import boards
+from .devices import Link
+from .journal import FileStore, Journal, JournalError
 
 GAME = "ecarte"  # the game this table plays (the journal's, when it resumes one)
 
@@ -37,7 +37,7 @@ def open_link(spec):
 def main():
     cfg = boards.BOARDS[board_name()]
     led = Pin(cfg["led"], Pin.OUT)
-    from firmware import boot, selftest  # boot-only: unloaded once the table is built
+    from . import boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(boards.JOURNAL)
     failed = selftest.run(store, GAME)  # before any UART is opened

@@ -1,5 +1,5 @@
 # Panel buttons, as the panels send them in BUTTON frames: [button, arg].
-from firmware.compat import const
+from .compat import const
 
 STAND = const(1)  # "I play": play without proposing (PLAY/PROPOSE key, play side)
 PROPOSE = const(2)
@@ -23,7 +23,7 @@ NAMES = ("", "STAND", "PROPOSE", "ACCEPT", "REFUSE", "SELECT", "CONFIRM", "KING"
 def select(selected, place, hand, one):
     """SELECT `place` (1-based, in the hand as displayed): toggles a card in `selected`,
     or makes it the one card to play when `one`."""
-    from firmware.rules import IllegalAction
+    from .rules import IllegalAction
     if not 1 <= place <= len(hand):
         raise IllegalAction("no card %d in a hand of %d" % (place, len(hand)))
     if one:
@@ -36,7 +36,7 @@ def select(selected, place, hand, one):
 
 def chosen(selected, hand, one):
     """The cards CONFIRM submits: the selection, in hand order; exactly one when `one`."""
-    from firmware.rules import IllegalAction
+    from .rules import IllegalAction
     cards = tuple(hand[i - 1] for i in sorted(selected))
     if one and len(cards) != 1:
         raise IllegalAction("select one card to play, then CONFIRM")

@@ -5,7 +5,7 @@
 # The CRC is CRC-16/CCITT-FALSE over ADDR..PAYLOAD. The decoder is a stream: feed it
 # whatever bytes the port had and it returns the whole frames; on a bad CRC or a bad
 # length it drops the start byte and resynchronises on the next 0xA5.
-from firmware.compat import const
+from .compat import const
 
 SOF = const(0xA5)
 MAX_PAYLOAD = const(1024)

@@ -1,8 +1,8 @@
 # The board's self-test, run after every reset before it talks to any device:
 # the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
 # journal's integrity. run() returns a list of failures (empty: passed).
-from firmware import protocol as P
-from firmware.journal import JournalError, records
+from . import protocol as P
+from .journal import JournalError, records
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 
@@ -24,8 +24,8 @@ def _codec():
 def _rules():
     """A fixed écarté deal: 10 cards and the turn-up, then the elder stands; the rules
     must see the turned king's point and accept only legal plays."""
-    from firmware.rules import CHANCE
-    from firmware.rules.ecarte import Ecarte
+    from .rules import CHANCE
+    from .rules.ecarte import Ecarte
     g = Ecarte()
     cards = (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B)
     for c in cards:
@@ -40,8 +40,8 @@ def _rules():
 
 def _any_rules(game):
     """Another game's rules: a fresh table refuses a nonsense action and changes nothing."""
-    from firmware.boot import kit
-    from firmware.rules import IllegalAction
+    from .boot import kit
+    from .rules import IllegalAction
     Rules, Options = kit(game)[0], kit(game)[1]
     g = Rules(Options())
     before = list(g.log)

@@ -34,9 +34,9 @@ import gc
 import struct
 import sys
 
-from firmware.compat import const
-from firmware.devices import Link
-from firmware.journal import FileStore, Journal
+from .compat import const
+from .devices import Link
+from .journal import FileStore, Journal
 
 _YIELD_EVERY = const(32)
 _SEATS = const(8)  # the bus is wired for a full table; the game greets the seats it has
@@ -69,7 +69,7 @@ def new_controller(name, kw, port, journal=_JOURNAL):
     then firmware.boot.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), every device on one Link over `port`. `name` and `kw`
     (its Options' keyword arguments) say what a fresh journal begins."""
-    from firmware import boot, selftest  # boot-only: unloaded once the table is built
+    from . import boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
     failed = selftest.run(store, name)

@@ -2,7 +2,7 @@
 # (argparse turns it into exit code 2).
 import argparse
 
-from firmware.cards import CardError, parse, parse_list
+from tapis.firmware.cards import CardError, parse, parse_list
 
 
 def positive(text):

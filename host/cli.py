@@ -13,7 +13,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
-        importlib.import_module("host.commands." + name).register(sub)
+        importlib.import_module("tapis.host.commands." + name).register(sub)
     return p
 
 

@@ -12,10 +12,10 @@ PURE = os.environ.get("TAPIS_PURE", "") not in ("", "0")
 def _twin(name):
     if not PURE:
         try:
-            return importlib.import_module("cython_core." + name), "cython"
+            return importlib.import_module("tapis.cython_core." + name), "cython"
         except ImportError as e:
             sys.stderr.write("warning: compiled %s unavailable (%s); using the pure twin\n" % (name, e))
-    return importlib.import_module("firmware." + name), "pure"
+    return importlib.import_module("tapis.firmware." + name), "pure"
 
 
 _chosen = {name: _twin(name) for name in TWINS}

@@ -4,9 +4,9 @@ import argparse
 import json
 from collections import Counter
 
-from firmware.cards import SUITS, name
-from host import args as A
-from host import core
+from tapis.firmware.cards import SUITS, name
+from tapis.host import args as A
+from tapis.host import core
 
 
 def tableau(text):

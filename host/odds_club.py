@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from math import comb
 
-from host import core as cores
+from tapis.host import core as cores
 
 
 def register(sub):

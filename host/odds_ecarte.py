@@ -5,7 +5,7 @@
 # `wins` counts the dealer hands against which elder takes 3 or more tricks, `voles` all 5.
 import json
 
-from host import args as A
+from tapis.host import args as A
 
 
 def register(sub):
@@ -23,7 +23,7 @@ def add_position(p):
 
 def position(args):
     """Elder's hand and the turned card, checked: exits 2 with a clear message if wrong."""
-    from firmware.cards import name
+    from tapis.firmware.cards import name
 
     hand, turned = args.hand, args.turned
     if len(hand) != 5:
@@ -43,7 +43,7 @@ def position(args):
 def count(hand, turned, dealers=None):
     """(total, wins, voles) as the command prints them: over every dealer hand, or over the
     given `dealers` only (the tests compare a brute force on such a subset)."""
-    from host.core import ecarte_solver
+    from tapis.host.core import ecarte_solver
 
     if dealers is None:
         return ecarte_solver.odds(hand, turned, True)
@@ -56,13 +56,13 @@ def run(args):
     if args.json:
         print(json.dumps({"total": total, "wins": wins, "voles": voles}))
     else:
-        from firmware.cards import name
+        from tapis.firmware.cards import name
 
         print("elder %s, turned %s, elder leads without proposing; double dummy over %d dealer hands"
               % (" ".join(name(c) for c in hand), name(turned), total))
         print("  point (3+ tricks)  %6d  %.4f  (odds %d to %d)" % (wins, wins / total, wins, total - wins))
         print("  vole (5 tricks)    %6d  %.4f" % (voles, voles / total))
-        from host.core import ecarte_solver
+        from tapis.host.core import ecarte_solver
 
         split = ecarte_solver.dealer_trumps(hand, turned)
         print("  the dealer holds 0..5 trumps in %s hands; fewer than two in %d"

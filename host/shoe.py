@@ -9,8 +9,8 @@ Two dialects (docs/protocol.md):
 The monitor detects the dialect from the first thing it can decode: a frame with a good CRC,
 or a whole line that is a card or an ERR.
 """
-from firmware import deck, protocol as P
-from firmware.cards import CardError, name, parse
+from tapis.firmware import deck, protocol as P
+from tapis.firmware.cards import CardError, name, parse
 
 FAULTS = {"U": "card not read", "F": "card delivered face up", "D": "two cards delivered together",
           "J": "jam", "E": "shoe empty", "C": "cut card reached", "T": "dealt out of turn"}

@@ -1,8 +1,8 @@
 # Bots behind the emulated panels. They see only their own seat's display view
 # and answer with button presses, as a person at the table would.
-from firmware import panel as B
-from firmware.cards import KING, QUEEN, rank, suit
-from firmware.evaluate import ECARTE_STRENGTH as STRENGTH, beats
+from tapis.firmware import panel as B
+from tapis.firmware.cards import KING, QUEEN, rank, suit
+from tapis.firmware.evaluate import ECARTE_STRENGTH as STRENGTH, beats
 
 
 def _strength(c):
@@ -26,7 +26,7 @@ _ADVICE = {}  # (hand, turned card, leads) -> stand: the advisor's answer, cache
 
 
 def _advisor():
-    from host.core import ecarte_solver  # compiled when built: ~0.1 ms a decision
+    from tapis.host.core import ecarte_solver  # compiled when built: ~0.1 ms a decision
     return ecarte_solver
 
 

@@ -1,10 +1,10 @@
 # Club écarté in the simulator: which duel core the host uses, the bot at the panel,
 # the deal recorder and the terminal renderer.
-from firmware import panel as B
-from firmware.cards import RANKS, name, rank, suit
-from firmware.rules import club as R
-from firmware.tables.club import ClubTable
-from host import core
+from tapis.firmware import panel as B
+from tapis.firmware.cards import RANKS, name, rank, suit
+from tapis.firmware.rules import club as R
+from tapis.firmware.tables.club import ClubTable
+from tapis.host import core
 
 UNIT = 2  # the bots' stake when no minimum applies
 HOLD_TALIAS = 1  # talias a bot keeps a standing bank after the first

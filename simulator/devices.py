@@ -3,8 +3,8 @@
 # frames as real devices, through the same codec.
 import json
 
-from firmware import deck, protocol as P
-from firmware.devices import Link
+from tapis.firmware import deck, protocol as P
+from tapis.firmware.devices import Link
 
 PACKS = {32: deck.deck32, 36: deck.deck36, 52: deck.deck52, 104: deck.shoe}
 # Packs with a cut card, and the span of places it is put at (club écarté's shoe): when

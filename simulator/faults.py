@@ -11,9 +11,9 @@
 #
 # `faults` maps (pack number, delivery number) to a fault: pack 1 is the first pack the
 # table loads, delivery n the n-th card (or fault) to come out of it.
-from firmware import deck, protocol as P
-from firmware.rng import Seeded
-from simulator.devices import PACKS, EmuShoe
+from tapis.firmware import deck, protocol as P
+from tapis.firmware.rng import Seeded
+from tapis.simulator.devices import PACKS, EmuShoe
 
 
 class FaultyShoe(EmuShoe):
@@ -84,7 +84,7 @@ class FaultyShoe(EmuShoe):
 
 def faulty_table(seed, faults=None, stack=None, **kw):
     """An EmulatedTable whose shoe is a FaultyShoe (kw: game, options, players, ...)."""
-    from simulator.table import EmulatedTable
+    from tapis.simulator.table import EmulatedTable
 
     sim = EmulatedTable(seed, **kw)
     port = sim.devices[0].link.port

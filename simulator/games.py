@@ -1,10 +1,10 @@
 # The games the simulator can run, found by name. Each entry says how to build the
 # rules state and its table adapter, and which bot, recorder and renderer go with it.
-from firmware.rules import ecarte
-from firmware.tables.ecarte import EcarteTable
-from simulator.bots import EcarteBot
-from simulator.records import Recorder
-from simulator.render import Renderer
+from tapis.firmware.rules import ecarte
+from tapis.firmware.tables.ecarte import EcarteTable
+from tapis.simulator.bots import EcarteBot
+from tapis.simulator.records import Recorder
+from tapis.simulator.render import Renderer
 
 
 class Ecarte:
@@ -46,10 +46,10 @@ class Ecarte:
 
 GAMES = {"ecarte": Ecarte}
 
-from simulator.piquet import PiquetKit  # noqa: E402
+from tapis.simulator.piquet import PiquetKit  # noqa: E402
 
 GAMES["piquet"] = PiquetKit
 
-from simulator.club import ClubKit  # noqa: E402
+from tapis.simulator.club import ClubKit  # noqa: E402
 
 GAMES["club"] = ClubKit

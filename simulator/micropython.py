@@ -19,6 +19,9 @@ MP_DIR = Path(__file__).resolve().parent / "mp"
 RUNNER = MP_DIR / "run.mjs"
 REPO = MP_DIR.parent.parent
 FIRMWARE_DIR = REPO / "firmware"
+# The firmware mounted as the host imports it (tapis.firmware): code shared by the tests
+# under both interpreters imports the same names. Its own imports are package-relative.
+AS_TAPIS = (FIRMWARE_DIR, "tapis/firmware")
 _PACKAGE = MP_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 
@@ -40,7 +43,7 @@ def ensure_installed() -> None:
 def command(
     code: str | None = None,
     script: str | os.PathLike[str] | None = None,
-    roots: Iterable[str | os.PathLike[str]] = (FIRMWARE_DIR,),
+    roots: Iterable = (FIRMWARE_DIR,),
     args: Iterable[str] = (),
     paths: Iterable[str] = (),
     stdin: str = "block",
@@ -48,14 +51,18 @@ def command(
     """The argv that runs ``code`` (``-c``) or ``script`` under MicroPython.
 
     Each root directory appears in the MicroPython FS under its own name at ``/``, which is
-    on ``sys.path``: the default root makes ``import firmware.x`` work. ``paths`` are extra
+    on ``sys.path``: the default root makes ``import firmware.x`` work. A root may also be a
+    (directory, name) pair: ``AS_TAPIS`` makes ``import tapis.firmware.x`` work. ``paths`` are extra
     FS directories for ``sys.path``; ``stdin`` is "block" or "nonblock" (see run.mjs).
     """
     if (code is None) == (script is None):
         raise ValueError("give exactly one of code= or script=")
     argv = ["node", str(RUNNER), "--stdin", stdin]
     for root in roots:
-        argv += ["--root", str(root)]
+        if isinstance(root, tuple):
+            argv += ["--root", str(root[0]), "--root-as", root[1]]
+        else:
+            argv += ["--root", str(root)]
     for p in paths:
         argv += ["--path", p]
     argv += ["-c", code] if code is not None else [str(script)]
@@ -65,7 +72,7 @@ def command(
 def run(
     code: str | None = None,
     script: str | os.PathLike[str] | None = None,
-    roots: Iterable[str | os.PathLike[str]] = (FIRMWARE_DIR,),
+    roots: Iterable = (FIRMWARE_DIR,),
     timeout: float | None = 60,
     args: Iterable[str] = (),
     input: str | None = None,

@@ -10,10 +10,10 @@ import math
 import random
 from array import array
 
-from firmware import deck, duel as pure_duel
-from firmware.rules import club as R
-from host import core
-from simulator.club import bank_choice, stake_for, UNIT
+from tapis.firmware import deck, duel as pure_duel
+from tapis.firmware.rules import club as R
+from tapis.host import core
+from tapis.simulator.club import bank_choice, stake_for, UNIT
 
 CHUNK = 5000  # rounds per chunk
 SHOE = 104

@@ -1,11 +1,11 @@
 # Piquet in the simulator: the bot behind a panel, the deal recorder and the table
 # display renderer.
-from firmware import panel as B
-from firmware.cards import JACK, KING, QUEEN, RANKS, TEN, name, rank, suit
-from firmware.declarations import sequences
-from firmware.rules import piquet as R
-from firmware.tables.piquet import PiquetTable, describe
-from simulator.render import SEAT_NAMES, pretty
+from tapis.firmware import panel as B
+from tapis.firmware.cards import JACK, KING, QUEEN, RANKS, TEN, name, rank, suit
+from tapis.firmware.declarations import sequences
+from tapis.firmware.rules import piquet as R
+from tapis.firmware.tables.piquet import PiquetTable, describe
+from tapis.simulator.render import SEAT_NAMES, pretty
 
 # How much a card is worth keeping, by rank (6..A): high cards win tricks.
 _RANK_KEEP = {4: 0, 5: 0, 6: 1, 7: 2, 8: 4, 9: 5, 10: 6, 11: 8, 12: 10}

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import tty
 
-from simulator import micropython
+from tapis.simulator import micropython
 
 BANNER = (b"MicroPython v1.27.0 on webassembly; tapis virtual board (pty)\r\n"
           b"Type \"help()\" for more information.\r\n")

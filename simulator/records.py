@@ -1,5 +1,5 @@
 # Deal records: the event log folded into one JSON-ready object per deal.
-from firmware.cards import is_card, name
+from tapis.firmware.cards import is_card, name
 
 # events of the laws of irregularities (firmware/rules/ecarte_laws.py), kept in `laws`
 LAW_EVENTS = ("unread", "exposed", "double feed", "missing", "outofturn", "duplicate", "extra",

@@ -1,5 +1,5 @@
 # The emulated table display, rendered in the terminal: one readable line per event.
-from firmware.cards import RANKS, name, rank, suit
+from tapis.firmware.cards import RANKS, name, rank, suit
 
 SYMBOLS = "♠♥♦♣"
 SEAT_NAMES = ("West", "East", "North")  # table seats; more are "Seat n" (the gallery)

@@ -1,13 +1,13 @@
 # The table simulator: the firmware controller, wired by in-memory links to an
 # emulated shoe, a console (panel + display) per seat with a bot behind it, and the
 # table display. Time is virtual: each step is one millisecond.
-from firmware import protocol as P
-from firmware.controller import Controller
-from firmware.devices import Link
-from firmware.rng import Seeded
-from simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from simulator.games import GAMES
-from simulator.pipes import pipe
+from tapis.firmware import protocol as P
+from tapis.firmware.controller import Controller
+from tapis.firmware.devices import Link
+from tapis.firmware.rng import Seeded
+from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.games import GAMES
+from tapis.simulator.pipes import pipe
 
 STALL_STEPS = 1000  # steps without a new event before the run is declared stuck
 

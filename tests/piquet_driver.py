@@ -1,9 +1,9 @@
 # Random legal piquet, the shoe dealing seeded shuffles, in code that runs unchanged
 # under CPython and MicroPython (tests/test_piquet_rules.py compares the two).
-from firmware import deck
-from firmware.rng import Seeded
-from firmware.rules import CHANCE
-from firmware.rules import piquet as R
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.firmware.rules import CHANCE
+from tapis.firmware.rules import piquet as R
 
 
 def drive(seed, deals, options=None, first_dealer=0, declare_all=False, check=None):

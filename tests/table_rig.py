@@ -1,14 +1,14 @@
 # A table whose controller can be reset: the emulated devices and the wires live on,
 # the board (controller, its Links, what its UARTs had buffered) is rebuilt from the
 # journal by firmware.boot.build, as after a power loss.
-from firmware import protocol as P
-from firmware.boot import build
-from firmware.devices import Link
-from firmware.journal import Journal, MemoryStore
-from firmware.rng import Seeded
-from simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from simulator.games import GAMES
-from simulator.pipes import pipe
+from tapis.firmware import protocol as P
+from tapis.firmware.boot import build
+from tapis.firmware.devices import Link
+from tapis.firmware.journal import Journal, MemoryStore
+from tapis.firmware.rng import Seeded
+from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.games import GAMES
+from tapis.simulator.pipes import pipe
 
 
 class PowerLoss(Exception):

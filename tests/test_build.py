@@ -26,16 +26,16 @@ def test_without_a_compiler_the_build_warns_and_succeeds(tmp_path):
 
 def test_tapis_pure_forces_the_pure_twin():
     env = dict(os.environ, TAPIS_PURE="1")
-    p = subprocess.run([sys.executable, "-m", "host.cli", "info", "--json"], env=env,
+    p = subprocess.run([sys.executable, "-m", "tapis", "info", "--json"], env=env,
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["core"] == "pure"
 
 
 def test_a_missing_compiled_core_falls_back_with_a_warning():
-    code = ("import sys; sys.modules['cython_core.evaluate'] = None\n"
-            "from host import core; print(core.CORE, core.evaluate.__name__)")
+    code = ("import sys; sys.modules['tapis.cython_core.evaluate'] = None\n"
+            "from tapis.host import core; print(core.CORE, core.evaluate.__name__)")
     env = {k: v for k, v in os.environ.items() if k != "TAPIS_PURE"}
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
-    assert p.stdout.split() == ["pure", "firmware.evaluate"]
+    assert p.stdout.split() == ["pure", "tapis.firmware.evaluate"]
     assert "compiled evaluate unavailable" in p.stderr

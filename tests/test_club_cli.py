@@ -10,12 +10,12 @@ from math import gcd
 
 import pytest
 
-from firmware import duel as D
-from firmware.cards import parse, parse_list
-from host.cli import main
-from host import odds_club
+from tapis.firmware import duel as D
+from tapis.firmware.cards import parse, parse_list
+from tapis.host.cli import main
+from tapis.host import odds_club
 
-TAPIS = [sys.executable, "-m", "host.cli"]
+TAPIS = [sys.executable, "-m", "tapis"]
 
 
 def run(*args, timeout=300):

@@ -9,9 +9,9 @@ from itertools import combinations, combinations_with_replacement, product
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cython_core import duel as compiled
-from firmware import deck, duel as pure
-from firmware.cards import SUITS, parse_list
+from tapis.cython_core import duel as compiled
+from tapis.firmware import deck, duel as pure
+from tapis.firmware.cards import SUITS, parse_list
 
 TWINS = [pure, compiled]
 SHOE = deck.shoe()

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from firmware import deck, duel as D, panel as B
-from firmware.cards import parse_list
-from firmware.rules import CHANCE, IllegalAction
-from firmware.rules import club as R
-from firmware.tables.club import ClubTable
-from simulator import montecarlo as MC
-from simulator.club import ClubBot, bank_choice, stake_for
+from tapis.firmware import deck, duel as D, panel as B
+from tapis.firmware.cards import parse_list
+from tapis.firmware.rules import CHANCE, IllegalAction
+from tapis.firmware.rules import club as R
+from tapis.firmware.tables.club import ClubTable
+from tapis.simulator import montecarlo as MC
+from tapis.simulator.club import ClubBot, bank_choice, stake_for
 
 FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
 
@@ -451,7 +451,7 @@ print([D.solve(c) for c in range(1, 512)])
 
 
 def test_a_session_under_real_micropython_matches_cpython():
-    from simulator import micropython
+    from tapis.simulator import micropython
 
     board = micropython.run(code=SESSION, timeout=180)
     assert board.returncode == 0, board.stderr

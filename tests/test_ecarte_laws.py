@@ -6,12 +6,12 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from firmware import deck, panel as B
-from firmware.cards import KING, parse, parse_list, rank
-from firmware.rules import CHANCE, ecarte as R
-from simulator.bots import EcarteBot
-from simulator.faults import faulty_table
-from simulator.records import Recorder
+from tapis.firmware import deck, panel as B
+from tapis.firmware.cards import KING, parse, parse_list, rank
+from tapis.firmware.rules import CHANCE, ecarte as R
+from tapis.simulator.bots import EcarteBot
+from tapis.simulator.faults import faulty_table
+from tapis.simulator.records import Recorder
 
 DEALER, ELDER = 0, 1  # the first deal: seat 0 deals, seat 1 is elder
 # packets 3+2: elder, elder, elder, dealer x3, elder x2, dealer x2, then the turn-up

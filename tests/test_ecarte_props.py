@@ -3,10 +3,10 @@
 from hypothesis import event, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from firmware import deck
-from firmware.cards import KING, rank, suit
-from firmware.rng import Seeded
-from firmware.rules import ecarte as R
+from tapis.firmware import deck
+from tapis.firmware.cards import KING, rank, suit
+from tapis.firmware.rng import Seeded
+from tapis.firmware.rules import ecarte as R
 from helpers import snapshot
 
 PACK = sorted(deck.deck32())

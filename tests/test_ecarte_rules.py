@@ -1,11 +1,11 @@
 # Golden écarté deals: each pins one rule of SPEC §4 (seeds 000-002).
 import pytest
 
-from firmware.cards import parse, parse_list
-from cython_core import evaluate as compiled
-from firmware import evaluate as pure
-from firmware.evaluate import ECARTE_STRENGTH
-from firmware.rules import ecarte as R
+from tapis.firmware.cards import parse, parse_list
+from tapis.cython_core import evaluate as compiled
+from tapis.firmware import evaluate as pure
+from tapis.firmware.evaluate import ECARTE_STRENGTH
+from tapis.firmware.rules import ecarte as R
 from helpers import dealt, shoe, snapshot
 
 H = 1  # hearts

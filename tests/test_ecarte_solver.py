@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cython_core import ecarte_solver as compiled  # a missing build must fail here
-from firmware import ecarte_solver as pure
-from firmware.cards import parse, parse_list
-from host import core
-from host.odds_ecarte import count
+from tapis.cython_core import ecarte_solver as compiled  # a missing build must fail here
+from tapis.firmware import ecarte_solver as pure
+from tapis.firmware.cards import parse, parse_list
+from tapis.host import core
+from tapis.host.odds_ecarte import count
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def codes(cards):
 
 
 def tapis(*argv, env=None):
-    return subprocess.run([sys.executable, "-m", "host.cli", *argv], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tapis", *argv], capture_output=True, text=True,
                           cwd=ROOT, timeout=120, env=env)
 
 
@@ -227,8 +227,8 @@ def test_twins_have_the_same_public_names_and_signatures():
 
 def test_the_host_picks_the_compiled_solver_and_tapis_pure_forces_the_pure_one():
     assert core.ecarte_solver is compiled
-    code = "from host import core; print(core.ecarte_solver.__name__)"
-    for pure_env, want in (("1", "firmware.ecarte_solver"), ("", "cython_core.ecarte_solver")):
+    code = "from tapis.host import core; print(core.ecarte_solver.__name__)"
+    for pure_env, want in (("1", "tapis.firmware.ecarte_solver"), ("", "tapis.cython_core.ecarte_solver")):
         env = dict(os.environ, TAPIS_PURE=pure_env)
         p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
         assert p.stdout.strip() == want, p.stderr
@@ -276,8 +276,8 @@ def test_twins_agree_on_full_hands(deck, leads):
 # ---- the bots use the advisor ----
 
 def test_the_bots_stand_and_refuse_by_the_advisor():
-    from firmware import panel as B
-    from simulator.bots import EcarteBot, ecarte_stands
+    from tapis.firmware import panel as B
+    from tapis.simulator.bots import EcarteBot, ecarte_stands
 
     rng = random.Random(11)
     for _ in range(40):

@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-from firmware.cards import parse, rank, suit
-from simulator.games import Ecarte
-from simulator.table import EmulatedTable
+from tapis.firmware.cards import parse, rank, suit
+from tapis.simulator.games import Ecarte
+from tapis.simulator.table import EmulatedTable
 
-TAPIS = [sys.executable, "-m", "host.cli", "table"]
+TAPIS = [sys.executable, "-m", "tapis", "table"]
 ECARTE_ORDER = "789TAJQK"  # low to high, written here independently of the engine
 ACE_ORDER = "789TJQKA"
 
@@ -154,7 +154,7 @@ def test_an_unknown_variant_exits_2_and_names_the_variants():
     ("gallery", ["Seat 3 backs", "Balances: West", "pays"]),
 ])
 def test_watching_a_variant_on_the_table_display(variant, shows, capsys):
-    from host.cli import main
+    from tapis.host.cli import main
 
     assert main(["table", "--variant", variant, "--seed", "2", "--deals", "30", "--delay", "0"]) == 0
     out = capsys.readouterr().out

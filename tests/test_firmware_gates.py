@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator import micropython
+from tapis.simulator import micropython
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

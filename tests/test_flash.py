@@ -15,10 +15,10 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
-from firmware import manifest as M
-from host import flash as F
-from simulator import micropython
-from simulator.ptyboard import PtyBoard
+from tapis.firmware import manifest as M
+from tapis.host import flash as F
+from tapis.simulator import micropython
+from tapis.simulator.ptyboard import PtyBoard
 
 
 @given(st.binary(max_size=200), st.binary(max_size=300))
@@ -67,7 +67,7 @@ def test_the_manifest_check_refuses_a_wrong_key_and_a_changed_or_extra_file(tmp_
 
 
 def tapis(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "host.cli"] + list(args), capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tapis"] + list(args), capture_output=True,
                           text=True, timeout=300, env=env)
 
 

@@ -6,8 +6,8 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from firmware import journal as J
-from firmware.journal import FileStore, Journal, JournalError, MemoryStore
+from tapis.firmware import journal as J
+from tapis.firmware.journal import FileStore, Journal, JournalError, MemoryStore
 from table_rig import Rig, total_events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -183,7 +183,7 @@ def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
     import subprocess
     import sys
 
-    from simulator import micropython
+    from tapis.simulator import micropython
     board = micropython.run(code=MP_CODE, timeout=180)
     assert board.returncode == 0, board.stderr
     host = subprocess.run([sys.executable, "-c", MP_CODE], capture_output=True, text=True,
@@ -195,8 +195,8 @@ def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
 
 
 def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch, played):
-    from firmware import protocol as P
-    from firmware import selftest
+    from tapis.firmware import protocol as P
+    from tapis.firmware import selftest
     _rig, raw, _games = played
     assert selftest.run(MemoryStore(raw)) == []
     for game in ("piquet", "club"):  # a board playing another game checks its own rules

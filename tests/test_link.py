@@ -5,9 +5,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from firmware import protocol as P
-from firmware.devices import Link
-from simulator.pipes import End, pipe
+from tapis.firmware import protocol as P
+from tapis.firmware.devices import Link
+from tapis.simulator.pipes import End, pipe
 
 
 class Lossy(End):
@@ -204,7 +204,7 @@ def test_error_counters_are_kept_per_device():
 def play_over_lossy_wires(seed, drop, corrupt, deals=3):
     """The same seeded table over clean wires and over wires dropping and corrupting
     frames: (clean table, noisy table)."""
-    from simulator import table as T
+    from tapis.simulator import table as T
 
     def lossy_pipe(counter=[0]):
         counter[0] += 1
@@ -258,7 +258,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
     import os
     import re
 
-    from firmware.journal import frame
+    from tapis.firmware.journal import frame
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")).read()
     examples = {
         (0x10, 1, P.CARD, b"\x1b"): "A5 10 01 10 00 01 1B 35 09",

@@ -11,9 +11,9 @@ import sys
 
 from ecarte_driver import jsonable, play
 
-from firmware import deck
-from firmware.rng import Seeded
-from simulator import micropython
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.simulator import micropython
 
 HERE = micropython.REPO / "tests"
 GAMES = 6  # seeds 0..5, 30 deals each (the driver's __main__)
@@ -21,7 +21,7 @@ GAMES = 6  # seeds 0..5, 30 deals each (the driver's __main__)
 
 def mp(script=None, code=None, args=()):
     micropython.ensure_installed()
-    argv = micropython.command(code=code, script=script, roots=(micropython.FIRMWARE_DIR, HERE),
+    argv = micropython.command(code=code, script=script, roots=(micropython.AS_TAPIS, HERE),
                                paths=("/tests",), args=args)
     p = subprocess.run(argv, capture_output=True, text=True, timeout=120, input="")
     assert p.returncode == 0, p.stderr
@@ -50,8 +50,8 @@ def test_the_driver_in_process_agrees_with_its_main():
 
 SHUFFLE_CODE = """
 import json
-from firmware import deck
-from firmware.rng import Seeded
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
 out = []
 for seed in (0, 1, 7, 2 ** 31 + 5, 123456789):
     r = Seeded(seed)

@@ -6,12 +6,12 @@ import sys
 
 import pytest
 
-from firmware import declarations as D
-from firmware import deck
-from firmware.cards import name, parse_list
-from host.cli import main
+from tapis.firmware import declarations as D
+from tapis.firmware import deck
+from tapis.firmware.cards import name, parse_list
+from tapis.host.cli import main
 
-TAPIS = [sys.executable, "-m", "host.cli"]
+TAPIS = [sys.executable, "-m", "tapis"]
 PACK = {name(c) for c in deck.deck32()}
 ELDER = "AS AH AD AC 8H 7H 8S 7S 9D 8D 9C 8C"  # seed 003:109: elder's quatorze of aces
 YOUNGER = "KH QH JH TH 9H KS QS JS TS 9S 7D 7C"  # younger: point of 5 and two quints
@@ -142,7 +142,7 @@ def test_an_unknown_variant_exits_2():
 
 
 def test_the_bot_discards_low_cards_and_keeps_its_sequence_and_stoppers():
-    from simulator.piquet import piquet_card, piquet_discard
+    from tapis.simulator.piquet import piquet_card, piquet_discard
 
     hand = parse_list("AH KH QH JH TH 7S 8S KS 8D QD 9C 7C")
     out = piquet_discard(hand, 1, 5, elder=True)

@@ -9,12 +9,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cython_core import declarations as compiled  # a missing build must fail here
-from firmware import declarations as pure
-from firmware import deck
-from firmware.cards import parse_list
-from firmware.rules import CHANCE
-from firmware.rules import piquet as R
+from tapis.cython_core import declarations as compiled  # a missing build must fail here
+from tapis.firmware import declarations as pure
+from tapis.firmware import deck
+from tapis.firmware.cards import parse_list
+from tapis.firmware.rules import CHANCE
+from tapis.firmware.rules import piquet as R
 
 TWINS = [pure, compiled]
 FIELDS = pure.FIELDS

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from firmware import declarations as D
-from firmware import deck
-from firmware.cards import TEN, parse_list, rank, suit
-from firmware.rng import Seeded
-from firmware.rules import CHANCE, IllegalAction
-from firmware.rules import piquet as R
+from tapis.firmware import declarations as D
+from tapis.firmware import deck
+from tapis.firmware.cards import TEN, parse_list, rank, suit
+from tapis.firmware.rng import Seeded
+from tapis.firmware.rules import CHANCE, IllegalAction
+from tapis.firmware.rules import piquet as R
 import piquet_driver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -429,8 +429,8 @@ import binascii
 import hashlib
 import sys
 sys.path.append("/tests")
-from firmware.rules import piquet as R
-from firmware.tables.piquet import PiquetTable
+from tapis.firmware.rules import piquet as R
+from tapis.firmware.tables.piquet import PiquetTable
 from piquet_driver import drive
 
 
@@ -449,9 +449,9 @@ for options, first in ((None, None), (R.cent(), 1)):
 def test_the_same_parties_under_real_micropython():
     """The firmware engine and table adapter under MicroPython 1.27 play the very same
     events as under CPython (SPEC §2: the board runs the pure code)."""
-    from simulator import micropython
+    from tapis.simulator import micropython
 
-    p = micropython.run(code=MP_DRIVE, roots=(micropython.FIRMWARE_DIR, ROOT / "tests"), timeout=120)
+    p = micropython.run(code=MP_DRIVE, roots=(micropython.AS_TAPIS, ROOT / "tests"), timeout=120)
     assert p.returncode == 0, p.stderr
     here = subprocess.run([sys.executable, "-c", MP_DRIVE.replace('"/tests"', repr(str(ROOT / "tests")))],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -460,8 +460,8 @@ def test_the_same_parties_under_real_micropython():
 
 
 def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_show_verdicts():
-    from firmware import panel as B
-    from firmware.tables.piquet import PiquetTable
+    from tapis.firmware import panel as B
+    from tapis.firmware.tables.piquet import PiquetTable
 
     g = dealt(*CAPOT)
     t = PiquetTable(g)

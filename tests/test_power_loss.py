@@ -4,9 +4,9 @@
 # is lost. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
-from firmware.journal import JournalError, MemoryStore
-from firmware.boot import build
-from firmware.journal import Journal
+from tapis.firmware.journal import JournalError, MemoryStore
+from tapis.firmware.boot import build
+from tapis.firmware.journal import Journal
 from table_rig import FailingStore, Rig, total_events
 
 
@@ -77,8 +77,8 @@ def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
         def write(self, b):
             sent.append(b)
 
-    from firmware import protocol as P
-    from firmware.devices import Link
+    from tapis.firmware import protocol as P
+    from tapis.firmware.devices import Link
     link = Link(Port())
     route = {P.SHOE: link, P.TABLE_DISPLAY: link, P.PANEL: link, P.DISPLAY: link,
              P.PANEL + 1: link, P.DISPLAY + 1: link}

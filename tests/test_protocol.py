@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from firmware import protocol as P
+from tapis.firmware import protocol as P
 
 frames = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255),
                    st.binary(max_size=300))

@@ -8,17 +8,17 @@ import tty
 
 import pytest
 
-from firmware import protocol as P
-from firmware.devices import Link
-from host.commands import recall
-from simulator.pipes import pipe
+from tapis.firmware import protocol as P
+from tapis.firmware.devices import Link
+from tapis.host.commands import recall
+from tapis.simulator.pipes import pipe
 from table_rig import Rig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def tapis(*args):
-    return subprocess.run([sys.executable, "-m", "host.cli"] + list(args), cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tapis"] + list(args), cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -59,7 +59,7 @@ def test_recall_as_json_has_every_input_and_event(journal_file, table):
 
 
 def recall_tuples(evs):
-    from firmware.journal import tuples
+    from tapis.firmware.journal import tuples
     return [tuples(e) for e in evs]
 
 
@@ -106,7 +106,7 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
 
 
 def test_recall_over_a_pty_with_pyserial(table):
-    from host.ports import open_port
+    from tapis.host.ports import open_port
 
     master, slave = os.openpty()
     tty.setraw(slave)

@@ -11,11 +11,11 @@ import tty
 import pytest
 from hypothesis import given, strategies as st
 
-from firmware import deck, protocol as P
-from firmware.cards import name, parse
-from firmware.rng import Seeded
-from host import shoe as S
-from host.ports import PortError, open_port
+from tapis.firmware import deck, protocol as P
+from tapis.firmware.cards import name, parse
+from tapis.firmware.rng import Seeded
+from tapis.host import shoe as S
+from tapis.host.ports import PortError, open_port
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def pty_pair():
 
 def start(*args):
     """Start `tapis shoe ...`; return once it has opened its port (its notice on stderr)."""
-    p = subprocess.Popen([sys.executable, "-m", "host.cli", "shoe"] + list(args),
+    p = subprocess.Popen([sys.executable, "-m", "tapis", "shoe"] + list(args),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     notice = p.stderr.readline()
     assert notice.startswith(("monitoring", "emulating")), notice + p.stderr.read()
@@ -109,7 +109,7 @@ def collect(link, until, timeout=10):
 
 
 def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
-    from firmware.devices import Link
+    from tapis.firmware.devices import Link
 
     master, path = pty_pair
     p = start("emulate", "--port", path, "--seed", "7", "--count", "32", "--json")
@@ -152,7 +152,7 @@ def test_emulate_streams_the_text_dialect_that_the_monitor_reads(pty_pair):
 def test_bad_ports_and_arguments_exit_2_with_a_message(tmp_path):
     for argv in (["monitor", "--port", str(tmp_path / "nope")], ["emulate", "--port", "bogus://x"],
                  ["monitor"], ["emulate", "--port", "loop://", "--seed", "x"]):
-        p = subprocess.run([sys.executable, "-m", "host.cli", "shoe"] + argv, capture_output=True,
+        p = subprocess.run([sys.executable, "-m", "tapis", "shoe"] + argv, capture_output=True,
                            text=True, timeout=30)
         assert p.returncode == 2 and "error" in p.stderr, argv
 

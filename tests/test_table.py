@@ -5,11 +5,11 @@ import sys
 
 import pytest
 
-from firmware import deck
-from firmware.cards import name
-from host.cli import main
+from tapis.firmware import deck
+from tapis.firmware.cards import name
+from tapis.host.cli import main
 
-TAPIS = [sys.executable, "-m", "host.cli"]
+TAPIS = [sys.executable, "-m", "tapis"]
 PACK = {name(c) for c in deck.deck32()}
 
 
@@ -79,7 +79,7 @@ def test_info_json():
 
 
 def test_help_prints_for_every_command():
-    from host.cli import COMMANDS
+    from tapis.host.cli import COMMANDS
 
     for args in [["--help"]] + [[c, "--help"] for c in COMMANDS]:
         p = run(*args)

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from firmware import deck, evaluate as pure
-from host import core
+from tapis.firmware import deck, evaluate as pure
+from tapis.host import core
 
-from cython_core import evaluate as compiled  # noqa: E402  (a missing build must fail here)
+from tapis.cython_core import evaluate as compiled  # noqa: E402  (a missing build must fail here)
 
 TWINS = [(pure, compiled)]
 CARDS = deck.deck52()
@@ -46,8 +46,8 @@ def test_every_compiled_module_has_a_pure_twin():
 
 @pytest.mark.parametrize("name", PAIRS)
 def test_twins_have_the_same_public_names_signatures_and_constants(name):
-    p = public(importlib.import_module("firmware." + name))
-    c = public(importlib.import_module("cython_core." + name))
+    p = public(importlib.import_module("tapis.firmware." + name))
+    c = public(importlib.import_module("tapis.cython_core." + name))
     assert sorted(p) == sorted(c)
     for n, pv in p.items():
         cv = c[n]
@@ -83,6 +83,6 @@ def test_scoring_agrees(t0, vulnerable, loser):
 @given(st.integers(0, 2 ** 32))
 def test_whole_ecarte_matches_are_the_same_on_either_evaluator(seed):
     from ecarte_driver import play
-    from firmware.rules.ecarte import Ecarte
+    from tapis.firmware.rules.ecarte import Ecarte
 
     assert play(seed, 6, Ecarte(evaluator=compiled)).log == play(seed, 6, Ecarte(evaluator=pure)).log

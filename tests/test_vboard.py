@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from firmware import protocol as P
-from simulator.games import GAMES
-from simulator.table import EmulatedTable
-from simulator.vboard import BoardError, BusBridge, ParityError, VirtualBoard, VirtualBoardTable
+from tapis.firmware import protocol as P
+from tapis.simulator.games import GAMES
+from tapis.simulator.table import EmulatedTable
+from tapis.simulator.vboard import BoardError, BusBridge, ParityError, VirtualBoard, VirtualBoardTable
 
 HEAP_BUDGET = 64 * 1024
 MPY_BUDGET = 150 * 1024
@@ -66,7 +66,7 @@ def test_a_variant_reaches_the_board_with_its_options():
 def test_deal_records_from_the_virtual_board_equal_the_cpython_ones():
     out = []
     for board in ("cpython", "micropython"):
-        p = subprocess.run([sys.executable, "-m", "host.cli", "table", "--board", board, "--seed", "9",
+        p = subprocess.run([sys.executable, "-m", "tapis", "table", "--board", board, "--seed", "9",
                             "--deals", "3", "--json"], capture_output=True, text=True, timeout=60)
         assert p.returncode == 0, p.stderr
         out.append([json.loads(line) for line in p.stdout.splitlines()])
@@ -85,7 +85,7 @@ def test_a_board_that_answers_differently_is_a_parity_error():
 
 
 def test_frames_are_routed_by_address_and_a_stray_address_is_noted():
-    from simulator.pipes import pipe
+    from tapis.simulator.pipes import pipe
 
     shoe_ctrl, shoe_dev = pipe()
     frames = P.encode(P.SHOE, 1, P.DRAW, b"\x05") + P.encode(0x7E, 2, P.SHOW, b"{}")
@@ -106,7 +106,7 @@ def test_an_unknown_game_stops_the_board_with_its_traceback():
 
 
 def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
-    from host.flash import compile_firmware
+    from tapis.host.flash import compile_firmware
 
     vb, cpy = both(1, heap=True)
     assert vb.board_log == cpy.game.log

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from firmware import deck
-from firmware.rng import Seeded
-from firmware.rules import ecarte as R
-from firmware.wagers import MAX_BET, Wagers
-from simulator.table import EmulatedTable
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.firmware.rules import ecarte as R
+from tapis.firmware.wagers import MAX_BET, Wagers
+from tapis.simulator.table import EmulatedTable
 
 
 def test_the_loser_pays_the_stake_times_the_game_value():
@@ -193,7 +193,7 @@ def test_gallery_bets_at_the_panels_and_balances_on_every_display():
 
 
 def test_balances_in_the_json_records():
-    p = subprocess.run([sys.executable, "-m", "host.cli", "table", "--variant", "gallery",
+    p = subprocess.run([sys.executable, "-m", "tapis", "table", "--variant", "gallery",
                         "--seed", "4", "--deals", "60", "--json"], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stderr

@@ -9,7 +9,7 @@ class IllegalAction(ValueError):
 
 def show(c):
     """A card's name for a message, or the bad value quoted."""
-    from firmware.cards import is_card, name
+    from ..cards import is_card, name
     return name(c) if is_card(c) else repr(c)
 
 

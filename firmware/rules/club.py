@@ -17,11 +17,11 @@
 # events as immutable tuples and appends them to `self.log`. Every movement of money is
 # a ("move", seat, (from, to, amount)) event between accounts: a seat number, "bank" (a
 # limited bank's money), "table" (stakes on the cloth) and "house" (the commission).
-from firmware import duel as D
-from firmware.cards import is_card, name, suit
-from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction, Rules, unpack
-from firmware.rules import show as _show
+from .. import duel as D
+from ..cards import is_card, name, suit
+from ..compat import const
+from . import CHANCE, IllegalAction, Rules, unpack
+from . import show as _show
 
 # Phases
 BANK = const(0)  # the banker decides (see `choices`)

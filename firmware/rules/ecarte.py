@@ -10,17 +10,17 @@
 # The laws of irregularities (a table's shoe can misdeal) live in ecarte_laws.py, the
 # variants played during a hand (doubling, offering the point, the quick game) in
 # ecarte_variants.py, the money in firmware/wagers.py.
-from firmware import evaluate
-from firmware.cards import KING, SEVEN, name, rank, suit, is_card
-from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction, Rules, unpack
-from firmware.rules import show as _show
-from firmware.rules import ecarte_variants as V
-from firmware.rules.ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
+from .. import evaluate
+from ..cards import KING, SEVEN, name, rank, suit, is_card
+from ..compat import const
+from . import CHANCE, IllegalAction, Rules, unpack
+from . import show as _show
+from . import ecarte_variants as V
+from .ecarte_phases import (DEAL, PROPOSE, RESPOND, DISCARD, DRAW, PLAY, CHOOSE,
                                           ANSWER, PHASE_NAMES, SHOE_FAULTS)
-from firmware.rules import ecarte_scoring as S
-from firmware.rules.ecarte_options import Options  # noqa: F401  (R.Options)
-from firmware.wagers import Wagers
+from . import ecarte_scoring as S
+from .ecarte_options import Options  # noqa: F401  (R.Options)
+from ..wagers import Wagers
 
 # Player actions; the events add: card, turn, draw, extra, trick, score, deal, game,
 # rubber, pool, seats, pay, void, duplicate, choices, retake, king lost, claimed, showdown.
@@ -31,7 +31,7 @@ PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "pl
 def _laws():
     """The laws of irregularities, loaded on the first one: a board that never misdeals
     keeps their bytecode out of its heap."""
-    from firmware.rules import ecarte_laws
+    from . import ecarte_laws
     return ecarte_laws
 _DEALT = ("card", "turn", "draw", "duplicate")
 

@@ -11,10 +11,10 @@
 #   ("outofturn", CHANCE, seat)   the shoe is being dealt from the wrong seat
 # and a card the shoe delivers twice is an imperfect pack. Where the laws give the
 # non-dealer a choice, the state waits in the CHOOSE phase for his ("choose", seat, text).
-from firmware.cards import name
-from firmware.rules import CHANCE, IllegalAction
-from firmware.rules import ecarte_variants as V
-from firmware.rules.ecarte_phases import DEAL, DRAW, PLAY, CHOOSE, PHASE_NAMES, SHOE_FAULTS  # noqa: F401
+from ..cards import name
+from . import CHANCE, IllegalAction
+from . import ecarte_variants as V
+from .ecarte_phases import DEAL, DRAW, PLAY, CHOOSE, PHASE_NAMES, SHOE_FAULTS  # noqa: F401
 
 NEW_DEAL = "new deal"
 CORRECT = "correct"

@@ -1,6 +1,6 @@
 # The phases of an écarté deal, shared by the engine (ecarte.py), its laws
 # (ecarte_laws.py) and its variants (ecarte_variants.py).
-from firmware.compat import const
+from ..compat import const
 
 DEAL = const(0)  # the shoe deals the hands in packets, then turns the trump
 PROPOSE = const(1)  # elder: propose or stand ("I play")

@@ -1,6 +1,6 @@
 # Écarté scoring beyond the hand: the game to 5, its value, the stakes and the gallery's
 # bets settled (firmware/wagers.py), rubbers, and pool écarté's rotation.
-from firmware.rules import CHANCE
+from . import CHANCE
 
 
 def score(g, seat, points, reason):

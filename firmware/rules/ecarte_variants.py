@@ -2,9 +2,9 @@
 # doubling before the third trick, offering the point, and the quick 4-card game.
 # Each is switched on by an Options field; pool écarté and rubbers are in the engine's
 # scoring (ecarte.py `_score`, `_rotate`).
-from firmware.cards import rank, suit
-from firmware.rules import CHANCE, IllegalAction
-from firmware.rules.ecarte_phases import PLAY, ANSWER, PHASE_NAMES
+from ..cards import rank, suit
+from . import CHANCE, IllegalAction
+from .ecarte_phases import PLAY, ANSWER, PHASE_NAMES
 
 
 def hand_points(g, tricks):

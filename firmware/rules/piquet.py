@@ -12,12 +12,12 @@
 #   ("play", seat, card)
 # `verify` raises IllegalAction and changes nothing, `can` answers, `apply` returns the
 # events it caused (immutable tuples) and appends them to `self.log`.
-from firmware import declarations as D
-from firmware import evaluate
-from firmware.cards import SEVEN, TEN, is_card, name, rank
-from firmware.compat import const
-from firmware.rules import CHANCE, IllegalAction, Rules, unpack
-from firmware.rules import show as _show
+from .. import declarations as D
+from .. import evaluate
+from ..cards import SEVEN, TEN, is_card, name, rank
+from ..compat import const
+from . import CHANCE, IllegalAction, Rules, unpack
+from . import show as _show
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon

@@ -5,9 +5,9 @@
 # REFUSE gives the bank up. A punter, at his turn to stake, picks a tableau with
 # SELECT 1..3, sets the amount with BET+ / BET- (arg: how many units, 0 meaning 1) and
 # CONFIRMs; a stake of 0 or REFUSE sits the deal out.
-from firmware import panel as B
-from firmware.rules import CHANCE, IllegalAction
-from firmware.rules import club as R
+from .. import panel as B
+from ..rules import CHANCE, IllegalAction
+from ..rules import club as R
 
 SEATS = 8  # the panels wired at a club table; Options.seats says how many play
 SHOE_CUT = b"C"  # the shoe's fault code when the cut card comes out

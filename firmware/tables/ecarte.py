@@ -1,9 +1,9 @@
 # Écarté on the table: each seat's view and the meaning of its panel buttons.
 # Seats 0 and 1 play (pool écarté: three seats, two in play and a watcher); the seats
 # after them are the gallery, who back a player with SELECT 1/2 and BET+/BET-.
-from firmware import panel as B
-from firmware.rules import CHANCE
-from firmware.rules import ecarte as R
+from .. import panel as B
+from ..rules import CHANCE
+from ..rules import ecarte as R
 
 PACK = 32
 _SIMPLE = {B.STAND: "stand", B.PROPOSE: "propose", B.ACCEPT: "accept", B.REFUSE: "refuse",

@@ -2,9 +2,9 @@
 # ACCEPT / REFUSE answer the yes-or-no questions (carte blanche, looking at the talon,
 # declaring or sinking a category); SELECT + CONFIRM exchange or play cards.
 # Declarations reach the displays as the terminal's verdicts: "good", "not good", "equal".
-from firmware import panel as B
-from firmware.rules import IllegalAction
-from firmware.rules import piquet as R
+from .. import panel as B
+from ..rules import IllegalAction
+from ..rules import piquet as R
 
 SEATS = 2
 SEQUENCE_NAMES = ("", "", "", "tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")

@@ -10,4 +10,4 @@ def by_game(sub, command, help, games):
     choices = p.add_subparsers(dest="game", metavar="GAME")
     choices.required = True
     for game in games:
-        importlib.import_module("host.%s_%s" % (command, game)).register(choices)
+        importlib.import_module("tapis.host.%s_%s" % (command, game)).register(choices)

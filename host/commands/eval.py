@@ -1,6 +1,6 @@
 # `tapis eval GAME ...`: the hand evaluator, a hand's value by the rules
 # (host/eval_<game>.py).
-from host.commands import by_game
+from tapis.host.commands import by_game
 
 GAMES = ("club", "ecarte", "piquet")
 

@@ -22,7 +22,7 @@ def register(sub):
 
 
 def run(args):
-    from host import flash as F
+    from tapis.host import flash as F
 
     entry = None if args.entry.lower() == "none" else args.entry
     if entry is not None and not all(part.isidentifier() for part in entry.split(".")):

@@ -10,8 +10,8 @@ def register(sub):
 def run(args):
     from importlib.metadata import PackageNotFoundError, version
 
-    from host.core import CORE
-    from simulator import micropython
+    from tapis.host.core import CORE
+    from tapis.simulator import micropython
 
     try:
         ver = version("tapis")

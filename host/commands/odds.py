@@ -1,5 +1,5 @@
 # `tapis odds GAME ...`: exact odds, by complete enumeration (host/odds_<game>.py).
-from host.commands import by_game
+from tapis.host.commands import by_game
 
 GAMES = ("club", "ecarte")
 

@@ -4,10 +4,10 @@ import json
 import sys
 import time
 
-from firmware import protocol as P
-from firmware.cards import is_card, name
-from firmware.devices import Link
-from firmware.journal import JournalError, group, parse
+from tapis.firmware import protocol as P
+from tapis.firmware.cards import is_card, name
+from tapis.firmware.devices import Link
+from tapis.firmware.journal import JournalError, group, parse
 
 _CARD_EVENTS = ("card", "turn", "draw", "play", "discard", "duplicate", "king", "talon",
                 "exchange", "shoe")
@@ -100,7 +100,7 @@ def text(games):
 def run(args):
     try:
         if args.port:
-            from host.ports import open_port
+            from tapis.host.ports import open_port
             games = fetch(open_port(args.port), args.last, timeout=args.timeout)
         else:
             path = args.journal or "journal.bin"

@@ -4,7 +4,7 @@ import secrets
 import sys
 import time
 
-from host import args as A
+from tapis.host import args as A
 
 DIALECTS = ("auto", "frames", "text")
 
@@ -42,7 +42,7 @@ def register(sub):
 
 
 def _open(args):
-    from host.ports import PortError, open_port
+    from tapis.host.ports import PortError, open_port
 
     if args.duration is not None and args.duration <= 0:
         args.parser.error("--duration must be positive, got %r" % args.duration)
@@ -67,7 +67,7 @@ class _Clock:
 
 
 def _render(ev):
-    from host.shoe import render
+    from tapis.host.shoe import render
     return render(ev)
 
 
@@ -84,7 +84,7 @@ def _expired(args, clock):
 
 
 def monitor(args):
-    from host.shoe import Monitor
+    from tapis.host.shoe import Monitor
 
     port = _open(args)
     mon = Monitor(None if args.dialect == "auto" else args.dialect)
@@ -113,7 +113,7 @@ class _Tap:
     """A Port that logs what goes through it, decoded, as the monitor would show it."""
 
     def __init__(self, port, args, clock):
-        from host.shoe import Monitor
+        from tapis.host.shoe import Monitor
 
         self.port, self.args, self.clock = port, args, clock
         self.rx, self.tx = Monitor("frames"), Monitor("frames")
@@ -141,8 +141,8 @@ class _Tap:
 
 
 def emulate(args):
-    from firmware.rng import Seeded
-    from host.shoe import card_line, text_pack
+    from tapis.firmware.rng import Seeded
+    from tapis.host.shoe import card_line, text_pack
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     port = _open(args)
@@ -165,7 +165,7 @@ def emulate(args):
             _emit(args, clock, {"dialect": "text", "type": "FAULT", "fault": "E", "meaning": "shoe empty",
                                 "direction": "out"}, "-> ")
             return 0
-        from simulator.devices import EmuShoe
+        from tapis.simulator.devices import EmuShoe
 
         tap = _Tap(port, args, clock)
         shoe = EmuShoe(tap, rng)

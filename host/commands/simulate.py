@@ -6,11 +6,11 @@ import secrets
 import sys
 import time
 
-from host import args as A
+from tapis.host import args as A
 
 
 def register(sub):
-    from simulator.montecarlo import SIMULATORS
+    from tapis.simulator.montecarlo import SIMULATORS
 
     p = sub.add_parser("simulate", help="Monte Carlo: each seat's return to player, 95%% confidence")
     p.add_argument("--game", choices=sorted(SIMULATORS), default="club", help="the game (default: club)")
@@ -40,7 +40,7 @@ class Bar:
 
 
 def run(args):
-    from simulator.montecarlo import simulate
+    from tapis.simulator.montecarlo import simulate
 
     if args.scheduler is not None:
         try:

@@ -3,8 +3,8 @@ import secrets
 import sys
 import time
 
-from host import args as A
-from simulator.games import GAMES
+from tapis.host import args as A
+from tapis.simulator.games import GAMES
 
 
 def register(sub):
@@ -21,8 +21,8 @@ def register(sub):
 
 
 def run(args):
-    from host.core import evaluate
-    from simulator.table import EmulatedTable
+    from tapis.host.core import evaluate
+    from tapis.simulator.table import EmulatedTable
 
     kit = GAMES[args.game]
     options = None
@@ -61,7 +61,7 @@ def run(args):
         on_table = kit.Renderer(write, hands, symbols).on_view
         print("Tapis · %s on the emulated table · seed %d" % (kit.title, seed))
     if args.board == "micropython":
-        from simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
+        from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
     sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
