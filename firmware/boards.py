@@ -1,6 +1,6 @@
 # Which UARTs, pins and baud rates each supported board uses (docs/hardware.md shows the
 # wiring). Pure data plus the small Port wrapper over machine.UART; main.py builds them.
-from . import protocol as P
+from . import wire as W
 from .compat import const
 
 JOURNAL = "/journal.bin"
@@ -49,7 +49,7 @@ class UARTPort:
 
 def route_for(shoe_link, bus_link, seats=8):
     """The shoe on its own link; panels, seat displays and the table display on the bus."""
-    route = {P.SHOE: shoe_link, P.TABLE_DISPLAY: bus_link}
+    route = {W.SHOE: shoe_link, W.TABLE_DISPLAY: bus_link}
     for s in range(seats):
-        route[P.PANEL + s] = route[P.DISPLAY + s] = bus_link
+        route[W.PANEL + s] = route[W.DISPLAY + s] = bus_link
     return route

@@ -2,7 +2,7 @@
 # (firmware/main.py), the virtual board and the tests. A new game is begun in the
 # journal; an unfinished one is rebuilt by replaying its inputs into a fresh game (from
 # the state it began with), and checked event by event against what was journaled.
-from . import protocol as P
+from . import wire as W
 from .controller import Controller
 from .journal import JournalError, restore
 from .rules import CHANCE
@@ -135,7 +135,7 @@ def build(route, journal, name="ecarte", options=None, make=default_make, keep_l
 
 def host_route(link, seats):
     """Every device on one link (a bus), as the virtual board wires it."""
-    route = {P.SHOE: link, P.TABLE_DISPLAY: link}
+    route = {W.SHOE: link, W.TABLE_DISPLAY: link}
     for s in range(seats):
-        route[P.PANEL + s] = route[P.DISPLAY + s] = link
+        route[W.PANEL + s] = route[W.DISPLAY + s] = link
     return route

@@ -1,7 +1,7 @@
 # The table loop: poll the links, turn frames into rule actions, keep the shoe
 # supplied, refresh the displays. Only this layer touches ports and time, and it
 # constructs no device: it is handed Links routed by device address.
-from . import protocol as P
+from . import wire as W
 from .devices import Display, Shoe
 from .rules import CHANCE, IllegalAction
 
@@ -34,13 +34,13 @@ class Controller:
         for link in route.values():
             if link not in self.links:
                 self.links.append(link)
-        route[P.SHOE].greet(P.SHOE, True)  # a DRAW is kept through a death, never re-asked
+        route[W.SHOE].greet(W.SHOE, True)  # a DRAW is kept through a death, never re-asked
         for s in range(table.SEATS):
-            route[P.DISPLAY + s].greet(P.DISPLAY + s)
-        route[P.TABLE_DISPLAY].greet(P.TABLE_DISPLAY)
-        self.shoe = Shoe(route[P.SHOE])
-        self.seats = [Display(route[P.DISPLAY + s], P.DISPLAY + s) for s in range(table.SEATS)]
-        self.board = Display(route[P.TABLE_DISPLAY], P.TABLE_DISPLAY)
+            route[W.DISPLAY + s].greet(W.DISPLAY + s)
+        route[W.TABLE_DISPLAY].greet(W.TABLE_DISPLAY)
+        self.shoe = Shoe(route[W.SHOE])
+        self.seats = [Display(route[W.DISPLAY + s], W.DISPLAY + s) for s in range(table.SEATS)]
+        self.board = Display(route[W.TABLE_DISPLAY], W.TABLE_DISPLAY)
         self.awaiting = 0  # cards asked of the shoe and not yet delivered
         self.asked_ms = 0
         self.shown = 0  # events already sent to the table display
@@ -74,21 +74,19 @@ class Controller:
     def _check(self):
         for a in self.route:
             link = self.route[a]
-            p = link.peers.get(a)
-            if p is None or not p.greet:
+            if not link.greets(a):
                 continue
-            bad = p.refused or ("device 0x%02x is dead: no answer" % a if p.dead else None)
+            bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
-            if p.lost and not p.dead and a != P.SHOE:  # back: what it missed is sent again
-                p.lost = False
+            if a != W.SHOE and link.lost(a):  # back: what it missed is sent again
                 for d in self.seats + [self.board]:
                     if d.addr == a:
                         d.last = None
             self.down[a] = bool(bad)
 
     def _on_frame(self, link, addr, seq, ftype, payload):
-        if addr == P.SHOE and ftype == P.CARD and len(payload) == 1:
+        if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
             if self.resuming and self.voided:
                 self.faults.append("a card of the voided deal came in flight: set aside")
                 return
@@ -103,13 +101,13 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.table.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif P.PANEL <= addr < P.PANEL + 8 and ftype == P.BUTTON and len(payload) == 2:
-            self._on_button(addr - P.PANEL, payload[0], payload[1], addr, seq)
-        elif ftype == P.FAULT:
+        elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
+            self._on_button(addr - W.PANEL, payload[0], payload[1], addr, seq)
+        elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
-            if addr == P.SHOE:
+            if addr == W.SHOE:
                 self._on_shoe_fault(bytes(payload), seq)
-        elif ftype == P.RECALL and len(payload) == 1:
+        elif ftype == W.RECALL and len(payload) == 1:
             self._recall(link, addr, payload[0])
 
     def _recall(self, link, addr, last):
@@ -117,12 +115,12 @@ class Controller:
         [game index, games, chunk index, chunks] + up to RECORD_CHUNK bytes."""
         games = self.journal.games(last) if self.journal is not None else []
         if not games:
-            link.send(addr, P.RECORD, bytes((0, 0, 0, 0)))
+            link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
         for i, g in enumerate(games):
-            n = (len(g) + P.RECORD_CHUNK - 1) // P.RECORD_CHUNK
+            n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
             for k in range(n):
-                link.send(addr, P.RECORD, bytes((i, len(games), k, n)) +
-                          g[k * P.RECORD_CHUNK:(k + 1) * P.RECORD_CHUNK])
+                link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
+                          g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
 
     def _on_shoe_fault(self, code, seq):
         """The table adapter turns a shoe fault into a rules action (or None)."""
@@ -130,7 +128,7 @@ class Controller:
         try:
             action = self.table.shoe_fault(code)
             if action is not None:
-                self._apply(action, P.SHOE, seq)
+                self._apply(action, W.SHOE, seq)
         except IllegalAction as e:
             self.faults.append(str(e))
 
@@ -147,21 +145,19 @@ class Controller:
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:
             return
-        link = self.route[P.SHOE]
-        ready = link.ready(P.SHOE)
-        p = link.peers.get(P.SHOE)
-        if p is not None and p.lost and not p.dead:
+        link = self.route[W.SHOE]
+        ready = link.ready(W.SHOE)
+        if link.lost(W.SHOE):
             # the shoe was reset: what was queued for it is gone (a death keeps it). Seen
             # here, not in _check, so that no DRAW goes out between its return and the
             # re-ask (asking twice over-draws).
-            p.lost = False
             self.reask = True  # once its cards in flight are in
         if self.reask and ready:
             self.reask, self.awaiting = False, 0
         if self.awaiting:
             # asked and not all come: wait, unless the shoe has been silent that long (a
             # live shoe is heard at least at each heartbeat, and the link delivers the DRAW)
-            quiet = now_ms - (p.heard if p is not None else 0)
+            quiet = now_ms - link.heard(W.SHOE)
             if now_ms - self.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
                 return
         if not ready:

@@ -1,6 +1,7 @@
 # Decks as lists of card codes, and the one shuffle.
 # The shuffle takes its randomness as an argument: a seeded generator on the host,
 # os.urandom on the board. The rules never shuffle.
+from . import wire as W
 from .cards import card
 
 PIQUET_RANKS = (5, 6, 7, 8, 9, 10, 11, 12)  # 7..A: 32 cards, for piquet and écarté
@@ -25,6 +26,19 @@ def deck52():
 
 def shoe(decks=2):
     return deck(range(13), decks)
+
+
+def pack(size):
+    """The fresh pack a shoe loads for SHUFFLE [size] (wire.py's pack sizes)."""
+    if size == W.PACK_32:
+        return deck32()
+    if size == W.PACK_36:
+        return deck36()
+    if size == W.PACK_52:
+        return deck52()
+    if size == W.SHOE_104:
+        return shoe()
+    raise ValueError("no pack of %r cards (32, 36, 52 or 104)" % (size,))
 
 
 def shuffle(cards, randbelow):

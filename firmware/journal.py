@@ -19,7 +19,7 @@
 import json
 
 from .compat import const
-from . import protocol as _P
+from . import frames as _F
 
 KEEP = const(10)
 _MAGIC = const(0x4A)
@@ -182,7 +182,7 @@ def frame(rec):
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-    c = _P.crc16(head + body, 0xFFFF)
+    c = _F.crc16(head + body, 0xFFFF)
     return head + body + bytes((c >> 8, c & 255))
 
 
@@ -208,7 +208,7 @@ def records(store, start=0):
             yield i, None
             return
         whole = store.read_at(i, 4 + n + 2)
-        if _P.crc16(whole[:4 + n], 0xFFFF) != (whole[4 + n] << 8 | whole[5 + n]):
+        if _F.crc16(whole[:4 + n], 0xFFFF) != (whole[4 + n] << 8 | whole[5 + n]):
             raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
         try:
             rec = json.loads(whole[4:4 + n])

@@ -8,7 +8,7 @@ import time
 from machine import UART, Pin
 
 from . import boards
-from .devices import Link
+from .link import Link
 from .journal import FileStore, Journal, JournalError
 
 GAME = "ecarte"  # the game this table plays (the journal's, when it resumes one)

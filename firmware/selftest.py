@@ -1,22 +1,23 @@
 # The board's self-test, run after every reset before it talks to any device:
 # the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
 # journal's integrity. run() returns a list of failures (empty: passed).
-from . import protocol as P
+from . import wire as W
+from . import frames as F
 from .journal import JournalError, records
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 
 
 def _codec():
-    if P.crc16(b"123456789", 0xFFFF) != 0x29B1 or P.crc16_table(b"123456789") != 0x29B1:
+    if F.crc16(b"123456789", 0xFFFF) != 0x29B1 or F.crc16_table(b"123456789") != 0x29B1:
         return "CRC-16/CCITT-FALSE check value wrong"
-    if P.encode(0x10, 1, P.CARD, b"\x1b") != _FRAME:
+    if F.encode(0x10, 1, W.CARD, b"\x1b") != _FRAME:
         return "frame encoder gives the wrong bytes"
-    if P.decode(_FRAME) != (0x10, 1, P.CARD, b"\x1b"):
+    if F.decode(_FRAME) != (0x10, 1, W.CARD, b"\x1b"):
         return "frame decoder gives the wrong frame"
     bad = bytearray(_FRAME)
     bad[6] ^= 1
-    if P.Decoder().feed(bytes(bad)):
+    if F.Decoder().feed(bytes(bad)):
         return "a corrupt frame was accepted"
     return None
 

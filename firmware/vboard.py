@@ -35,7 +35,7 @@ import struct
 import sys
 
 from .compat import const
-from .devices import Link
+from .link import Link
 from .journal import FileStore, Journal
 
 _YIELD_EVERY = const(32)

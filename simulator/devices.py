@@ -3,56 +3,56 @@
 # frames as real devices, through the same codec.
 import json
 
-from tapis.firmware import deck, protocol as P
-from tapis.firmware.devices import Link
+from tapis.firmware import deck
+from tapis.firmware import wire as W
+from tapis.firmware.link import Link
 
-PACKS = {32: deck.deck32, 36: deck.deck36, 52: deck.deck52, 104: deck.shoe}
 # Packs with a cut card, and the span of places it is put at (club écarté's shoe): when
-# it comes out the shoe reports FAULT "C" and stops; the next DRAW goes on past it.
-CUTS = {104: (52, 78)}
+# it comes out the shoe reports FAULT CUT and stops; the next DRAW goes on past it.
+CUTS = W.CUT_SPAN
 
 
 class EmuShoe:
-    def __init__(self, port, rng, addr=P.SHOE, cuts=CUTS):
-        self.link, self.rng, self.addr = Link(port, P.DEV_SHOE, b"EMU-SHOE"), rng, addr
+    def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS):
+        self.link, self.rng, self.addr = Link(port, W.DEV_SHOE, b"EMU-SHOE"), rng, addr
         self.pack = []
         self.dealt = 0
         self.cuts, self.cut = cuts, None
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
-            if ftype == P.SHUFFLE:
-                self.pack = deck.shuffle(PACKS[payload[0]](), self.rng.below)
+            if ftype == W.SHUFFLE:
+                self.pack = deck.shuffle(deck.pack(payload[0]), self.rng.below)
                 self.dealt = 0
                 span = self.cuts.get(payload[0])
                 self.cut = span[0] + self.rng.below(span[1] - span[0] + 1) if span else None
-            elif ftype == P.DRAW:
+            elif ftype == W.DRAW:
                 for _ in range(payload[0]):
                     if self.dealt == self.cut:
                         self.cut = None
-                        self.link.send(self.addr, P.FAULT, b"C")  # the cut card
+                        self.link.send(self.addr, W.FAULT, bytes((W.CUT,)))
                         break
                     self.deliver()
 
     def deliver(self):
         if self.dealt >= len(self.pack):
-            self.link.send(self.addr, P.FAULT, b"E")  # empty
+            self.link.send(self.addr, W.FAULT, bytes((W.EMPTY,)))
             return
-        self.link.send(self.addr, P.CARD, bytes((self.pack[self.dealt],)))
+        self.link.send(self.addr, W.CARD, bytes((self.pack[self.dealt],)))
         self.dealt += 1
 
 
 class EmuDisplay:
     """Keeps the last view it was shown; `on_show` lets a renderer watch."""
 
-    def __init__(self, port, on_show=None, device=P.DEV_DISPLAY):
+    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY):
         self.link = Link(port, device, b"EMU-%d" % device)
         self.view = None
         self.on_show = on_show
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
-            if ftype == P.SHOW:
+            if ftype == W.SHOW:
                 self.view = json.loads(payload)
                 if self.on_show:
                     self.on_show(self.view)
@@ -63,7 +63,7 @@ class EmuConsole(EmuDisplay):
     returns the (button, arg) presses to make, if any, on each new view."""
 
     def __init__(self, port, seat, player):
-        EmuDisplay.__init__(self, port, None, P.DEV_CONSOLE)
+        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE)
         self.seat, self.player = seat, player
 
     def step(self, now_ms):
@@ -71,4 +71,4 @@ class EmuConsole(EmuDisplay):
         EmuDisplay.step(self, now_ms)
         if self.view is not before and self.view is not None:
             for button, arg in self.player.presses(self.view):
-                self.link.send(P.PANEL + self.seat, P.BUTTON, bytes((button, arg)))
+                self.link.send(W.PANEL + self.seat, W.BUTTON, bytes((button, arg)))

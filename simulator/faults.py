@@ -11,13 +11,14 @@
 #
 # `faults` maps (pack number, delivery number) to a fault: pack 1 is the first pack the
 # table loads, delivery n the n-th card (or fault) to come out of it.
-from tapis.firmware import deck, protocol as P
+from tapis.firmware import deck
+from tapis.firmware import wire as W
 from tapis.firmware.rng import Seeded
-from tapis.simulator.devices import PACKS, EmuShoe
+from tapis.simulator.devices import EmuShoe
 
 
 class FaultyShoe(EmuShoe):
-    def __init__(self, port, rng, faults=None, stack=None, addr=P.SHOE):
+    def __init__(self, port, rng, faults=None, stack=None, addr=W.SHOE):
         EmuShoe.__init__(self, port, rng, addr, cuts={})
         self.faults = dict(faults or {})
         self.stack = [list(p) for p in stack or ()]  # packs to load in this order, then shuffles
@@ -27,17 +28,17 @@ class FaultyShoe(EmuShoe):
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
-            if ftype == P.SHUFFLE:
+            if ftype == W.SHUFFLE:
                 self.packs += 1
                 self.pack = self.stack.pop(0) if self.stack else \
-                    deck.shuffle(PACKS[payload[0]](), self.rng.below)
+                    deck.shuffle(deck.pack(payload[0]), self.rng.below)
                 self.dealt = self.n = 0
                 for (pack, n), fault in list(self.faults.items()):
                     if pack == self.packs and fault == "missing":
                         del self.faults[(pack, n)]
                         self.injected.append((pack, n, fault))
                         self.pack = self.pack[:n - 1]
-            elif ftype == P.DRAW:
+            elif ftype == W.DRAW:
                 extra = False
                 for _ in range(payload[0]):
                     go, more = self.deliver_next()
@@ -59,24 +60,25 @@ class FaultyShoe(EmuShoe):
         if kind == "overdraw":
             return self._card(), True
         if kind == "duplicate":
-            self.link.send(self.addr, P.CARD, bytes((self.pack[0],)))
+            self.link.send(self.addr, W.CARD, bytes((self.pack[0],)))
             return True, False
         if kind == "outofturn":
             self.n -= 1  # nothing came out
-            self.link.send(self.addr, P.FAULT, b"T" + bytes((fault[1],)))
+            self.link.send(self.addr, W.FAULT, bytes((W.OUT_OF_TURN, fault[1])))
             return False, False
         take = 2 if kind == "double" else 1
         if self.dealt + take > len(self.pack):
             return self._card(), False
         cards = bytes(self.pack[self.dealt:self.dealt + take])
         self.dealt += take
-        code = {"unread": b"U", "faceup": b"F" + cards, "double": b"D" + cards}[kind]
-        self.link.send(self.addr, P.FAULT, code)
+        code = {"unread": bytes((W.UNREAD,)), "faceup": bytes((W.FACE_UP,)) + cards,
+                "double": bytes((W.DOUBLE,)) + cards}[kind]
+        self.link.send(self.addr, W.FAULT, code)
         return False, False
 
     def _card(self):
         if self.dealt >= len(self.pack):
-            self.link.send(self.addr, P.FAULT, b"E")  # empty: the shoe stops
+            self.link.send(self.addr, W.FAULT, bytes((W.EMPTY,)))  # the shoe stops
             return False
         self.deliver()
         return True

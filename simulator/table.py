@@ -1,9 +1,9 @@
 # The table simulator: the firmware controller, wired by in-memory links to an
 # emulated shoe, a console (panel + display) per seat with a bot behind it, and the
 # table display. Time is virtual: each step is one millisecond.
-from tapis.firmware import protocol as P
+from tapis.firmware import wire as W
 from tapis.firmware.controller import Controller
-from tapis.firmware.devices import Link
+from tapis.firmware.link import Link
 from tapis.firmware.rng import Seeded
 from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.games import GAMES
@@ -26,16 +26,16 @@ class EmulatedTable:
         players = players or [self.kit.Bot() for _ in range(seats)]
         route = {}
         ctrl_end, dev_end = pipe()
-        route[P.SHOE] = Link(ctrl_end)
+        route[W.SHOE] = Link(ctrl_end)
         self.devices = [EmuShoe(dev_end, Seeded(seed))]
         self.consoles = []
         for s in range(seats):
             ctrl_end, dev_end = pipe()
-            route[P.PANEL + s] = route[P.DISPLAY + s] = Link(ctrl_end)
+            route[W.PANEL + s] = route[W.DISPLAY + s] = Link(ctrl_end)
             self.consoles.append(EmuConsole(dev_end, s, players[s]))
         self.devices.extend(self.consoles)
         ctrl_end, dev_end = pipe()
-        route[P.TABLE_DISPLAY] = Link(ctrl_end)
+        route[W.TABLE_DISPLAY] = Link(ctrl_end)
         self.devices.append(EmuDisplay(dev_end, on_table))
         self.controller = Controller(self.table, route)
         self.now = 0

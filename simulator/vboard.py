@@ -18,7 +18,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tapis.firmware import protocol as P
+from tapis.firmware import wire as W
+
+from tapis.firmware import frames as F
 from tapis.firmware.rng import Seeded
 from tapis.simulator import micropython
 from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
@@ -197,7 +199,7 @@ class BusBridge:
         self.ends = ends  # [(addresses, the controller-side pipe end)], in polling order
         self.game = game  # the CPython mirror
         self.by_addr = {a: end for addrs, end in ends for a in addrs}
-        self.decoder = P.Decoder()
+        self.decoder = F.Decoder()
         self.log = []  # the board's event log
         self.faults = []  # frames addressed to nobody
 
@@ -209,7 +211,7 @@ class BusBridge:
             if end is None:
                 self.faults.append("frame for unknown address 0x%02x" % addr)
             else:
-                end.write(P.encode(addr, seq, ftype, payload))
+                end.write(F.encode(addr, seq, ftype, payload))
         for action, events in applied:
             mine = self.game.log if action is None else self.game.apply(action)
             if tuple(mine) != tuple(events):
@@ -231,16 +233,16 @@ class VirtualBoardTable(EmulatedTable):
         players = players or [self.kit.Bot() for _ in range(seats)]
         ends = []
         ctrl_end, dev_end = pipe()
-        ends.append(((P.SHOE,), ctrl_end))
+        ends.append(((W.SHOE,), ctrl_end))
         self.devices = [EmuShoe(dev_end, Seeded(seed))]
         self.consoles = []
         for s in range(seats):
             ctrl_end, dev_end = pipe()
-            ends.append(((P.PANEL + s, P.DISPLAY + s), ctrl_end))
+            ends.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
             self.consoles.append(EmuConsole(dev_end, s, players[s]))
         self.devices.extend(self.consoles)
         ctrl_end, dev_end = pipe()
-        ends.append(((P.TABLE_DISPLAY,), ctrl_end))
+        ends.append(((W.TABLE_DISPLAY,), ctrl_end))
         self.devices.append(EmuDisplay(dev_end, on_table))
         self.board = VirtualBoard(game, options, heap=heap, source=source)
         self.controller = BusBridge(self.board, ends, self.game)

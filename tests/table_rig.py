@@ -1,9 +1,9 @@
 # A table whose controller can be reset: the emulated devices and the wires live on,
 # the board (controller, its Links, what its UARTs had buffered) is rebuilt from the
 # journal by firmware.boot.build, as after a power loss.
-from tapis.firmware import protocol as P
+from tapis.firmware import wire as W
 from tapis.firmware.boot import build
-from tapis.firmware.devices import Link
+from tapis.firmware.link import Link
 from tapis.firmware.journal import Journal, MemoryStore
 from tapis.firmware.rng import Seeded
 from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
@@ -54,14 +54,14 @@ class Rig:
         self.store = store if store is not None else MemoryStore()
         self.wires = []  # (addresses, controller-side end)
         c, d = pipe()
-        self.wires.append(((P.SHOE,), c))
+        self.wires.append(((W.SHOE,), c))
         self.devices = [EmuShoe(d, Seeded(seed))]
         for s in range(seats):
             c, d = pipe()
-            self.wires.append(((P.PANEL + s, P.DISPLAY + s), c))
+            self.wires.append(((W.PANEL + s, W.DISPLAY + s), c))
             self.devices.append(EmuConsole(d, s, self.kit.Bot()))
         c, d = pipe()
-        self.wires.append(((P.TABLE_DISPLAY,), c))
+        self.wires.append(((W.TABLE_DISPLAY,), c))
         self.devices.append(EmuDisplay(d))
         self.now = 0
         self.resets = 0

@@ -122,8 +122,8 @@ def test_state_freezes_lists_tuples_dicts_sets_and_bytes_apart():
 
 
 MP_CODE = r"""
-from firmware import protocol as P, selftest
-from firmware.devices import Link
+from firmware import wire as W, selftest
+from firmware.link import Link
 from firmware.journal import Journal, MemoryStore, JournalError
 from firmware import boot
 from firmware.rules import CHANCE
@@ -144,16 +144,16 @@ class End:
 
 
 a, b = [], []
-ctrl, dev = Link(End(a, b), session=1), Link(End(b, a), P.DEV_SHOE, b"MP", session=2)
-ctrl.greet(P.SHOE)
+ctrl, dev = Link(End(a, b), session=1), Link(End(b, a), W.DEV_SHOE, b"MP", session=2)
+ctrl.greet(W.SHOE)
 got = []
 for t in range(1, 30):
     if t == 3:
-        ctrl.send(P.SHOE, P.DRAW, b"\x05")
-        dev.send(P.SHOE, P.CARD, b"\x1b")
+        ctrl.send(W.SHOE, W.DRAW, b"\x05")
+        dev.send(W.SHOE, W.CARD, b"\x1b")
     got.extend(f[3] for f in ctrl.poll(t))
     got.extend(f[3] for f in dev.poll(t))
-print("link", got, ctrl.stats(P.SHOE)["serial"], ctrl.ready(P.SHOE))
+print("link", got, ctrl.stats(W.SHOE)["serial"], ctrl.ready(W.SHOE))
 print("selftest", selftest.run(MemoryStore()))
 
 store = MemoryStore()
@@ -164,7 +164,7 @@ g = Rules(Options())
 j.begin("ecarte", g.options, g, done, True)
 deck = [0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B]
 for c in deck:
-    j.record(g, ("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), P.SHOE, 1)
+    j.record(g, ("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), W.SHOE, 1)
 j2 = Journal(MemoryStore(store.read()))
 j2.open()
 g2, _t, why = boot.resume(j2)
@@ -195,7 +195,7 @@ def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
 
 
 def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch, played):
-    from tapis.firmware import protocol as P
+    from tapis.firmware import frames as F
     from tapis.firmware import selftest
     _rig, raw, _games = played
     assert selftest.run(MemoryStore(raw)) == []
@@ -204,5 +204,5 @@ def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch,
     bad = bytearray(raw)
     bad[7] ^= 4
     assert any("corrupt" in f for f in selftest.run(MemoryStore(bytes(bad))))
-    monkeypatch.setattr(P, "crc16", lambda data, crc=0xFFFF: 0)
+    monkeypatch.setattr(F, "crc16", lambda data, crc=0xFFFF: 0)
     assert any("CRC" in f for f in selftest.run())

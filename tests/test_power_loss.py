@@ -77,11 +77,11 @@ def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
         def write(self, b):
             sent.append(b)
 
-    from tapis.firmware import protocol as P
-    from tapis.firmware.devices import Link
+    from tapis.firmware import wire as W
+    from tapis.firmware.link import Link
     link = Link(Port())
-    route = {P.SHOE: link, P.TABLE_DISPLAY: link, P.PANEL: link, P.DISPLAY: link,
-             P.PANEL + 1: link, P.DISPLAY + 1: link}
+    route = {W.SHOE: link, W.TABLE_DISPLAY: link, W.PANEL: link, W.DISPLAY: link,
+             W.PANEL + 1: link, W.DISPLAY + 1: link}
     with pytest.raises(JournalError, match="corrupt"):
         build(route, Journal(MemoryStore(bytes(data))))
     assert sent == []

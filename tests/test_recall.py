@@ -8,8 +8,8 @@ import tty
 
 import pytest
 
-from tapis.firmware import protocol as P
-from tapis.firmware.devices import Link
+from tapis.firmware import wire as W
+from tapis.firmware.link import Link
 from tapis.host.commands import recall
 from tapis.simulator.pipes import pipe
 from table_rig import Rig
@@ -91,7 +91,7 @@ def step_table(rig):
 def attach(rig, port):
     """Wire a host port to the table's controller, as a link of its own."""
     link = Link(port)
-    rig.ctrl.route[P.HOST] = link
+    rig.ctrl.route[W.HOST] = link
     rig.ctrl.links.append(link)
 
 
@@ -102,7 +102,7 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
     want = table.journal.open()[-2:]
     assert [g["number"] for g in got] == [g["number"] for g in want]
     assert json.loads(json.dumps(want)) == got  # several RECORD frames per game, reassembled
-    assert sum(len(json.dumps(g)) for g in got) > P.RECORD_CHUNK
+    assert sum(len(json.dumps(g)) for g in got) > W.RECORD_CHUNK
 
 
 def test_recall_over_a_pty_with_pyserial(table):

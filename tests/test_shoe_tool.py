@@ -11,7 +11,10 @@ import tty
 import pytest
 from hypothesis import given, strategies as st
 
-from tapis.firmware import deck, protocol as P
+from tapis.firmware import deck
+from tapis.firmware import dialect as D
+from tapis.firmware import wire as W
+from tapis.firmware import frames as F
 from tapis.firmware.cards import name, parse
 from tapis.firmware.rng import Seeded
 from tapis.host import shoe as S
@@ -50,9 +53,9 @@ def read_until(fd, done, timeout=10):
 def test_monitor_decodes_frames_live_with_timestamps(pty_pair):
     master, path = pty_pair
     p = start("monitor", "--port", path, "--count", "5", "--json")
-    frames = [P.encode(P.SHOE, 1, P.SHUFFLE, bytes([32])), P.encode(P.SHOE, 2, P.DRAW, bytes([2])),
-              P.encode(P.SHOE, 3, P.CARD, bytes([parse("KH")])),
-              P.encode(P.SHOE, 4, P.FAULT, b"F" + bytes([parse("7S")])), P.encode(P.SHOE, 5, P.FAULT, b"J")]
+    frames = [F.encode(W.SHOE, 1, W.SHUFFLE, bytes([32])), F.encode(W.SHOE, 2, W.DRAW, bytes([2])),
+              F.encode(W.SHOE, 3, W.CARD, bytes([parse("KH")])),
+              F.encode(W.SHOE, 4, W.FAULT, b"F" + bytes([parse("7S")])), F.encode(W.SHOE, 5, W.FAULT, b"J")]
     os.write(master, frames[0] + frames[1][:4])  # a frame split across reads
     time.sleep(0.1)
     os.write(master, frames[1][4:] + b"\x00\x07" + frames[2] + frames[3] + frames[4])  # and line noise
@@ -109,21 +112,21 @@ def collect(link, until, timeout=10):
 
 
 def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
-    from tapis.firmware.devices import Link
+    from tapis.firmware.link import Link
 
     master, path = pty_pair
     p = start("emulate", "--port", path, "--seed", "7", "--count", "32", "--json")
     link = Link(MasterPort(master))
-    link.send(P.SHOE, P.SHUFFLE, bytes([32]))
-    link.send(P.SHOE, P.DRAW, bytes([5]))
+    link.send(W.SHOE, W.SHUFFLE, bytes([32]))
+    link.send(W.SHOE, W.DRAW, bytes([5]))
     frames = collect(link, lambda fs: len(fs) >= 5)
     expected = deck.shuffle(deck.deck32(), Seeded(7).below)
-    assert [(a, t) for a, _s, t, _p in frames] == [(P.SHOE, P.CARD)] * 5
+    assert [(a, t) for a, _s, t, _p in frames] == [(W.SHOE, W.CARD)] * 5
     assert [f[3][0] for f in frames] == expected[:5]
-    link.send(P.SHOE, P.DRAW, bytes([30]))  # 27 left: then the shoe is empty
-    frames = collect(link, lambda fs: any(f[2] == P.FAULT for f in fs))
-    assert [f[3][0] for f in frames if f[2] == P.CARD] == expected[5:]
-    assert frames[-1][2:] == (P.FAULT, b"E")
+    link.send(W.SHOE, W.DRAW, bytes([30]))  # 27 left: then the shoe is empty
+    frames = collect(link, lambda fs: any(f[2] == W.FAULT for f in fs))
+    assert [f[3][0] for f in frames if f[2] == W.CARD] == expected[5:]
+    assert frames[-1][2:] == (W.FAULT, b"E")
     collect(link, lambda fs: False, timeout=0.2)  # acknowledge the last frames
     out, err = p.communicate(timeout=10)
     assert p.returncode == 0, err
@@ -131,7 +134,7 @@ def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
     cards = [e["card"] for e in log if e["type"] == "CARD" and not e.get("resent")]
     assert cards == [name(c) for c in expected]
     assert {e["direction"] for e in log} == {"in", "out"}
-    assert link.stats(P.SHOE)["duplicates"] == 0
+    assert link.stats(W.SHOE)["duplicates"] == 0
 
 
 def test_emulate_streams_the_text_dialect_that_the_monitor_reads(pty_pair):
@@ -178,13 +181,13 @@ def test_the_text_dialect_round_trips_what_frames_carry(events):
     frames = b""
     for i, (kind, value) in enumerate(events):
         if kind == "CARD":
-            text += S.card_line(value)
-            frames += P.encode(P.SHOE, i & 255, P.CARD, bytes([value]))
+            text += D.card_line(value)
+            frames += F.encode(W.SHOE, i & 255, W.CARD, bytes([value]))
         else:
-            line = S.fault_text(value)
-            assert S.parse_line(line) == ("FAULT", value)
+            line = D.fault_text(value)
+            assert D.parse_line(line) == (W.FAULT, value)
             text += (line + "\n").encode()
-            frames += P.encode(P.SHOE, i & 255, P.FAULT, value)
+            frames += F.encode(W.SHOE, i & 255, W.FAULT, value)
     a, b = S.Monitor().feed(text), S.Monitor().feed(frames)
     strip = lambda evs: [{k: v for k, v in e.items() if k not in ("dialect", "addr", "seq")} for e in evs]
     assert len(a) == len(events) and strip(a) == strip(b)

@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from tapis.firmware import protocol as P
+from tapis.firmware import wire as W
+
+from tapis.firmware import frames as F
 from tapis.simulator.games import GAMES
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.vboard import BoardError, BusBridge, ParityError, VirtualBoard, VirtualBoardTable
@@ -88,15 +90,15 @@ def test_frames_are_routed_by_address_and_a_stray_address_is_noted():
     from tapis.simulator.pipes import pipe
 
     shoe_ctrl, shoe_dev = pipe()
-    frames = P.encode(P.SHOE, 1, P.DRAW, b"\x05") + P.encode(0x7E, 2, P.SHOW, b"{}")
+    frames = F.encode(W.SHOE, 1, W.DRAW, b"\x05") + F.encode(0x7E, 2, W.SHOW, b"{}")
 
     class FakeBoard:
         def step(self, now, data):
             return frames, []
 
-    bridge = BusBridge(FakeBoard(), [((P.SHOE,), shoe_ctrl)], GAMES["ecarte"].new_game())
+    bridge = BusBridge(FakeBoard(), [((W.SHOE,), shoe_ctrl)], GAMES["ecarte"].new_game())
     bridge.step(1)
-    assert P.decode(shoe_dev.read()) == (P.SHOE, 1, P.DRAW, b"\x05")
+    assert F.decode(shoe_dev.read()) == (W.SHOE, 1, W.DRAW, b"\x05")
     assert bridge.faults == ["frame for unknown address 0x7e"]
 
 

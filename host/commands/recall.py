@@ -4,9 +4,9 @@ import json
 import sys
 import time
 
-from tapis.firmware import protocol as P
+from tapis.firmware import wire as W
 from tapis.firmware.cards import is_card, name
-from tapis.firmware.devices import Link
+from tapis.firmware.link import Link
 from tapis.firmware.journal import JournalError, group, parse
 
 _CARD_EVENTS = ("card", "turn", "draw", "play", "discard", "duplicate", "king", "talon",
@@ -45,15 +45,15 @@ def from_journal(data, last):
 def fetch(port, last, step=None, timeout=10.0):
     """Ask a table for its last games over `port` (read()/write()); `step()` lets an
     in-process table run between polls. Returns the games as dicts."""
-    link = Link(port, P.DEV_HOST, b"tapis-recall")
-    link.send(P.HOST, P.RECALL, bytes((last,)))
+    link = Link(port, W.DEV_HOST, b"tapis-recall")
+    link.send(W.HOST, W.RECALL, bytes((last,)))
     chunks, total = {}, None
     deadline = time.monotonic() + timeout
     ms = 0
     while time.monotonic() < deadline:
         ms += 1
         for _a, _s, ftype, payload in link.poll(ms):
-            if ftype != P.RECORD or len(payload) < 4:
+            if ftype != W.RECORD or len(payload) < 4:
                 continue
             i, n, k, kn = payload[0], payload[1], payload[2], payload[3]
             if n == 0:

@@ -142,7 +142,8 @@ class _Tap:
 
 def emulate(args):
     from tapis.firmware.rng import Seeded
-    from tapis.host.shoe import card_line, text_pack
+    from tapis.firmware.dialect import card_line
+    from tapis.host.shoe import text_pack
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     port = _open(args)

@@ -1,59 +1,16 @@
-# Frame codec v1 for the serial links (docs/protocol.md is the byte-level reference).
+# The frame codec of every serial link (docs/protocol.md is the byte-level reference):
 #
 #   SOF(0xA5) ADDR SEQ TYPE LEN_HI LEN_LO PAYLOAD... CRC_HI CRC_LO
 #
 # The CRC is CRC-16/CCITT-FALSE over ADDR..PAYLOAD. The decoder is a stream: feed it
 # whatever bytes the port had and it returns the whole frames; on a bad CRC or a bad
-# length it drops the start byte and resynchronises on the next 0xA5.
+# length it drops the start byte and resynchronises on the next 0xA5. The names of
+# addresses and types are in wire.py.
 from .compat import const
+from .wire import MAX_PAYLOAD
 
 SOF = const(0xA5)
-MAX_PAYLOAD = const(1024)
 _HEADER = const(6)
-
-# Frame types
-CARD = const(0x10)  # shoe -> controller: [card code]
-FAULT = const(0x11)  # shoe -> controller: [fault code]
-DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
-SHUFFLE = const(0x13)  # controller -> shoe: [deck size]: load and shuffle a fresh pack
-BUTTON = const(0x20)  # panel -> controller: [button, arg]
-SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
-# Link control (firmware/devices.py Link): never handed to the devices' code
-ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
-NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
-HELLO = const(0x03)  # either way: SEQ = oldest unacknowledged; [version, type, flags, next] + serial
-PING = const(0x04)  # controller -> device heartbeat; answered by an ACK
-# Recall (host tool <-> controller over the same frames)
-RECALL = const(0x50)  # host -> controller: [last n games]
-RECORD = const(0x51)  # controller -> host: [index, count] + one game as JSON
-
-VERSION = const(2)  # protocol version carried by HELLO; a peer with another one is refused
-# NAK reasons
-NAK_ORDER = const(1)  # a frame came out of order (one was lost)
-NAK_VERSION = const(2)  # HELLO with another protocol version
-# HELLO flags
-HELLO_REPLY = const(1)
-HELLO_SYNC = const(2)  # "this is where my frames stand" (answering a NAK for an old frame)
-# Device types in HELLO
-DEV_CONTROLLER = const(0)
-DEV_SHOE = const(1)
-DEV_CONSOLE = const(2)  # a seat: panel and display
-DEV_DISPLAY = const(3)
-DEV_HOST = const(4)  # a host tool (tapis recall)
-
-# Addresses: the controller is 0; devices by kind
-CONTROLLER = const(0x00)
-SHOE = const(0x10)
-PANEL = const(0x20)  # + seat
-DISPLAY = const(0x40)  # + seat
-TABLE_DISPLAY = const(0x4F)
-HOST = const(0x60)  # a host tool on a link (tapis recall --port)
-RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
-
-TYPE_NAMES = {CARD: "CARD", FAULT: "FAULT", DRAW: "DRAW", SHUFFLE: "SHUFFLE",
-              BUTTON: "BUTTON", SHOW: "SHOW", ACK: "ACK", NAK: "NAK", HELLO: "HELLO",
-              PING: "PING", RECALL: "RECALL", RECORD: "RECORD"}
-CONTROL = (ACK, NAK, HELLO)  # link control: not sequenced, not acknowledged
 
 
 class FrameError(ValueError):

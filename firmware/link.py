@@ -1,0 +1,302 @@
+# The reliable link (docs/protocol.md): frames over any Port (read() -> bytes, write(b)),
+# kept per device address, so one Link may serve a whole bus.
+#
+# Every data frame is acknowledged (ACK, cumulative, sent on the next poll, so a frame is
+# acknowledged only once the caller has handled it); a frame out of order is refused with
+# a NAK naming the one expected; frames not acknowledged in time are sent again
+# (go-back-N) at most `retries` times, after which the device is dead; sequence numbers
+# suppress duplicates. The greeting half (HELLO, sessions, resynchronisation after a
+# reset) is in hello.py. The controller sees a device only through the health API below.
+from . import wire as W
+from .compat import const
+from .frames import Decoder, encode
+from .hello import Greeting, later, new_session
+
+_RTO_MS = const(40)  # resend what is unacknowledged after this long
+_RETRIES = const(6)  # resends of one frame before the device is declared dead
+_HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
+_WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
+
+_COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
+             "dropped")
+
+
+class _Peer:
+    """What one end knows about one device address."""
+
+    def __init__(self):
+        self.seq = 0  # the last sequence number sent to it
+        self.pending = []  # [seq, frame, sent_ms, tries], oldest first
+        self.rx = None  # type: int | None  # the last sequence number taken from it
+        self.restored = None  # type: int | None  # the last taken, says the journal
+        self.expect = None  # type: int | None  # its last frame in flight, from its HELLO
+        self.ack_due = False
+        self.nakked = None  # type: int | None
+        self.heard = 0
+        self.greet = False  # this end greets it (the controller's end)
+        self.keep = False  # what is queued for it survives its death (greet(keep=True))
+        self.hello_ms = None  # type: int | None  # when HELLO was last sent (greeting end)
+        self.hellos = 0  # HELLOs sent without an answer
+        self.helloed = False  # it answered HELLO
+        self.ping_ms = 0
+        self.quiet = False  # gave up resending until greeted again (device end)
+        self.lost = False  # what was queued for it is gone, since the controller last looked
+        self.rebooted = False  # it came back with a new session, since the controller last looked
+        self.dead = False
+        self.refused = None  # type: str | None  # why it was refused
+        self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
+        self.session = None  # type: int | None  # its session, from its HELLO
+        self.errors = {}  # type: dict
+
+
+class Link(Greeting):
+    """One serial link: frames out, frames in. `device` and `serial` are what this end
+    says in HELLO."""
+
+    def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None):
+        self.port = port
+        self.session = new_session() if session is None else session & 0xFFFF
+        self.decoder = Decoder()
+        self.device, self.serial = device, bytes(serial)
+        self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
+        self.peers = {}
+        self.now = 0
+        self.crc = 0
+
+    def _peer(self, addr):
+        p = self.peers.get(addr)
+        if p is None:
+            p = self.peers[addr] = _Peer()
+        return p
+
+    def _count(self, p, what):
+        p.errors[what] = p.errors.get(what, 0) + 1
+
+    # ---- the health API: all the controller knows of a device --------------------------
+    def greet(self, addr, keep=False):
+        """Greet the device at `addr` with HELLO and watch it with heartbeats. keep: what
+        is queued for it is not dropped when it is declared dead but held back and sent
+        after it answers HELLO again, each frame exactly once (the shoe: a DRAW dropped
+        with the queue cannot be told from one it took, and asking again over-draws)."""
+        p = self._peer(addr)
+        p.greet, p.keep = True, keep
+
+    def greets(self, addr):
+        p = self.peers.get(addr)
+        return p is not None and p.greet
+
+    def restore(self, addr, seq):
+        """After a reset: the journal says frame `seq` from `addr` was already taken."""
+        p = self._peer(addr)
+        p.restored = p.rx = seq
+
+    def ready(self, addr):
+        """The device answered HELLO, is alive and everything it had in flight arrived."""
+        p = self.peers.get(addr)
+        if p is None or not p.helloed or p.dead or p.refused:
+            return False
+        return p.expect is None
+
+    def alive(self, addr):
+        p = self.peers.get(addr)
+        return p is None or not p.dead
+
+    def refused(self, addr):
+        """Why the device was refused (its protocol version), or None."""
+        p = self.peers.get(addr)
+        return p.refused if p is not None else None
+
+    def heard(self, addr):
+        """When a frame of it last came in (ms), 0 if never."""
+        p = self.peers.get(addr)
+        return p.heard if p is not None else 0
+
+    def lost(self, addr):
+        """True once after what was queued for a live device was lost (it was declared
+        dead and came back, or it was reset): what it missed must be sent again."""
+        p = self.peers.get(addr)
+        if p is None or not p.lost or p.dead:
+            return False
+        p.lost = False
+        return True
+
+    def rebooted(self, addr):
+        """True once after the device greeted with a new session (it was reset)."""
+        p = self.peers.get(addr)
+        if p is None or not p.rebooted:
+            return False
+        p.rebooted = False
+        return True
+
+    def unacked(self, addr):
+        """Sequence numbers sent to it and not yet acknowledged, oldest first."""
+        p = self.peers.get(addr)
+        return [f[0] for f in p.pending] if p is not None else []
+
+    def taken(self, addr):
+        """The last sequence number taken from it (None: nothing yet)."""
+        p = self.peers.get(addr)
+        return p.rx if p is not None else None
+
+    def stats(self, addr):
+        """Per-device error counters and what its HELLO said."""
+        p = self._peer(addr)
+        out = {k: p.errors.get(k, 0) for k in _COUNTERS}
+        out["crc"] = self.crc
+        out["alive"] = not p.dead
+        out["refused"] = p.refused
+        if p.info:
+            out["type"], out["serial"], out["version"] = p.info[0], p.info[1].decode(), p.info[2]
+        return out
+
+    # ---- frames out -------------------------------------------------------------------
+    def send(self, addr, ftype, payload=b""):
+        p = self._peer(addr)
+        if p.dead or p.refused:
+            self._count(p, "dropped")
+            return
+        p.seq = seq = (p.seq + 1) & 255
+        frame = encode(addr, seq, ftype, payload)
+        if p.greet and not p.helloed:  # held back until it answers HELLO
+            p.pending.append([seq, frame, None, 0])
+        else:
+            self.port.write(frame)
+            p.pending.append([seq, frame, self.now, 0])
+        if len(p.pending) > _WINDOW:
+            self._die(addr, p)
+
+    def _control(self, addr, ftype, seq, payload=b""):
+        self.port.write(encode(addr, seq, ftype, payload))
+
+    # ---- frames in --------------------------------------------------------------------
+    def poll(self, now_ms=None):
+        self.now = now = self.now + 1 if now_ms is None else now_ms
+        peers = self.peers
+        for addr in peers:
+            p = peers[addr]
+            if p.ack_due:
+                p.ack_due = False
+                self._control(addr, W.ACK, p.rx)
+        data = self.port.read()
+        out = []
+        if data:
+            d = self.decoder
+            before = d.errors
+            heard = False
+            for addr, seq, ftype, payload in d.feed(data):
+                heard = True
+                self._take(addr, seq, ftype, payload, out)
+            self.crc += d.errors - before
+            if heard:
+                self._wake()
+        for addr in peers:
+            p = peers[addr]
+            if p.pending or p.greet:
+                self._timers(addr, p, now)
+        return out
+
+    def _take(self, addr, seq, ftype, payload, out):
+        p = self._peer(addr)
+        p.heard = self.now
+        if (ftype == W.ACK or ftype == W.NAK) and p.greet and not p.helloed:
+            return  # stale: about frames of this end before it was reset
+        if ftype == W.ACK:
+            self._acked(p, seq)
+        elif ftype == W.NAK:
+            self._on_nak(addr, p, seq, payload)
+        elif ftype == W.HELLO:
+            self._on_hello(addr, p, seq, payload)
+        elif p.refused:
+            self._count(p, "dropped")
+        else:
+            self._on_data(addr, p, seq, ftype, payload, out)
+
+    def _on_data(self, addr, p, seq, ftype, payload, out):
+        if p.rx is None:  # nothing known of its frames yet
+            if p.greet or seq != 1:  # wait for its HELLO, or ask where it stands
+                self._count(p, "dropped")
+                if not p.greet and p.nakked != -1:
+                    p.nakked = -1
+                    self._control(addr, W.NAK, 0, bytes((W.NAK_ORDER,)))
+                return
+            p.rx = 0  # its very first frame
+        d = (seq - p.rx) & 255
+        if d == 1:
+            p.rx = seq
+            p.ack_due = True
+            p.nakked = None
+            if seq == p.expect:
+                p.expect = None
+            if ftype != W.PING:
+                out.append((addr, seq, ftype, payload))
+        elif d == 0 or d >= 128:
+            self._count(p, "duplicates")
+            p.ack_due = True
+        elif p.nakked != p.rx:  # a gap: one frame was lost; ask for it once
+            p.nakked = p.rx
+            self._count(p, "naks_sent")
+            self._control(addr, W.NAK, (p.rx + 1) & 255, bytes((W.NAK_ORDER,)))
+
+    def _on_nak(self, addr, p, seq, payload):
+        self._count(p, "naks_got")
+        if payload and payload[0] == W.NAK_VERSION:
+            p.refused = "refused by the peer: protocol version %d not spoken" % W.VERSION
+            p.pending = []
+        elif p.pending and later(seq, p.pending[0][0]) == seq:
+            self._acked(p, (seq - 1) & 255)
+            self._resend(addr, p)
+        else:  # it wants a frame already acknowledged (it was reset): tell it where we are
+            self._hello(addr, p, W.HELLO_REPLY | W.HELLO_SYNC)
+
+    def _acked(self, p, seq):
+        p.quiet = False
+        pend = p.pending
+        while pend and pend[0][2] is not None and (seq - pend[0][0]) & 255 < 128:
+            pend.pop(0)
+
+    def _resend(self, addr, p):
+        now = self.now
+        for f in p.pending:
+            f[3] += 1
+            if f[3] > self.retries:
+                self._die(addr, p)
+                return
+            if f[2] is None:  # held back: not sent yet
+                continue
+            self.port.write(f[1])
+            f[2] = now
+            self._count(p, "retransmits")
+
+    def _die(self, addr, p):
+        self._count(p, "dead")
+        if not p.greet:  # a device keeps what it sent until the controller greets it again
+            p.quiet = True
+            return
+        p.dead = True
+        p.helloed = False
+        if p.keep:  # held back until it answers HELLO; its HELLO base tells it what they are
+            for f in p.pending:
+                f[2] = None
+            return
+        p.lost = True  # what was queued for it is gone: the controller sends it again
+        p.pending = []
+
+    def _timers(self, addr, p, now):
+        if p.pending and not p.quiet and p.pending[0][2] is not None and \
+                now - p.pending[0][2] >= self.rto:
+            self._resend(addr, p)
+        if not p.greet:
+            return
+        if not p.helloed:
+            wait = self.heartbeat if p.dead else self.rto
+            if p.hello_ms is None or now - p.hello_ms >= wait:
+                p.hello_ms = now
+                p.hellos += 1
+                if p.hellos > self.retries and not p.dead:
+                    self._die(addr, p)
+                self._hello(addr, p, 0)
+        elif not p.pending and now - p.heard >= self.heartbeat and \
+                now - p.ping_ms >= self.heartbeat:
+            p.ping_ms = now
+            self.send(addr, W.PING)
