@@ -24,6 +24,16 @@ def later(a, b):
     return a if (a - b) & 255 < 128 else b
 
 
+class Port:
+    """What a link writes to and reads from: a UART, a pyserial port or a pipe."""
+
+    def read(self):
+        return b""
+
+    def write(self, data):
+        return len(data)
+
+
 class Greeting:
     """HELLO for Link: mixed into it, on its peers and port."""
 
@@ -33,7 +43,7 @@ class Greeting:
     serial = b""
     now = 0
     peers: dict
-    port: object
+    port: Port
 
     def _control(self, addr, ftype, seq, payload=b""):
         raise NotImplementedError
