@@ -12,7 +12,8 @@ from array import array
 from math import comb
 
 from tapis.cython_core import duel as compiled
-from tapis.firmware import deck, duel as pure
+from tapis.firmware import deck
+from tapis.firmware.games.club import duel as pure
 
 
 def batch(n, seed):

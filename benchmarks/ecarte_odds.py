@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tapis.cython_core import ecarte_solver as compiled  # noqa: E402
-from tapis.firmware import ecarte_solver as pure  # noqa: E402
+from tapis.firmware.games.ecarte import solver as pure  # noqa: E402
 from tapis.firmware.deck import deck32  # noqa: E402
 
 ORDER = {5: 0, 6: 1, 7: 2, 8: 3, 12: 4, 9: 5, 10: 6, 11: 7}  # 7 8 9 T A J Q K

@@ -10,7 +10,7 @@ import argparse
 import tempfile
 import time
 
-from tapis.host.flash import NOT_DEPLOYED, compile_firmware
+from tapis.simulator.image import NOT_DEPLOYED, compile_firmware
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.vboard import VirtualBoardTable
 

@@ -13,7 +13,7 @@ import time
 from array import array
 
 from tapis.cython_core import declarations as compiled
-from tapis.firmware import declarations as pure
+from tapis.firmware.games.piquet import declarations as pure
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
 from tapis.cython_core import evaluate as compiled_evaluate

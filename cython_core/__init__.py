@@ -1,2 +1,2 @@
-# Compiled twins of firmware/evaluate.py's hot paths. Each .pyx mirrors one pure
-# module, with the same names and answers; host/core.py chooses between them.
+# The compiled twins: each cython_core/X.pyx mirrors one pure firmware module (the one the
+# board runs), with the same names and answers; twins.py chooses between them.

@@ -1,63 +1,27 @@
 # Building the table from a route and a journal: shared by the board's entry
 # (firmware/main.py), the virtual board and the tests. A new game is begun in the
 # journal; an unfinished one is rebuilt by replaying its inputs into a fresh game (from
-# the state it began with), and checked event by event against what was journaled.
+# the state it began with, the game's own snapshot), and checked event by event against
+# what was journaled. Games are found by name in the one registry (games/__init__.py).
 from . import wire as W
 from .controller import Controller
-from .journal import JournalError, restore
+from .games import find
+from .journal import JournalError
 from .rules import CHANCE
 
 
-def _ecarte():
-    from .rules.ecarte import Ecarte, Options
-    from .tables.ecarte import EcarteTable
-    return Ecarte, Options, EcarteTable, Ecarte.finished_games, True
-
-
-def _piquet():
-    from .rules.piquet import Piquet, Options
-    from .tables.piquet import PiquetTable
-    return Piquet, Options, PiquetTable, Piquet.finished_games, True
-
-
-def _club():
-    from .rules.club import Club, Options
-    from .tables.club import ClubTable
-    return Club, Options, ClubTable, Club.finished_games, False
-
-
-# name -> () -> (rules class, Options class, table adapter, finished games(game),
-#               a deal interrupted while being dealt is void on a torn journal)
-GAMES = {"ecarte": _ecarte, "piquet": _piquet, "club": _club}
-
-
 def unload():
-    """Free the boot-only modules (this one and the self-test) once the table is built:
+    """Free the boot-only modules (this one and the self-tests) once the table is built:
     nothing the controller keeps refers to them, and on a board their bytecode is heap."""
     import sys
     pkg = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
-    parent = sys.modules[pkg]
-    for name in ("boot", "selftest"):
-        sys.modules.pop(pkg + "." + name, None)
-        if name in parent.__dict__:
-            delattr(parent, name)
-
-
-def kit(name):
-    if name not in GAMES:
-        raise ValueError("no game %r on this board (games: %s)" % (name, ", ".join(GAMES)))
-    return GAMES[name]()
-
-
-def options_for(name, frozen):
-    """The Options object a journal's frozen options describe."""
-    o = kit(name)[1]()
-    restore(o, frozen)
-    return o
-
-
-def default_make(name, options):
-    return kit(name)[0](options)
+    for key in list(sys.modules):
+        if key == pkg + ".boot" or (key.startswith(pkg + ".") and key.endswith(".selftest")):
+            del sys.modules[key]
+            cut = key.rfind(".")
+            parent, name = sys.modules.get(key[:cut]), key[cut + 1:]
+            if parent is not None and name in parent.__dict__:
+                delattr(parent, name)
 
 
 def replay(game, inputs):
@@ -80,43 +44,42 @@ def _deal_start(inputs):
     return None
 
 
-def resume(journal, make=default_make):
-    """(game, table adapter, voided why or None) rebuilt from the unfinished game."""
-    u = journal.last
-    name = u["game"]
-    Rules, _O, Table, done, voidable = kit(name)
-    options = options_for(name, u["options"])
-    game = make(name, options)
-    if u["state"] is not None:
-        restore(game, u["state"])
-        game.log = []
-    inputs = u["inputs"]
+def _rebuilt(package, options, state, inputs):
+    game = package.Rules(options)
+    if state is not None:
+        game.restore(state)
     replay(game, inputs)
+    return game
+
+
+def resume(journal):
+    """(game, table adapter, voided why or None) rebuilt from the last game journaled."""
+    u = journal.last
+    package = find(u["game"])
+    options = package.Options.restore(u["options"])
+    inputs = u["inputs"]
+    game = _rebuilt(package, options, u["state"], inputs)
     why = None
-    if journal.torn and voidable and not u["done"] and game.to_act == CHANCE:
+    if journal.torn and package.VOID_TORN_DEAL and not u["done"] and game.to_act == CHANCE:
         k = _deal_start(inputs)
         if k is not None and k < len(inputs):
             # power was lost while the cards were being dealt: the deal is void
             why = "power lost while the deal was being dealt: a new deal (%d cards voided)" % (
                 len(inputs) - k)
             journal.void(len(inputs) - k, why)
-            game = make(name, options)
-            if u["state"] is not None:
-                restore(game, u["state"])
-                game.log = []
-            replay(game, inputs[:k])
+            game = _rebuilt(package, options, u["state"], inputs[:k])
             u["voided"].append({"why": why, "inputs": inputs[k:]})
             del inputs[k:]
-    journal.follow(game, done)
-    return game, Table(game), why
+    journal.follow(game)
+    return game, package.Table(game), why
 
 
-def build(route, journal, name="ecarte", options=None, make=default_make, keep_log=True):
+def build(route, journal, name="ecarte", options=None, keep_log=True):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt."""
     journal.open(False)
     if journal.last is not None:
-        game, table, why = resume(journal, make)
+        game, table, why = resume(journal)
         for addr, seq in journal.last_frames().items():
             link = route.get(addr)
             if link is not None:
@@ -126,14 +89,13 @@ def build(route, journal, name="ecarte", options=None, make=default_make, keep_l
             ctrl.faults.append(why)
             ctrl.voided = True
         return ctrl
-    Rules, Options, Table, done, _v = kit(name)
-    options = options if options is not None else Options()
-    game = make(name, options)
-    journal.begin(name, options, game, done, True)
-    return Controller(Table(game), route, journal, keep_log=keep_log)
+    package = find(name)
+    game = package.Rules(options if options is not None else package.Options())
+    journal.begin(name, game)
+    return Controller(package.Table(game), route, journal, keep_log=keep_log)
 
 
-def host_route(link, seats):
+def bus_route(link, seats=W.SEATS):
     """Every device on one link (a bus), as the virtual board wires it."""
     route = {W.SHOE: link, W.TABLE_DISPLAY: link}
     for s in range(seats):

@@ -6,16 +6,15 @@ from .devices import Display, Shoe
 from .rules import CHANCE, IllegalAction
 
 _RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
-
-
 _CHECK_MS = 50  # how often the device health is looked at
 _EVENTS_PER_FRAME = 8  # table-display events per SHOW frame: a burst must fit a frame
 
 
 class Controller:
     def __init__(self, table, route, journal=None, resumed=False, keep_log=True):
-        """table: a game's table adapter (firmware/tables), with .game, .SEATS, press(),
-        view(), public(event) and cards_due(); route: {device address: Link};
+        """table: a game's table adapter (firmware/games/<name>/table.py), with .game,
+        .SEATS, press(), view(), shoe_fault(), done() and refuse(); route: {device
+        address: Link};
         journal: a firmware.journal.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
         had in flight are still welcome before the controller asks it again;
@@ -64,7 +63,7 @@ class Controller:
     def _apply(self, action, addr, seq):
         events = self.game.apply(action)
         if self.journal is not None:
-            self.journal.record(self.game, action, events, addr, seq)
+            self.journal.record(action, events, addr, seq)
         return events
 
     def health(self):
@@ -99,7 +98,7 @@ class Controller:
                 self._apply(("shoe", CHANCE, payload[0]), addr, seq)
             except IllegalAction as e:
                 self.faults.append(str(e))
-            if self.awaiting and self.table.cards_due()[1]:
+            if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             self._on_button(addr - W.PANEL, payload[0], payload[1], addr, seq)
@@ -163,7 +162,7 @@ class Controller:
         if not ready:
             return  # not greeted yet, dead, or cards it had in flight still coming
         self.resuming = self.voided = False
-        n, pack = self.table.cards_due()
+        n, pack = self.game.cards_due()
         if pack:
             self.shoe.shuffle(pack)
         self.shoe.draw(n)
@@ -176,7 +175,7 @@ class Controller:
         while self.shown < len(log):
             chunk = log[self.shown:self.shown + _EVENTS_PER_FRAME]
             # "n" numbers the events, so that two equal bursts are still two frames
-            self.board.show({"n": self.sent, "events": [self.table.public(e) for e in chunk]})
+            self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]})
             self.shown += len(chunk)
             self.sent += len(chunk)
         if not self.keep_log and self.shown:

@@ -9,7 +9,8 @@ from machine import UART, Pin
 
 from . import boards
 from .link import Link
-from .journal import FileStore, Journal, JournalError
+from .journal import Journal, JournalError
+from .store import FileStore
 
 GAME = "ecarte"  # the game this table plays (the journal's, when it resumes one)
 

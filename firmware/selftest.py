@@ -3,7 +3,7 @@
 # journal's integrity. run() returns a list of failures (empty: passed).
 from . import wire as W
 from . import frames as F
-from .journal import JournalError, records
+from .record import JournalError, records
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 
@@ -22,29 +22,20 @@ def _codec():
     return None
 
 
-def _rules():
-    """A fixed écarté deal: 10 cards and the turn-up, then the elder stands; the rules
-    must see the turned king's point and accept only legal plays."""
-    from .rules import CHANCE
-    from .rules.ecarte import Ecarte
-    g = Ecarte()
-    cards = (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B)
-    for c in cards:
-        g.apply(("shoe", CHANCE, c))
-    got = [e for e in g.log if e[0] == "score"]
-    if not got or got[0][2][0] != 1:
-        return "rules: the turned king did not score its point"
-    if g.can(("play", g.to_act, 0x3C)):
-        return "rules: a card nobody holds was playable"
-    return None
-
-
-def _any_rules(game):
-    """Another game's rules: a fresh table refuses a nonsense action and changes nothing."""
-    from .boot import kit
+def _rules(game):
+    """The rules of the game this table plays: its own check (its package's selftest
+    module, écarté's fixed deal), or else a fresh table refuses a nonsense action and
+    changes nothing."""
+    from .games import find
     from .rules import IllegalAction
-    Rules, Options = kit(game)[0], kit(game)[1]
-    g = Rules(Options())
+    package = find(game)
+    try:
+        check = __import__(package.__name__ + ".selftest", None, None, ("run",))
+    except ImportError:
+        check = None
+    if check is not None:
+        return check.run()
+    g = package.Rules(package.Options())
     before = list(g.log)
     try:
         g.apply(("nonsense", 0, None))
@@ -65,11 +56,9 @@ def _journal(store):
 
 
 def run(store=None, game="ecarte"):
-    """The failures, or [] when every check passed. `game`: the rules this table plays
-    (écarté is checked on a fixed deal; another game's rules must refuse nonsense)."""
+    """The failures, or [] when every check passed. `game`: the rules this table plays."""
     out = []
-    rules = _rules if game == "ecarte" else (lambda: _any_rules(game))
-    for check in (_codec, rules):
+    for check in (_codec, lambda: _rules(game)):
         try:
             r = check()
         except Exception as e:  # a self-test reports, it does not crash the board

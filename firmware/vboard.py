@@ -36,10 +36,10 @@ import sys
 
 from .compat import const
 from .link import Link
-from .journal import FileStore, Journal
+from .journal import Journal
+from .store import FileStore
 
 _YIELD_EVERY = const(32)
-_SEATS = const(8)  # the bus is wired for a full table; the game greets the seats it has
 _JOURNAL = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
 
 
@@ -75,8 +75,9 @@ def new_controller(name, kw, port, journal=_JOURNAL):
     failed = selftest.run(store, name)
     if failed:
         raise RuntimeError("self-test failed: " + "; ".join(failed))
-    options = boot.kit(name)[1](**kw) if kw else None
-    ctrl = boot.build(boot.host_route(Link(port), _SEATS), Journal(store), name, options,
+    from .games import find
+    options = find(name).Options(**kw) if kw else None
+    ctrl = boot.build(boot.bus_route(Link(port)), Journal(store), name, options,
                       keep_log=False)
     boot.unload()
     return ctrl

@@ -6,7 +6,7 @@ from collections import Counter
 
 from tapis.firmware.cards import SUITS, name
 from tapis.host import args as A
-from tapis.host import core
+from tapis.cython_core import twins as core
 
 
 def tableau(text):

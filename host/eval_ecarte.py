@@ -22,7 +22,7 @@ def register(sub):
 
 
 def run(args):
-    from tapis.host.core import ecarte_solver
+    from tapis.cython_core.twins import ecarte_solver
 
     hand, turned = position(args)
     stand, wins, voles, total, reason = ecarte_solver.advice(hand, turned, not args.dealer)

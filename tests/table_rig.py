@@ -1,14 +1,10 @@
 # A table whose controller can be reset: the emulated devices and the wires live on,
 # the board (controller, its Links, what its UARTs had buffered) is rebuilt from the
 # journal by firmware.boot.build, as after a power loss.
-from tapis.firmware import wire as W
 from tapis.firmware.boot import build
-from tapis.firmware.link import Link
-from tapis.firmware.journal import Journal, MemoryStore
-from tapis.firmware.rng import Seeded
-from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from tapis.simulator.games import GAMES
-from tapis.simulator.pipes import pipe
+from tapis.firmware.journal import Journal
+from tapis.firmware.store import MemoryStore
+from tapis.simulator.table import EmulatedTable
 
 
 class PowerLoss(Exception):
@@ -46,39 +42,30 @@ def total_events(games):
     return out
 
 
-class Rig:
+class Rig(EmulatedTable):
+    """The emulated table with the controller built by firmware.boot.build from a journal,
+    as a board builds it, and rebuilt so after a power loss."""
+
     def __init__(self, seed, game="ecarte", store=None, options=None):
-        self.name, self.options = game, options
-        self.kit = GAMES[game]
-        seats = self.kit.Table(self.kit.new_game(options)).SEATS
+        self.options = options
         self.store = store if store is not None else MemoryStore()
-        self.wires = []  # (addresses, controller-side end)
-        c, d = pipe()
-        self.wires.append(((W.SHOE,), c))
-        self.devices = [EmuShoe(d, Seeded(seed))]
-        for s in range(seats):
-            c, d = pipe()
-            self.wires.append(((W.PANEL + s, W.DISPLAY + s), c))
-            self.devices.append(EmuConsole(d, s, self.kit.Bot()))
-        c, d = pipe()
-        self.wires.append(((W.TABLE_DISPLAY,), c))
-        self.devices.append(EmuDisplay(d))
-        self.now = 0
         self.resets = 0
-        self.boot()
+        EmulatedTable.__init__(self, seed, game, options)
+
+    def _controller(self):
+        for _addrs, end in self.wires:
+            end.inbox.clear()  # what the UART had buffered is lost with the power
+        self.journal = Journal(self.store)
+        ctrl = build(self.route(), self.journal, self.name, self.options)
+        self.game = ctrl.game
+        return ctrl
 
     def boot(self):
-        route = {}
-        for addrs, end in self.wires:
-            end.inbox.clear()  # what the UART had buffered is lost with the power
-            link = Link(end)
-            for a in addrs:
-                route[a] = link
-        self.journal = Journal(self.store)
-        self.ctrl = build(route, self.journal, self.name, self.options)
+        self.controller = self._controller()
 
-    def games_done(self):
-        return self.journal.done(self.ctrl.game) if self.journal.done else 0
+    @property
+    def ctrl(self):
+        return self.controller
 
     def run(self, games, limit=2000000, on_reset=None):
         """Step until the journal has `games` completed games; a PowerLoss resets the board."""

@@ -34,7 +34,7 @@ def test_tapis_pure_forces_the_pure_twin():
 
 def test_a_missing_compiled_core_falls_back_with_a_warning():
     code = ("import sys; sys.modules['tapis.cython_core.evaluate'] = None\n"
-            "from tapis.host import core; print(core.CORE, core.evaluate.__name__)")
+            "from tapis.cython_core import twins as core; print(core.CORE, core.evaluate.__name__)")
     env = {k: v for k, v in os.environ.items() if k != "TAPIS_PURE"}
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert p.stdout.split() == ["pure", "tapis.firmware.evaluate"]

@@ -10,7 +10,7 @@ from math import gcd
 
 import pytest
 
-from tapis.firmware import duel as D
+from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse, parse_list
 from tapis.host.cli import main
 from tapis.host import odds_club

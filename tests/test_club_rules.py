@@ -6,16 +6,18 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tapis.firmware import deck, duel as D, panel as B
+from tapis.firmware import deck, panel as B
+from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse_list
 from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.rules import club as R
-from tapis.firmware.tables.club import ClubTable
+from tapis.firmware.games.club import engine as R
+from tapis.firmware.games.club import events as CE
+from tapis.firmware.games.club.table import ClubTable
 from tapis.simulator import montecarlo as MC
-from tapis.simulator.club import ClubBot, bank_choice, stake_for
+from tapis.simulator.kits.club.bots import ClubBot, bank_choice, stake_for
 
 FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
 
@@ -103,7 +105,7 @@ def test_a_broken_bank_is_laid_a_second_time_without_reshuffling_then_responsibl
     assert ("broken", 0, 2) in ev
     assert g.choices() == ["respond", "pass"]  # after the second break (seed 004:33)
     g.apply(("respond", 0, False))
-    assert g.kind == R.RESPONSIBLE and g.balances[0] == 80
+    assert g.kind == CE.RESPONSIBLE and g.balances[0] == 80
     assert g.stake_range(1) == (0, 80)  # the banker answers up to what he has
 
 
@@ -374,13 +376,13 @@ def test_long_sessions_lay_break_relay_go_responsible_and_rotate_with_money_cons
         total = g.total()
         seen |= play_out(g, rng, 120, greedy_punter(rng))
         assert g.total() == total and min(g.balances) >= 0
-        assert R.inputs(g.log) and replay(g) == g.log
+        assert R.Club.inputs(g.log) and replay(g) == g.log
     assert {"lay", "broken1", "broken2", "respond", "rotate", "pass", "hold", "banker"} <= seen
 
 
 def replay(g):
     h = R.Club(g.options)
-    for a in R.inputs(g.log):
+    for a in R.Club.inputs(g.log):
         h.apply(a)
     return h.log
 
@@ -426,9 +428,10 @@ def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
 
 # ---- the board runs the same rules --------------------------------------------------------------
 SESSION = '''
-from firmware.rules import club as R
+from firmware.games.club import engine as R
+from firmware.games.club import duel as D
 from firmware.rules import CHANCE
-from firmware import deck, duel as D
+from firmware import deck
 from firmware.rng import Seeded
 rng = Seeded(7)
 g = R.Club(R.Options(seats=5, balance=50, bank=10, commission=5))

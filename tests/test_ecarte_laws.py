@@ -8,10 +8,11 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import deck, panel as B
 from tapis.firmware.cards import KING, parse, parse_list, rank
-from tapis.firmware.rules import CHANCE, ecarte as R
-from tapis.simulator.bots import EcarteBot
+from tapis.firmware.rules import CHANCE
+from tapis.firmware.games.ecarte import engine as R
+from tapis.simulator.kits.ecarte.bots import EcarteBot
 from tapis.simulator.faults import faulty_table
-from tapis.simulator.records import Recorder
+from tapis.simulator.kits.ecarte.records import Recorder
 
 DEALER, ELDER = 0, 1  # the first deal: seat 0 deals, seat 1 is elder
 # packets 3+2: elder, elder, elder, dealer x3, elder x2, dealer x2, then the turn-up
@@ -331,7 +332,7 @@ def test_the_laws_replay_from_the_event_log():
         g = play(seed, 40, faults=True)
         assert any(e[0] == "void" for e in g.log) and any(e[0] == "choices" for e in g.log)
         h = R.Ecarte()
-        for a in R.inputs(g.log):
+        for a in R.Ecarte.inputs(g.log):
             h.apply(a)
         assert h.log == g.log
 

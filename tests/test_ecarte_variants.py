@@ -1,4 +1,4 @@
-# Every écarté variant (SPEC §4, simulator/games.py VARIANTS) plays complete seeded games
+# Every écarté variant (SPEC §4, firmware/games/ecarte/options.py VARIANTS) plays complete seeded games
 # through `tapis table --variant NAME --json`, and each record obeys what the variant says.
 import json
 import subprocess
@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from tapis.firmware.cards import parse, rank, suit
-from tapis.simulator.games import Ecarte
+from tapis.firmware import games
+from tapis.firmware.games.ecarte import VARIANTS
 from tapis.simulator.table import EmulatedTable
 
 TAPIS = [sys.executable, "-m", "tapis", "table"]
@@ -36,7 +37,7 @@ def consistent(rs, hand=5):
         assert sum(r["balances"]) == 0
 
 
-@pytest.mark.parametrize("variant", sorted(Ecarte.VARIANTS))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_variant_plays_a_complete_seeded_game(variant):
     rs = records(variant, 11)
     assert rs and "game_over" in rs[-1]
@@ -120,7 +121,7 @@ def test_rubbers_of_3_5_7_11_games(n):
 
 
 def test_ace_high_ranks_the_ace_above_the_king():
-    sim = EmulatedTable(8, options=Ecarte.VARIANTS["ace-high"]())
+    sim = EmulatedTable(8, options=games.options("ecarte", "ace-high"))
     sim.run_deals(30)
     order = {}
     trump = None

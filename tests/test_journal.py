@@ -6,8 +6,10 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import journal as J
-from tapis.firmware.journal import FileStore, Journal, JournalError, MemoryStore
+from tapis.firmware import record as J
+from tapis.firmware import snapshot
+from tapis.firmware.journal import Journal, JournalError
+from tapis.firmware.store import FileStore, MemoryStore
 from table_rig import Rig, total_events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -103,29 +105,34 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     assert len(Journal(FileStore(path)).open()[0]["inputs"]) == 1
 
 
-def test_state_freezes_lists_tuples_dicts_sets_and_bytes_apart():
+def test_a_snapshot_keeps_lists_tuples_dicts_sets_and_bytes_apart():
+    import json
+
     class O:
         pass
     o = O()
     o.a, o.b, o.c, o.d, o.e, o.f = [1, (2, 3)], (4, [5]), {1: (2,)}, {7}, bytearray(b"\x01"), None
-    o.g = O()
-    o.g.x = (1,)
-    o.fn = len
-    frozen = J.state(o)
-    assert "fn" not in frozen
-    import json
+    o.g = b"\x02"
+    fields = ("a", "b", "c", "d", "e", "f", "g")
+    frozen = json.loads(json.dumps(snapshot.take(o, fields)))
     back = O()
-    back.g = O()
-    J.restore(back, json.loads(json.dumps(frozen)))
-    assert (back.a, back.b, back.c, back.d, back.e, back.f, back.g.x) == \
-        ([1, (2, 3)], (4, [5]), {1: (2,)}, {7}, bytearray(b"\x01"), None, (1,))
+    snapshot.put(back, frozen, fields)
+    assert (back.a, back.b, back.c, back.d, back.e, back.f, back.g) == \
+        ([1, (2, 3)], (4, [5]), {1: (2,)}, {7}, bytearray(b"\x01"), None, b"\x02")
+    with pytest.raises(ValueError, match="lacks 'h'"):
+        snapshot.put(back, frozen, fields + ("h",))
+    o.h = object()  # a game's state is plain values only
+    with pytest.raises(ValueError, match="plain values"):
+        snapshot.take(o, ("h",))
 
 
 MP_CODE = r"""
 from firmware import wire as W, selftest
 from firmware.link import Link
-from firmware.journal import Journal, MemoryStore, JournalError
+from firmware.journal import Journal, JournalError
+from firmware.store import MemoryStore
 from firmware import boot
+from firmware.games import ecarte
 from firmware.rules import CHANCE
 
 
@@ -159,12 +166,11 @@ print("selftest", selftest.run(MemoryStore()))
 store = MemoryStore()
 j = Journal(store)
 j.open()
-Rules, Options, Table, done, _v = boot.kit("ecarte")
-g = Rules(Options())
-j.begin("ecarte", g.options, g, done, True)
+g = ecarte.Rules(ecarte.Options())
+j.begin("ecarte", g)
 deck = [0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B]
 for c in deck:
-    j.record(g, ("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), W.SHOE, 1)
+    j.record(("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), W.SHOE, 1)
 j2 = Journal(MemoryStore(store.read()))
 j2.open()
 g2, _t, why = boot.resume(j2)

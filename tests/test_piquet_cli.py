@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tapis.firmware import declarations as D
+from tapis.firmware.games.piquet import declarations as D
 from tapis.firmware import deck
 from tapis.firmware.cards import name, parse_list
 from tapis.host.cli import main
@@ -142,7 +142,7 @@ def test_an_unknown_variant_exits_2():
 
 
 def test_the_bot_discards_low_cards_and_keeps_its_sequence_and_stoppers():
-    from tapis.simulator.piquet import piquet_card, piquet_discard
+    from tapis.simulator.kits.piquet.bots import piquet_card, piquet_discard
 
     hand = parse_list("AH KH QH JH TH 7S 8S KS 8D QD 9C 7C")
     out = piquet_discard(hand, 1, 5, elder=True)

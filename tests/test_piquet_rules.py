@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tapis.firmware import declarations as D
+from tapis.firmware.games.piquet import declarations as D
 from tapis.firmware import deck
 from tapis.firmware.cards import TEN, parse_list, rank, suit
 from tapis.firmware.rng import Seeded
 from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.rules import piquet as R
+from tapis.firmware.games.piquet import engine as R
+from tapis.firmware.games import piquet as PQ
 import piquet_driver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +168,7 @@ def test_sinking_a_declaration_lets_the_lower_one_score():
 @pytest.mark.parametrize("winner, loser, value", [(105, 101, 104), (97, 89, 286)])
 def test_rubicon_examples_of_seed_003(winner, loser, value):
     """seed 003:139-141."""
-    assert R.rubicon(winner, loser) == value
+    assert PQ.rubicon(winner, loser) == value
 
 
 def test_the_cut_decides_the_first_dealer_and_equal_cuts_cut_again():
@@ -209,7 +210,7 @@ def test_the_shoe_may_not_deliver_outside_the_pack_or_twice():
     g.apply(("shoe", CHANCE, C("7S")))
     with pytest.raises(IllegalAction, match="twice"):
         g.apply(("shoe", CHANCE, C("7S")))
-    c = R.Piquet(R.cent(), first_dealer=0)
+    c = R.Piquet(PQ.cent(), first_dealer=0)
     c.apply(("shoe", CHANCE, C("6S")))
 
 
@@ -240,8 +241,8 @@ def conserved(g):
         assert len(g.seen) == g.options.pack
         for s in (0, 1):
             aside = len(g.set_aside[s] or ()) if g.phase == R.EXCHANGE else 0
-            assert len(g.hands[s]) + len(g.played[s]) == R.HAND - aside
-    assert all(len(h) <= R.HAND for h in g.hands)
+            assert len(g.hands[s]) + len(g.played[s]) == PQ.options.HAND - aside
+    assert all(len(h) <= PQ.options.HAND for h in g.hands)
 
 
 def deals_of(log):
@@ -268,7 +269,7 @@ def test_random_parties_conserve_cards(seed):
 @given(st.integers(0, 2 ** 31), st.sampled_from(["standard", "carte-rouge", "last-trick-10", "cent"]))
 def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
     options = {"standard": None, "carte-rouge": R.Options(carte_rouge=20),
-               "last-trick-10": R.Options(last_trick=10), "cent": R.cent()}[variant]
+               "last-trick-10": R.Options(last_trick=10), "cent": PQ.cent()}[variant]
     g = drive(seed, 6, options, declare_all=True)
     o = g.options
     scores = [0, 0]
@@ -346,7 +347,7 @@ def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
 def test_replaying_the_inputs_reproduces_the_log():
     g = drive(11, 6, cuts=True)
     h = R.Piquet()
-    for a in R.inputs(g.log):
+    for a in R.Piquet.inputs(g.log):
         h.apply(a)
     assert h.log == g.log
 
@@ -355,7 +356,7 @@ def test_replaying_the_inputs_reproduces_the_log():
 class PiquetMachine(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2 ** 31), cent=st.booleans())
     def start(self, seed, cent):
-        self.g = R.Piquet(R.cent() if cent else None, first_dealer=seed % 2)
+        self.g = R.Piquet(PQ.cent() if cent else None, first_dealer=seed % 2)
         self.rng = Seeded(seed)
         self.pack = []
 
@@ -429,8 +430,9 @@ import binascii
 import hashlib
 import sys
 sys.path.append("/tests")
-from tapis.firmware.rules import piquet as R
-from tapis.firmware.tables.piquet import PiquetTable
+from tapis.firmware.games.piquet import engine as R
+from tapis.firmware.games import piquet as PQ
+from tapis.firmware.games.piquet.table import PiquetTable
 from piquet_driver import drive
 
 
@@ -440,7 +442,7 @@ def views(g):  # the table adapter runs too, as the board would run it
     t.view(1)
 
 
-for options, first in ((None, None), (R.cent(), 1)):
+for options, first in ((None, None), (PQ.cent(), 1)):
     g = drive(5, 6, options, first, check=views)
     print(binascii.hexlify(hashlib.sha256(repr(g.log).encode()).digest()).decode(), g.results)
 '''
@@ -461,11 +463,11 @@ def test_the_same_parties_under_real_micropython():
 
 def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_show_verdicts():
     from tapis.firmware import panel as B
-    from tapis.firmware.tables.piquet import PiquetTable
+    from tapis.firmware.games.piquet.table import PiquetTable
 
     g = dealt(*CAPOT)
     t = PiquetTable(g)
-    assert t.cards_due() == (0, 0)
+    assert t.game.cards_due() == (0, 0)
     v = t.view(0)
     assert v["turn"] and v["phase"] == "exchange" and v["exchange"] == [1, 5] and v["talon"] == 8
     place = t.hand(0).index(C("7D")) + 1
@@ -502,10 +504,10 @@ def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_sh
     t.press(0, B.SELECT, 1)
     assert t.press(0, B.CONFIRM, 0) == ("play", 0, t.hand(0)[0])
     # the table display: dealt, drawn and seen cards face down; discards by their number
-    assert t.public(("card", 0, C("AS"))) == ["card", 0, None]
-    assert t.public(("rest", 0, (C("TD"),))) == ["rest", 0, None]
-    assert t.public(("exchange", 1, (C("7H"), C("7S")))) == ["exchange", 1, 2]
-    assert t.public(("verdict", 1, ("point", "good"))) == ["verdict", 1, ("point", "good")]
+    assert t.game.public(("card", 0, C("AS"))) == ["card", 0, None]
+    assert t.game.public(("rest", 0, (C("TD"),))) == ["rest", 0, None]
+    assert t.game.public(("exchange", 1, (C("7H"), C("7S")))) == ["exchange", 1, 2]
+    assert t.game.public(("verdict", 1, ("point", "good"))) == ["verdict", 1, ("point", "good")]
 
 
 def test_carte_rouge_when_every_card_is_in_a_good_declaration():

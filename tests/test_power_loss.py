@@ -4,7 +4,8 @@
 # is lost. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
-from tapis.firmware.journal import JournalError, MemoryStore
+from tapis.firmware.journal import JournalError
+from tapis.firmware.store import MemoryStore
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
 from table_rig import FailingStore, Rig, total_events

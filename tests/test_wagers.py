@@ -12,8 +12,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
-from tapis.firmware.rules import ecarte as R
-from tapis.firmware.wagers import MAX_BET, Wagers
+from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte.wagers import MAX_BET, Wagers
 from tapis.simulator.table import EmulatedTable
 
 

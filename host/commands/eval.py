@@ -2,8 +2,6 @@
 # (host/eval_<game>.py).
 from tapis.host.commands import by_game
 
-GAMES = ("club", "ecarte", "piquet")
-
 
 def register(sub):
-    by_game(sub, "eval", "the hand evaluator: a hand's value by the rules", GAMES)
+    by_game(sub, "eval", "the hand evaluator: a hand's value by the rules")

@@ -10,7 +10,7 @@ def register(sub):
 def run(args):
     from importlib.metadata import PackageNotFoundError, version
 
-    from tapis.host.core import CORE
+    from tapis.cython_core.twins import CORE
     from tapis.simulator import micropython
 
     try:

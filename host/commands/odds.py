@@ -1,8 +1,6 @@
 # `tapis odds GAME ...`: exact odds, by complete enumeration (host/odds_<game>.py).
 from tapis.host.commands import by_game
 
-GAMES = ("club", "ecarte")
-
 
 def register(sub):
-    by_game(sub, "odds", "exact odds, by complete enumeration", GAMES)
+    by_game(sub, "odds", "exact odds, by complete enumeration")

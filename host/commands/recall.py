@@ -7,10 +7,9 @@ import time
 from tapis.firmware import wire as W
 from tapis.firmware.cards import is_card, name
 from tapis.firmware.link import Link
-from tapis.firmware.journal import JournalError, group, parse
-
-_CARD_EVENTS = ("card", "turn", "draw", "play", "discard", "duplicate", "king", "talon",
-                "exchange", "shoe")
+from tapis.firmware.games import find
+from tapis.firmware.record import JournalError, group, parse
+from tapis.firmware.rules import CARDS
 
 
 def register(sub):
@@ -72,12 +71,15 @@ def fetch(port, last, step=None, timeout=10.0):
     raise TimeoutError("no complete answer from the table in %.1f s" % timeout)
 
 
-def _value(kind, v):
-    if kind in _CARD_EVENTS and isinstance(v, int) and not isinstance(v, bool) and is_card(v):
+def _value(v, cards):
+    """An event's value in words; `cards`: the game declares every int in it a card."""
+    if v is None:
+        return ""
+    if isinstance(v, (list, tuple)):
+        return " ".join(_value(x, cards) for x in v)
+    if cards and isinstance(v, int) and not isinstance(v, bool) and is_card(v):
         return name(v)
-    if isinstance(v, (list, tuple)) and kind in _CARD_EVENTS:
-        return " ".join(name(c) if isinstance(c, int) and is_card(c) else str(c) for c in v)
-    return "" if v is None else str(v)
+    return str(v)
 
 
 def text(games):
@@ -89,9 +91,10 @@ def text(games):
         events = list(g["events"])
         for _a, evs, _f in g["inputs"]:
             events.extend(evs)
+        declared = find(g["game"]).Rules.EVENTS
         for kind, seat, value in events:
             who = "table" if seat == -1 else "seat %d" % seat
-            out.append(("  %-10s %-7s %s" % (kind, who, _value(kind, value))).rstrip())
+            out.append(("  %-10s %-7s %s" % (kind, who, _value(value, declared.get(kind, 0) & CARDS))).rstrip())
         for v in g["voided"]:
             out.append("  VOID: %s" % v["why"])
     return "\n".join(out)

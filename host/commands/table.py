@@ -4,7 +4,9 @@ import sys
 import time
 
 from tapis.host import args as A
-from tapis.simulator.games import GAMES
+from tapis.firmware import games
+from tapis.firmware.games import GAMES
+from tapis.simulator import kits
 
 
 def register(sub):
@@ -21,16 +23,16 @@ def register(sub):
 
 
 def run(args):
-    from tapis.host.core import evaluate
+    from tapis.cython_core.twins import evaluate
     from tapis.simulator.table import EmulatedTable
 
-    kit = GAMES[args.game]
+    kit = kits.find(args.game)
     options = None
     if args.variant is not None:
-        if args.variant not in kit.VARIANTS:
-            args.parser.error("%s has no variant %r; it has: %s" % (
-                args.game, args.variant, ", ".join(sorted(kit.VARIANTS)) or "none"))
-        options = kit.VARIANTS[args.variant]()
+        try:
+            options = games.options(args.game, args.variant)
+        except ValueError as e:
+            args.parser.error(str(e))
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     out = sys.stdout
     on_table = on_events = None
@@ -59,7 +61,7 @@ def run(args):
         symbols = (out.encoding or "").lower().replace("-", "") == "utf8"
         hands = lambda: [c.view["hand"] if c.view else [] for c in sim.consoles]
         on_table = kit.Renderer(write, hands, symbols).on_view
-        print("Tapis · %s on the emulated table · seed %d" % (kit.title, seed))
+        print("Tapis · %s on the emulated table · seed %d" % (games.find(args.game).TITLE, seed))
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
     sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)

@@ -1,0 +1,33 @@
+# Chooses each twin: the compiled tapis.cython_core.X when it is built, the pure firmware
+# module otherwise (with a warning). TAPIS_PURE=1 forces the pure ones, as
+# MSGPACK_PUREPYTHON does for msgpack. The firmware itself always runs the pure modules.
+import importlib
+import os
+import sys
+
+# compiled module (cython_core/X.pyx) -> its pure twin, the module the board runs
+TWINS = {
+    "evaluate": "tapis.firmware.evaluate",
+    "ecarte_solver": "tapis.firmware.games.ecarte.solver",
+    "duel": "tapis.firmware.games.club.duel",
+    "declarations": "tapis.firmware.games.piquet.declarations",
+}
+PURE = os.environ.get("TAPIS_PURE", "") not in ("", "0")
+
+
+def _twin(name):
+    if not PURE:
+        try:
+            return importlib.import_module("tapis.cython_core." + name), "cython"
+        except ImportError as e:
+            sys.stderr.write("warning: compiled %s unavailable (%s); using the pure twin\n" % (name, e))
+    return importlib.import_module(TWINS[name]), "pure"
+
+
+_chosen = {name: _twin(name) for name in TWINS}
+evaluate = _chosen["evaluate"][0]
+ecarte_solver = _chosen["ecarte_solver"][0]
+duel = _chosen["duel"][0]
+declarations = _chosen["declarations"][0]
+# "cython" only when every twin is compiled: a partial build is reported as pure.
+CORE = "cython" if all(kind == "cython" for _m, kind in _chosen.values()) else "pure"

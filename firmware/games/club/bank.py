@@ -1,0 +1,89 @@
+# pyright: reportAttributeAccessIssue=false
+# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+#
+# The club écarté bank's life and the staking (SPEC §4 "Limited bank", "Responsible bank",
+# "Rotation and accounting"): every movement of money is a ("move", seat, (from, to,
+# amount)) event between accounts: a seat number, BANKS (a limited bank's money), TABLE
+# (stakes on the cloth) and HOUSE (the commission).
+from ...rules import CHANCE
+from .events import BANK, BANKS, DEAL, HOUSE, LIMITED, RESPONSIBLE, STAKE, TABLE
+
+
+class Banking:
+    def _move(self, seat, src, dst, amount):
+        """Move money between accounts, with its event."""
+        if amount == 0:
+            return
+        for acct, sign in ((src, -1), (dst, 1)):
+            if acct == BANKS:
+                self.bank += sign * amount
+            elif acct == TABLE:
+                self.table_money += sign * amount
+            elif acct == HOUSE:
+                self.house += sign * amount
+            else:
+                self.balances[acct] += sign * amount
+        self.emit(("move", seat, (src, dst, amount)))
+
+    # ---- the bank -----------------------------------------------------------------
+    def _lay(self, seat):
+        self.lays += 1
+        self.kind, self.broken, self.bank_deals = LIMITED, False, 0
+        self.emit(("lay", seat, self.options.bank))
+        self._move(seat, seat, BANKS, self.options.bank)
+        self._open_deal()
+
+    def _respond(self, seat, fresh):
+        self.kind, self.broken, self.bank_deals = RESPONSIBLE, False, 0
+        self.resp_talias = 0
+        self.emit(("respond", seat, fresh))
+        if fresh and not self.fresh:  # a new shoe for the responsible bank (seed 004:35)
+            self.fresh = True
+        self._open_deal()
+
+    def _next_banker(self, reason=None):
+        """The bank goes to the next seat; what a limited bank holds goes home."""
+        if reason is not None:
+            self.emit(("rotate", self.banker, reason))
+        if self.bank:
+            self._move(self.banker, BANKS, self.banker, self.bank)
+        self.banker = (self.banker + 1) % self.options.seats
+        self.banks_done += 1
+        self.kind, self.lays, self.broken, self.bank_deals = None, 0, False, 0
+        self.phase, self.to_act = BANK, self.banker
+        self.emit(("banker", self.banker, None))
+
+    # ---- staking ------------------------------------------------------------------
+    def _open_deal(self):
+        self.deal_no += 1
+        self.stakes = []
+        self.tableaux = [[], [], [], []]
+        self.turned = None
+        self.results = []
+        self.dealt = 0
+        self.emit(("deal", self.banker, self.deal_no))
+        self.order = self.punters()
+        self.phase = STAKE
+        self._next_punter(first=True)
+
+    def _next_punter(self, first=False):
+        if not first:
+            self.order.pop(0)
+        if self.order:
+            self.to_act = self.order[0]
+        else:
+            self.phase, self.to_act = DEAL, CHANCE
+
+    def _stake(self, seat, value):
+        tableau, amount = value
+        self.stakes.append((seat, tableau, amount))
+        self.emit(("stake", seat, (tableau, amount)))
+        self._move(seat, seat, TABLE, amount)
+        self._next_punter()
+
+    def _why_range(self, seat, lo, hi):
+        if hi <= 0:
+            return "nothing left to cover" if self.balances[seat] else "it has no money"
+        if lo > 0:
+            return "the minimum on the bank's first card"
+        return "its balance and what the bank can answer"

@@ -1,0 +1,37 @@
+# Club écarté's options: SPEC §4 and seed 004:29 by default; the variants as data.
+from ...rules import Options as _Base
+
+# --variant NAME -> the Options keyword arguments it plays with (docs/rules.md)
+VARIANTS = {
+    "eight-seats": {"seats": 8},
+    "commission-5": {"commission": 5, "balance": 1000, "bank": 150, "minimums": (60, 30)},
+    "big-bank": {"bank": 60, "minimums": (20, 10)},
+}
+
+
+class Options(_Base):
+    """Club options; the defaults follow SPEC §4 and seed 004:29 (bank 15; the first and
+    second punters stake at least 6 and 3 on the first card)."""
+
+    FIELDS = ("seats", "balance", "bank", "minimums", "commission", "talias", "first_banker")
+
+    def __init__(self, seats=4, balance=100, bank=15, minimums=(6, 3), commission=0,
+                 talias=2, first_banker=0):
+        if not 2 <= seats <= 8:
+            raise ValueError("club écarté seats 2 to 8, got %r" % (seats,))
+        if bank < 1 or balance < 0:
+            raise ValueError("the bank must be at least 1 and balances not negative, got %r, %r"
+                             % (bank, balance))
+        if len(minimums) != 2 or min(minimums) < 0:
+            raise ValueError("minimums are two amounts, got %r" % (minimums,))
+        if not 0 <= commission < 100:
+            raise ValueError("the house commission is a percent in 0..99, got %r" % (commission,))
+        if not 0 <= first_banker < seats:
+            raise ValueError("no seat %r to hold the first bank" % (first_banker,))
+        self.seats = seats
+        self.balance = balance
+        self.bank = bank
+        self.minimums = tuple(minimums)
+        self.commission = commission
+        self.talias = talias  # a responsible bank plays at most this many talias
+        self.first_banker = first_banker

@@ -1,0 +1,183 @@
+# Écarté as a pure state machine (SPEC §4, seeds 000-002), on the template of rules.py.
+# The shoe's cards are the chance action ("shoe", CHANCE, card) and its faults the chance
+# actions of laws.py; the players' actions are events.py's PLAYER_ACTIONS. By concern:
+# the deal and the exchange (deal.py), the play, the king and the score (play.py), the
+# variants played inside a hand (variants.py), the laws of irregularities (laws.py) and
+# abandoned or claimed hands (concede.py), both loaded on first use, and the money
+# (wagers.py).
+from ... import evaluate
+from ...rules import CHANCE, IllegalAction, Rules
+from .deal import Dealing
+from .events import (ANSWER, CHOOSE, DEAL, DISCARD, EVENTS, PHASE_NAMES, PLAY, PLAYER_ACTIONS,
+                     PROPOSE, RESPOND, SHOE_FAULTS)
+from .options import Options
+from .play import Playing
+from .variants import Questions
+from .wagers import Wagers
+
+DECK_SIZE = 32
+_DEAL_FIELDS = ("hands", "discards", "played", "dead", "tricks", "deal_points", "turned",
+                "trump_suit", "delivered", "seen", "proposals", "vulnerable", "announced", "led",
+                "leader", "drawing", "law", "choices", "resume", "question", "multiplier",
+                "doubled", "offered", "must_vole", "pending", "phase", "to_act")
+
+
+def laws():
+    """The laws of irregularities, loaded on the first one: a board that never misdeals
+    keeps their bytecode out of its heap."""
+    from . import laws
+    return laws
+
+
+class Ecarte(Dealing, Playing, Questions, Rules):
+    PHASE_NAMES = PHASE_NAMES
+    EVENTS = EVENTS
+    CHANCE_ACTIONS = ("shoe",) + SHOE_FAULTS
+    PLAYER_ACTIONS = PLAYER_ACTIONS
+    TURNS = {PROPOSE: ("propose", "stand"), RESPOND: ("accept", "refuse"), DISCARD: ("discard",),
+             PLAY: ("play",), CHOOSE: ("choose",), ANSWER: ("accept", "refuse")}
+    SNAPSHOT = ("scores", "games", "rubbers", "seated", "streak", "pools", "game_no",
+                "deal_no", "dealer") + _DEAL_FIELDS
+
+    def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
+        self.options = o = options or Options()
+        self.ev = evaluator
+        self.strength = evaluate.ACE_HIGH if o.ace_high else evaluate.ECARTE_STRENGTH
+        self.hand_size = o.hand
+        self.log = []
+        self.scores = [0, 0]  # by position: 0 and 1 are the two seats in play
+        self.games = [0, 0]  # games won in the current rubber
+        self.rubbers = [0, 0]
+        self.seated = list(range(o.players))  # table seats at positions 0, 1 (and the watcher)
+        self.streak = [-1, 0]  # pool: the seat that won the last game and how many running
+        self.pools = [0] * o.players
+        self.wagers = Wagers(o.players + o.gallery, o.stake)
+        self.wagers.lock(self.players())
+        self.game_no = 1
+        self.deal_no = 0
+        self.dealer = 1 - first_dealer  # new_deal alternates it
+        self._out = []
+        if o.pool:
+            self.emit(("seats", CHANCE, tuple(self.seated)))
+        self.emit(("balances", CHANCE, tuple(self.wagers.balances)))
+        self.new_deal()
+        self.log.extend(self._out)
+
+    # ---- what the state looks like -------------------------------------------------
+    @property
+    def elder(self):
+        return 1 - self.dealer
+
+    @property
+    def stock(self):
+        """Cards still in the shoe for this deal."""
+        return DECK_SIZE - self.delivered
+
+    def players(self):
+        """The table seats in play, at positions 0 and 1."""
+        return (self.seated[0], self.seated[1])
+
+    def legal_cards(self, seat):
+        if self.phase != PLAY or seat != self.to_act:
+            return []
+        return self.ev.legal_plays(self.hands[seat], self.led, self.trump_suit, self.strength)
+
+    def legal_actions(self):
+        """Every legal player action now (chance actions are the shoe's; bets the gallery's)."""
+        from .legal import legal_actions
+        return legal_actions(self)
+
+    def cards_due(self):
+        return len(self.pending), DECK_SIZE if self.phase == DEAL and self.delivered == 0 else 0
+
+    def finished_games(self):
+        return self.game_no - 1
+
+    def finished_deals(self):
+        return self.deal_no - 1
+
+    def snapshot(self):
+        out = Rules.snapshot(self)
+        out["wagers"] = self.wagers.snapshot()
+        return out
+
+    def restore(self, frozen):
+        Rules.restore(self, frozen)
+        self.wagers.restore(frozen["wagers"])
+
+    # ---- verify ----------------------------------------------------------------------
+    def _verify_chance(self, kind, value):
+        if kind == "shoe":
+            return self.verify_card(value)
+        return laws().verify_fault(self, kind, value)
+
+    def _verify_player(self, kind, seat, value):
+        if kind == "bet":
+            return self._verify_bet(seat, value)
+        if seat not in (0, 1):
+            raise IllegalAction("no player seat %r at this table" % (seat,))
+        if kind == "king":
+            if not self.king_open(seat):
+                raise IllegalAction("seat %d cannot announce the king: %s" % (seat, self._king_why(seat)))
+            return
+        if kind in ("abandon", "claim"):
+            if self.phase != PLAY:
+                raise IllegalAction("seat %d cannot %s now: hands are abandoned or claimed during "
+                                    "the play, and the table is at the %s" % (seat, kind, PHASE_NAMES[self.phase]))
+            return
+        if kind in ("double", "offer"):
+            return self.verify_question(kind, seat)
+        self.verify_turn(kind, seat)
+        if kind == "discard":
+            self._verify_discard(seat, value)
+        elif kind == "play":
+            self._verify_play(seat, value)
+        elif kind == "choose" and value not in self.choices:
+            raise IllegalAction("seat %d cannot choose %r: the laws offer %s" % (
+                seat, value, ", ".join(self.choices)))
+
+    # ---- change --------------------------------------------------------------------
+    def _change(self, kind, seat, value):
+        if kind == "shoe":
+            self._on_card(value)
+        elif kind in SHOE_FAULTS:
+            laws().on_fault(self, kind, value)
+        elif kind == "choose":
+            laws().on_choice(self, seat, value)
+        elif kind in ("abandon", "claim"):
+            self.emit((kind, seat, value))
+            from .concede import on_abandon
+            on_abandon(self, seat, kind == "claim")
+        elif kind in ("double", "offer"):
+            self.emit((kind, seat, value))
+            self.ask(kind, seat)
+        elif kind in ("accept", "refuse") and self.phase == ANSWER:
+            self.answer(seat, kind == "accept")
+        elif kind == "bet":
+            self.wagers.place(seat, value[0], value[1])
+            self.emit(("bet", seat, (value[0], value[1])))
+        elif kind == "propose":
+            self.proposals += 1
+            self.emit((kind, seat, value))
+            self.to_act, self.phase = self.dealer, RESPOND
+        elif kind == "stand":
+            if self.proposals == 0:
+                self.vulnerable = seat
+            self.emit((kind, seat, value))
+            self.start_play()
+        elif kind == "accept":
+            self.emit((kind, seat, value))
+            self.to_act, self.phase = self.elder, DISCARD
+        elif kind == "refuse":
+            if self.proposals == 1:
+                self.vulnerable = seat
+            self.emit((kind, seat, value))
+            self.start_play()
+        elif kind == "discard":
+            self._on_discard(seat, tuple(value))
+        elif kind == "king":
+            self.announced[seat] = True
+            self.emit((kind, seat, value))
+            self.score(seat, 1, "king")
+        elif kind == "play":
+            self._on_play(seat, value)

@@ -1,0 +1,154 @@
+# The laws of écarté for the irregularities a table can produce (seed 000, the London
+# club laws, lines 43-79; seed 002 where it adds detail). Loaded on the first one.
+# docs/rules.md maps each law to the function here and to its seed line.
+#
+# The shoe reports what went wrong as a chance action (kind, CHANCE, value):
+#   ("unread", CHANCE, None)      a card came out that the shoe could not read
+#   ("exposed", CHANCE, card)     a card came out face up
+#   ("double feed", CHANCE, (a, b)) two cards came out together: a wrong number dealt, an
+#                                 over-draw, or two cards turned for trump
+#   ("missing", CHANCE, None)     the shoe ran empty while the pack should hold cards
+#   ("outofturn", CHANCE, seat)   the shoe is being dealt from the wrong seat
+# and a card the shoe delivers twice is an imperfect pack. Where the laws give the
+# non-dealer a choice, the state waits in the CHOOSE phase for his ("choose", seat, text).
+from ...cards import name
+from ...rules import CHANCE, IllegalAction
+from .events import CHOOSE, DEAL, DRAW, PHASE_NAMES
+
+NEW_DEAL = "new deal"
+CORRECT = "correct"
+TAKE = "take"
+SET_ASIDE = "set aside"
+
+
+def verify_fault(g, kind, value):
+    if kind == "outofturn":
+        if value not in (0, 1):
+            raise IllegalAction("the shoe reports a deal from seat %r, not a player's seat" % (value,))
+        return
+    if g.phase not in (DEAL, DRAW) or g.to_act != CHANCE:
+        raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[g.phase]))
+    out = 2 if kind == "double feed" else 0 if kind == "missing" else 1
+    if out > g.stock:
+        raise IllegalAction("the shoe reported %s but only %d card(s) are left in the pack" % (kind, g.stock))
+    if kind == "exposed":
+        g.verify_card(value)
+    elif kind == "double feed":
+        try:
+            a, b = value
+        except (TypeError, ValueError):
+            raise IllegalAction("a double feed reports the two cards, got %r" % (value,))
+        g.verify_card(a)
+        g.verify_card(b)
+    elif kind not in ("unread", "missing"):
+        raise IllegalAction("unknown shoe fault %r" % (kind,))
+
+
+def on_fault(g, kind, value):
+    g.emit((kind, CHANCE, value))
+    if kind == "outofturn":
+        # 000:48: void if found before the trump is turned; after it, too late: it stands
+        if g.phase == DEAL:
+            void(g, "deal out of turn: seat %d dealt" % value)
+        return
+    if kind == "missing":  # 000:79, 002:4: an imperfect pack voids the deal, earlier deals stand
+        void(g, "imperfect pack: a card is missing")
+        return
+    if kind == "unread":  # set aside unseen, the next card in its place (SPEC §4; 000:69)
+        g.out_of_shoe(None)
+        g.dead.append(None)
+        _short(g)
+        return
+    cards = tuple(value) if kind == "double feed" else (value,)
+    for c in cards:
+        if c in g.seen or cards.count(c) > 1:
+            g.emit(("duplicate", CHANCE, c))
+            void(g, "imperfect pack: %s twice" % name(c))
+            return
+    for c in cards:
+        g.out_of_shoe(c)
+    to = g.pending[0]
+    if kind == "exposed":
+        if to == g.elder:  # 000:47, 000:69-70, 002:17: he may take it, or not, or a new deal
+            g.dead.append(value)
+            _ask(g, ("exposed", value), (TAKE, SET_ASIDE, NEW_DEAL))
+        else:  # the dealer's own card stands (000:70, 002:17); the turn-up is face up anyway
+            g.place(value, g.pending.pop(0))
+        return
+    a, b = value
+    g.pending.pop(0)
+    if to == CHANCE:  # two cards turned (000:45, 002:3): he chooses the trump, or a new deal
+        g.dead.extend(cards)
+        _ask(g, ("turn", a, b), ("trump " + name(a), "trump " + name(b), NEW_DEAL))
+        return
+    # a wrong number dealt / over-draw: the seat got one card too many
+    # (000:43 and 000:49-51 in the deal, 000:63-67 in the exchange)
+    g.hands[to].append(a)
+    g.emit((g.dealt_kind(), to, a))
+    g.hands[to].append(b)
+    g.emit(("extra", to, b))
+    _ask(g, ("count", b, to), (CORRECT, NEW_DEAL))
+
+
+def _ask(g, law, choices):
+    """The non-dealer chooses; his display hides his hand while the deal is incomplete."""
+    g.law, g.choices, g.resume = law, choices, (g.phase, g.to_act)
+    g.phase, g.to_act = CHOOSE, g.elder
+    g.emit(("choices", g.elder, choices))
+
+
+def on_choice(g, seat, choice):
+    g.emit(("choose", seat, choice))
+    law = g.law
+    g.law, g.choices = None, ()
+    g.phase, g.to_act = g.resume
+    if choice == NEW_DEAL:
+        void(g, "new deal at the non-dealer's demand")
+        return
+    if law[0] == "exposed":
+        c = law[1]
+        if choice == TAKE:
+            g.dead.remove(c)
+            g.place(c, g.pending.pop(0))
+        else:  # set aside: both have seen it; the next card takes its place
+            _short(g)
+    elif law[0] == "count":  # corrected: the extra card is set aside unseen
+        c, to = law[1], law[2]
+        g.hands[to].remove(c)
+        g.dead.append(c)
+        g.emit(("set aside", to, None))
+        g.advance()
+    else:  # the trump he chose; the other turned card is set aside
+        a, b = law[1], law[2]
+        keep = a if choice == "trump " + name(a) else b
+        g.dead.remove(keep)
+        # the first turned card is the eleventh only if the deal was otherwise regular
+        g.turn_up(keep, keep == a and g.delivered == 2 * g.hand_size + 2)
+
+
+def _short(g):
+    """A card was set aside: if the stock can no longer supply the draw, each seat takes
+    back the last of its discards (002:9); a deal the pack cannot complete is void."""
+    if len(g.pending) <= g.stock:
+        return
+    if g.phase == DEAL:
+        void(g, "the pack cannot complete the deal")
+        return
+    while len(g.pending) > g.stock:
+        s = g.pending.pop()
+        c = g.discards[s].pop()
+        g.hands[s].append(c)
+        g.emit(("retake", s, c))
+    g.advance()
+
+
+def void(g, why):
+    """The deal is void: its points are taken back, earlier deals stand (000:79, 002:4),
+    and the same dealer deals again from a fresh pack."""
+    for s in (0, 1):
+        p = g.deal_points[s]
+        if p:
+            g.scores[s] -= p
+            g.emit(("score", s, (-p, "void")))
+    g.emit(("void", CHANCE, why))
+    g.new_deal(True)

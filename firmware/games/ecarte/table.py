@@ -1,0 +1,135 @@
+# Écarté on the table: each seat's view and the meaning of its panel buttons.
+# Seats 0 and 1 play (pool écarté: three seats, two in play and a watcher); the seats
+# after them are the gallery, who back a player with SELECT 1/2 and BET+/BET-.
+from ... import panel as B
+from ... import wire as W
+from ...rules import CHANCE, IllegalAction
+from . import events as R
+
+_SIMPLE = {B.STAND: "stand", B.PROPOSE: "propose", B.ACCEPT: "accept", B.REFUSE: "refuse",
+           B.KING: "king", B.ABANDON: "abandon", B.CLAIM: "claim", B.DOUBLE: "double",
+           B.OFFER: "offer"}
+
+
+class EcarteTable:
+    def __init__(self, game):
+        self.game = game
+        o = game.options
+        self.SEATS = o.players + o.gallery
+        self.selected = [[] for _ in range(self.SEATS)]  # places (1-based) selected on each panel
+        self.msg = [""] * self.SEATS
+        self.side = [0] * self.SEATS  # the player a gallery seat's BET+/- backs
+
+    def position(self, seat):
+        """0 or 1 for a seat in play, -1 for the pool's watcher and the gallery."""
+        s = self.game.seated
+        return 0 if s[0] == seat else 1 if s[1] == seat else -1
+
+    def hand(self, pos):
+        """The hand in display order: the panel's SELECT n means the n-th card here."""
+        return sorted(self.game.hands[pos])
+
+    def press(self, seat, button, arg):
+        """Turn a button into a rules action, or None while a selection is being made."""
+        g = self.game
+        pos = self.position(seat)
+        if pos < 0:
+            return self._bet(seat, button, arg)
+        if button in _SIMPLE:
+            return (_SIMPLE[button], pos, None)
+        sel = self.selected[seat]
+        if g.phase == R.CHOOSE:
+            if button == B.SELECT:
+                if not 1 <= arg <= len(g.choices):
+                    raise IllegalAction("no choice %d: the laws offer %d" % (arg, len(g.choices)))
+                sel[:] = [arg]
+                return None
+            if button == B.CONFIRM:
+                if len(sel) != 1 or g.to_act != pos:
+                    raise IllegalAction("select one of the choices, then CONFIRM")
+                return ("choose", pos, g.choices[sel[0] - 1])
+        hand = self.hand(pos)
+        if button == B.SELECT:
+            B.select(sel, arg, hand, g.phase == R.PLAY)
+            return None
+        if button == B.CONFIRM:
+            cards = B.chosen(sel, hand, g.phase == R.PLAY)
+            return ("play", pos, cards[0]) if g.phase == R.PLAY else ("discard", pos, cards)
+        raise IllegalAction("button %r does nothing in écarté" % (button,))
+
+    def _bet(self, seat, button, arg):
+        """A gallery seat: SELECT 1 or 2 picks the player to back, BET+/BET- the amount."""
+        if button == B.SELECT:
+            if arg not in (1, 2):
+                raise IllegalAction("SELECT 1 or 2 picks the player to back, not %r" % (arg,))
+            self.side[seat] = arg - 1
+            return None
+        if button in (B.BET_PLUS, B.BET_MINUS):
+            side = self.side[seat]
+            was = self.game.wagers.standing.get(seat, (side, 0))
+            amount = was[1] if was[0] == side else 0
+            return ("bet", seat, (side, amount + (1 if button == B.BET_PLUS else -1)))
+        raise IllegalAction("seat %d bets: SELECT 1/2 picks a player, BET+/BET- sets the stake" % seat)
+
+    def shoe_fault(self, code):
+        """A shoe fault as a rules action (laws.py), or None for a jam: the controller
+        asks the shoe again for what is still due."""
+        g, k, n = self.game, code[0] if code else -1, len(code)
+        if k == W.UNREAD:
+            return ("unread", CHANCE, None)
+        if k == W.FACE_UP and n == 2:
+            return ("exposed", CHANCE, code[1])
+        if k == W.DOUBLE and n == 3:
+            return ("double feed", CHANCE, (code[1], code[2]))
+        if k == W.EMPTY and g.to_act == CHANCE and g.stock > 0:
+            return ("missing", CHANCE, None)
+        if k == W.OUT_OF_TURN and n == 2:
+            pos = self.position(code[1])
+            if pos >= 0 and pos != g.dealer:
+                return ("outofturn", CHANCE, pos)
+        return None
+
+    def done(self, seat):
+        self.selected[seat] = []
+        self.msg[seat] = ""
+
+    def refuse(self, seat, why):
+        self.selected[seat] = []
+        self.msg[seat] = why
+
+    def view(self, seat):
+        g = self.game
+        pos = self.position(seat)
+        if pos < 0:
+            return self._gallery_view(seat)
+        blind = g.phase == R.DEAL or (g.phase == R.CHOOSE and g.resume[0] == R.DEAL)
+        v = {"seat": seat, "hand": [] if blind else self.hand(pos), "trump": g.turned,
+             "phase": R.PHASE_NAMES[g.phase], "turn": g.to_act == pos,
+             "dealer": g.dealer, "scores": g.scores, "games": g.games,
+             "tricks": g.tricks, "led": g.led, "stock": g.stock,
+             "selected": self.selected[seat], "msg": self.msg[seat],
+             "king": g.king_open(pos), "balances": g.wagers.balances}
+        if pos != seat or g.options.pool:
+            v["position"] = pos
+        if g.to_act == pos:
+            if g.phase == R.PLAY:
+                v["legal"] = g.legal_cards(pos)
+                if g.options.doubling or g.options.offer_point:
+                    v["may"] = [k for k in ("double", "offer") if g.can((k, pos, None))]
+            elif g.phase == R.DISCARD:
+                v["discard"] = list(g.discard_range(pos))
+            elif g.phase == R.CHOOSE:
+                v["choices"] = list(g.choices)
+            elif g.phase == R.ANSWER:
+                v["question"] = g.question[0]
+        if g.multiplier != 1:
+            v["doubled"] = True
+        return v
+
+    def _gallery_view(self, seat):
+        g = self.game
+        bet = g.wagers.standing.get(seat, (self.side[seat], 0))
+        return {"seat": seat, "gallery": True, "hand": [], "players": list(g.players()),
+                "side": self.side[seat], "bet": list(bet), "scores": g.scores,
+                "phase": R.PHASE_NAMES[g.phase], "balances": g.wagers.balances,
+                "msg": self.msg[seat]}

@@ -1,0 +1,43 @@
+# What piquet speaks: its phases, its actions, and its events declared once
+# (rules.py says what each flag means; the comment says what the event carries).
+from ...compat import const
+from ...rules import CARDS, COUNT, DEALT, HIDDEN, INPUT, NEW_DEAL
+
+CUT = const(0)  # the shoe gives each seat a card; the higher deals first
+DEAL = const(1)  # 12 each in packets, then the talon
+BLANCHE = const(2)  # a holder of carte blanche declares it, or not
+EXCHANGE = const(3)  # the seat to act discards and takes from the talon
+LOOK = const(4)  # the seat to act may look at the talon cards it left
+DECLARE = const(5)  # point, sequence, sets: declare or sink, elder first
+PLAY = const(6)  # 12 tricks
+PHASE_NAMES = ("cut", "deal", "blanche", "exchange", "look", "declare", "play")
+TALON = const(2)  # a talon slot in the dealing pattern
+
+CATEGORIES = ("point", "sequence", "sets")
+# ("blanche", seat, True|False)  declare carte blanche, or keep quiet
+# ("exchange", seat, (cards...))  discard 1..n cards and take as many from the talon
+# ("look", seat, True|False)      look at the talon cards left behind, or not
+# ("declare" | "sink", seat, category)  declare one's best holding in it, or sink it
+# ("play", seat, card)
+PLAYER_ACTIONS = ("blanche", "exchange", "look", "declare", "sink", "play")
+
+EVENTS = {
+    "cut": DEALT | CARDS,  # (seat, card) cut for the deal
+    "deal": NEW_DEAL,  # (dealer, deal number)
+    "card": DEALT | CARDS | HIDDEN,  # (seat, card) dealt to the seat
+    "talon": DEALT | CARDS | HIDDEN,  # (CHANCE, card) dealt to the talon
+    "blanche": INPUT,  # (seat, True|False)
+    "show": CARDS,  # (seat, (cards...)): carte blanche shown
+    "exchange": INPUT | CARDS | COUNT,  # (seat, (cards...)) discarded
+    "draw": CARDS | HIDDEN,  # (seat, card) taken from the talon
+    "look": INPUT,  # (seat, True|False)
+    "rest": CARDS | HIDDEN,  # (seat, (cards...)): the talon cards it looked at
+    "declare": INPUT, "sink": INPUT,  # (seat, category)
+    "holding": 0,  # (seat, (category, its key)): what was declared
+    "verdict": 0,  # (winner or -1, (category, "good" | "not good" | "equal" | "none"))
+    "score": 0,  # (seat, (points, reason))
+    "play": INPUT | CARDS,  # (seat, card)
+    "trick": 0,  # (winner, tricks played)
+    "end": 0,  # (dealer, deal number): the deal is over
+    "partie": 0,  # (winner or -1, (value, score, score))
+}

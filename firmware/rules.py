@@ -1,0 +1,194 @@
+# The template every game's rules follow (firmware/games/<name>/): a pure state machine,
+# no I/O, no clock, no randomness inside. An input is an action tuple (kind, seat, value):
+# the shoe's cards and faults are the chance player's (seat CHANCE), the rest the players'.
+#
+#   verify(action)  raises IllegalAction saying what was wrong, quoting it; changes nothing
+#   can(action)     answers
+#   apply(action)   verify, then change the state, and return the events it caused: a
+#                   tuple of immutable (kind, seat, value) tuples, appended to `log`
+#
+# Each game declares its event kinds once, in EVENTS: kind -> the flags below. The replay
+# (inputs), the table display (public), the deal records, the renderer and recall derive
+# from that declaration. Its state is the fields named in SNAPSHOT (the journal keeps
+# them through snapshot()/restore()).
+from .compat import const
+from .snapshot import put, take
+
+CHANCE = -1  # the chance player: the shoe
+
+# What an event is (a game's EVENTS)
+INPUT = const(1)  # a player's action (or the shoe's fault): it replays as itself
+BARE = const(2)  # ... replays with the value None (club's "lay" and "cut")
+DEALT = const(4)  # a card out of the shoe: replays as ("shoe", CHANCE, card)
+FAULT = const(8)  # a shoe fault the laws answer: the cards it carries are not dealt again
+NEW_DEAL = const(16)  # a deal begins
+CARDS = const(32)  # every int in the value is a card code
+HIDDEN = const(64)  # the table display shows it face down: [kind, seat, None]
+COUNT = const(128)  # the table display shows only how many: [kind, seat, len(value)]
+OFF = const(256)  # never on the table display (the journal keeps it)
+LAW = const(512)  # an irregularity or the laws' answer to one
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse. The message says what was wrong and quotes it."""
+
+
+def show(c):
+    """A card's name for a message, or the bad value quoted."""
+    from .cards import is_card, name
+    return name(c) if is_card(c) else repr(c)
+
+
+def unpack(action):
+    """(kind, seat, value) of an action, or IllegalAction quoting what it was."""
+    try:
+        kind, seat, value = action
+    except (TypeError, ValueError):
+        raise IllegalAction("an action is (kind, seat, value), got %r" % (action,))
+    return kind, seat, value
+
+
+class Rules:
+    """What every game's state machine shares. A game defines its declarations (below),
+    _verify_chance(kind, value) and _verify_player(kind, seat, value), which raise
+    IllegalAction, and _change(kind, seat, value), which emits the events."""
+
+    PHASE_NAMES = ()  # each game's phase names, for messages
+    CHANCE_ACTIONS = ("shoe",)  # the shoe's actions
+    PLAYER_ACTIONS = ()
+    TURNS = {}  # phase -> the player actions it takes from the seat to act
+    EVENTS = {}  # kind -> flags
+    SNAPSHOT = ()  # the fields that are the state
+    phase = 0
+    to_act = CHANCE
+    log: list
+    _out: list
+
+    # ---- verify / can / apply ---------------------------------------------------------
+    def verify(self, action):
+        kind, seat, value = unpack(action)
+        if kind in self.CHANCE_ACTIONS:
+            if seat != CHANCE:
+                raise IllegalAction("only the shoe delivers cards, not seat %r" % (seat,))
+            return self._verify_chance(kind, value)
+        if kind not in self.PLAYER_ACTIONS:
+            raise IllegalAction("unknown action %r" % (kind,))
+        return self._verify_player(kind, seat, value)
+
+    def can(self, action):
+        try:
+            self.verify(action)
+            return True
+        except IllegalAction:
+            return False
+
+    def apply(self, action):
+        self.verify(action)
+        self._out = []
+        kind, seat, value = action
+        self._change(kind, seat, value)
+        out = tuple(self._out)
+        self.log.extend(out)
+        return out
+
+    def _verify_chance(self, kind, value):
+        raise IllegalAction("no rules for the shoe's %r" % (kind,))
+
+    def _verify_player(self, kind, seat, value):
+        raise IllegalAction("no rules to verify %r against" % (kind,))
+
+    def _change(self, kind, seat, value):
+        raise NotImplementedError
+
+    def verify_seat(self, kind, seat):
+        """The shared check: it is this seat's turn."""
+        if seat != self.to_act:
+            raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self._whose_turn()))
+
+    def verify_turn(self, kind, seat):
+        """The shared checks: it is this seat's turn, and the phase takes this action."""
+        self.verify_seat(kind, seat)
+        if kind not in self.TURNS.get(self.phase, ()):
+            raise IllegalAction("seat %d cannot %s now: the table is at the %s" %
+                                (seat, kind, self.PHASE_NAMES[self.phase]))
+
+    def emit(self, event):
+        self._out.append(event)
+
+    def _whose_turn(self):
+        if self.to_act == CHANCE:
+            return "the shoe's turn to deliver a card"
+        return "seat %d's turn to %s" % (self.to_act, self.PHASE_NAMES[self.phase])
+
+    # ---- what the controller and the journal ask of every game ------------------------
+    def cards_due(self):
+        """(cards the shoe should deliver now, size of a fresh pack to load first or 0)."""
+        raise NotImplementedError
+
+    def finished_games(self):
+        """How many games (the journal's unit of recall) this state has finished."""
+        raise NotImplementedError
+
+    def snapshot(self):
+        """The state as JSON-ready data (the journal keeps it)."""
+        return take(self, self.SNAPSHOT)
+
+    def restore(self, frozen):
+        """Put a snapshot back onto a game built with the same options."""
+        put(self, frozen, self.SNAPSHOT)
+        self.log = []
+
+    # ---- what derives from the declaration ----------------------------------------------
+    @classmethod
+    def public(cls, event):
+        """What the table display may show of an event (None: nothing)."""
+        f = cls.EVENTS.get(event[0], 0)
+        if f & OFF:
+            return None
+        if f & HIDDEN:
+            return [event[0], event[1], None]
+        if f & COUNT:
+            return [event[0], event[1], len(event[2])]
+        return list(event)
+
+    @classmethod
+    def inputs(cls, events):
+        """The actions that, replayed on a fresh game, reproduce `events`."""
+        out = []
+        covered = []  # cards a shoe fault already delivered: their placement is no input
+        for e in events:
+            f = cls.EVENTS.get(e[0], 0)
+            if f & NEW_DEAL:
+                covered = []
+            if f & FAULT:
+                out.append(e)
+                v = e[2]
+                covered.extend(v if isinstance(v, tuple) else (v,))
+            elif f & DEALT:
+                if e[2] in covered:
+                    covered.remove(e[2])
+                else:
+                    out.append(("shoe", CHANCE, e[2]))
+            elif f & INPUT:
+                out.append((e[0], e[1], None) if f & BARE else e)
+        return out
+
+
+class Options:
+    """What every game's options share: FIELDS, the constructor's keyword arguments, are
+    the options' whole state (the journal and the board's configuration keep them)."""
+
+    FIELDS = ()
+
+    def snapshot(self):
+        return take(self, self.FIELDS)
+
+    def kwargs(self):
+        """The keyword arguments that rebuild these options."""
+        return dict((k, getattr(self, k)) for k in self.FIELDS)
+
+    @classmethod
+    def restore(cls, frozen):
+        """The options a snapshot describes."""
+        from .snapshot import thaw
+        return cls(**dict((k, thaw(v)) for k, v in frozen.items()))

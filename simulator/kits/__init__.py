@@ -1,0 +1,17 @@
+# Each game's host-side kit, found under the game's name in the one registry
+# (tapis.firmware.games.GAMES): simulator/kits/<name>/ provides
+#   Bot         a player at a panel: presses(view) -> [(button, arg)], its seat's view only
+#   Recorder    feed(events) -> the deal records those events completed (JSON-ready)
+#   Renderer    the table display's public events as readable lines, for watching
+#   new_game(options, evaluator)  the game's rules, on the host's compiled core if built
+import importlib
+
+from tapis.firmware.games import GAMES, find as find_game
+
+__all__ = ["GAMES", "find"]
+
+
+def find(name):
+    """The host-side kit of the game `name` (ValueError naming the games if unknown)."""
+    find_game(name)
+    return importlib.import_module(__name__ + "." + name)

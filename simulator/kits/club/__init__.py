@@ -1,0 +1,12 @@
+# Club écarté's host-side kit (simulator/kits/__init__.py says what a kit provides).
+from tapis.cython_core import twins
+from tapis.firmware.games import club as _game
+
+from .bots import ClubBot as Bot  # noqa: F401
+from .records import ClubRecorder as Recorder  # noqa: F401
+from .render import ClubRenderer as Renderer  # noqa: F401
+
+
+def new_game(options=None, evaluator=None):
+    # `evaluator` is the trick evaluator of the other games; club settles with the duel core
+    return _game.Rules(options, duel=twins.duel)

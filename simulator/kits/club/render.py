@@ -1,0 +1,66 @@
+# Club écarté's table display, rendered in the terminal: one readable line per event.
+from tapis.firmware.cards import rank, suit
+from tapis.simulator.kits.show import pretty
+
+
+class ClubRenderer:
+    """The table display in the terminal: one readable line per event."""
+
+    def __init__(self, write, hands=None, symbols=True):
+        self.write, self.symbols = write, symbols
+        self.trump = None
+
+    def on_view(self, view):
+        for e in view.get("events", ()):
+            if not e or len(e) < 3:  # what the display is not shown (money moves, cards face down)
+                continue
+            line = self.line(e[0], e[1], e[2])
+            if line:
+                self.write(line)
+
+    def cards(self, cs):
+        out = []
+        for c in sorted(cs, key=lambda c: (suit(c) != self.trump, -rank(c), suit(c))):
+            t = pretty(c, self.symbols)
+            out.append(t + "*" if suit(c) == self.trump else t + " ")
+        return " ".join(out)
+
+    def line(self, kind, seat, value):
+        if kind == "banker":
+            return "\n══ Seat %d takes the bank ══" % seat
+        if kind == "lay":
+            return "  Seat %d lays a limited bank of %d" % (seat, value)
+        if kind == "respond":
+            return "  Seat %d holds a responsible bank%s" % (seat, ", fresh shoe" if value else "")
+        if kind == "hold":
+            return "  Seat %d keeps the bank for another talia" % seat
+        if kind == "pass":
+            return "  Seat %d passes the bank" % seat
+        if kind == "rotate":
+            return "  Seat %d's responsible bank ends after %s" % (seat, value)
+        if kind == "talia":
+            return "  ── Talia %d: a fresh shoe of 104 cards ──" % value
+        if kind == "cut":
+            return "  The cut card is out: this is the talia's last deal"
+        if kind == "deal":
+            return "\n── Deal %d · seat %d banks ──" % (value, seat)
+        if kind == "stake":
+            return "  Seat %d stakes %d on tableau %d" % (seat, value[1], value[0] + 1)
+        if kind == "tableaux":
+            names = ["Banker  "] + ["Tableau %d" % (t + 1) for t in (1, 2, 3)]
+            return "\n".join("  %-9s %s" % (names[t], self.cards(cs)) for t, cs in enumerate(value))
+        if kind == "turn":
+            self.trump = suit(value)
+            return "  Trump turned: %s" % pretty(value, self.symbols)
+        if kind == "result":
+            what = {1: "banker wins", 0: "en carte (push)", -1: "punter wins"}[value[0]]
+            return "  Tableau %d: %s · tricks %d–%d" % (seat + 1, what, value[1], value[2])
+        if kind == "settle":
+            what = {2: "off (the bank was broken): stake back", 0: "en carte: stake back"}.get(
+                value[2], "%+d" % value[3])
+            return "  Seat %d on tableau %d: %s" % (seat, value[0] + 1, what)
+        if kind == "broken":
+            return "  ★ The bank is broken (laid %d time%s)" % (value, "" if value == 1 else "s")
+        if kind == "end":
+            return "  Balances: %s · bank %d" % (" ".join("%d:%d" % (i, b) for i, b in enumerate(value[1])), value[2])
+        return None

@@ -1,0 +1,103 @@
+# Écarté's table display, rendered in the terminal: one readable line per event.
+from tapis.simulator.kits.show import pretty, seat_name
+VERBS = {"propose": "proposes: \"Cards\"", "accept": "accepts: \"How many?\"",
+         "refuse": "refuses: \"Play\"", "stand": "plays: \"I play\"",
+         "abandon": "throws in the hand", "claim": "lays down his cards, claiming",
+         "double": "proposes to double", "offer": "offers the point"}
+# the shoe's faults and the laws applied (firmware/games/ecarte/laws.py)
+FAULTS = {"unread": "The shoe could not read a card: it is set aside unseen",
+          "missing": "The shoe ran empty: a card is missing from the pack",
+          "double feed": "Two cards came out of the shoe together"}
+
+
+class Renderer:
+    """Watches the table display's views; `hands()` gives each seat's hand as its own
+    display shows it (the watcher sees the players' displays too)."""
+
+    def __init__(self, write, hands, symbols=True):
+        self.write, self.hands, self.symbols = write, hands, symbols
+        self.trick = []
+        self.scores = [0, 0]
+        self.seated = [0, 1]  # the table seats at positions 0 and 1 (pool écarté rotates them)
+
+    def cards(self, cs):
+        return " ".join(pretty(c, self.symbols) for c in sorted(cs))
+
+    def on_view(self, view):
+        for kind, seat, value in view.get("events", ()):
+            line = self.line(kind, seat, value)
+            if line:
+                self.write(line)
+
+    def line(self, kind, seat, value):
+        at = self.seated
+        who = seat_name(at[seat]) if seat in (0, 1) else ""
+        if kind == "deal":
+            return "\n── Deal %d · %s deals ──" % (value, who)
+        if kind == "turn":
+            h = self.hands()
+            if not h[0] and not h[1]:  # the quick game: the hands are shown at the showdown
+                return "  Trump turned: %s" % pretty(value, self.symbols)
+            return "  %s: %s   %s: %s\n  Trump turned: %s" % (
+                seat_name(at[0]), self.cards(h[at[0]]), seat_name(at[1]), self.cards(h[at[1]]),
+                pretty(value, self.symbols))
+        if kind in VERBS:
+            return "  %s %s" % (who, VERBS[kind])
+        if kind in FAULTS:
+            return "  ! " + FAULTS[kind]
+        if kind == "exposed":
+            return "  ! A card came out face up: %s" % pretty(value, self.symbols)
+        if kind == "duplicate":
+            return "  ! %s came out twice: the pack is imperfect" % pretty(value, self.symbols)
+        if kind == "outofturn":
+            return "  ! The shoe is being dealt by %s, out of turn" % who
+        if kind == "choices":
+            return "  %s may choose: %s" % (who, " / ".join(value))
+        if kind == "choose":
+            return "  %s chooses: %s" % (who, value)
+        if kind == "void":
+            return "  The deal is void (%s)" % value
+        if kind == "king lost":
+            return "  The turned king does not score: %s" % value
+        if kind == "set aside":
+            return "  %s's extra card is set aside unseen" % who
+        if kind == "retake":
+            return "  %s takes back a discard: the stock is out" % who
+        if kind == "claimed":
+            return "  %s is sure of %d tricks" % (who, value)
+        if kind == "showdown":
+            return "  %s: %s   %s: %s\n  Showdown: %s" % (
+                seat_name(at[0]), self.cards(value[1]), seat_name(at[1]), self.cards(value[2]),
+                ("%s has the higher trump" % who) if who else value[0])
+        if kind == "bet":
+            return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
+        if kind == "pay":
+            return "  %s pays %s %d" % (seat_name(seat), seat_name(value[0]), value[1])
+        if kind == "balances":
+            return "  Balances: " + ", ".join("%s %+d" % (seat_name(i), b) for i, b in enumerate(value))
+        if kind == "pool":
+            return "★★ %s wins the pool: two games running" % seat_name(seat)
+        if kind == "seats":
+            self.seated = list(value[:2])
+            return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)
+        if kind == "discard":
+            return "  %s discards %d" % (who, len(value))
+        if kind == "king":
+            return "  %s announces the king" % who
+        if kind == "play":
+            self.trick.append("%s %s" % (who, pretty(value, self.symbols)))
+            return None
+        if kind == "trick":
+            line = "  Trick %d: %s → %s" % (value, ", ".join(self.trick), who)
+            self.trick = []
+            return line
+        if kind == "score":
+            self.scores[seat] += value[0]
+            return "  %s scores %d (%s) · %s %d – %s %d" % (
+                who, value[0], value[1], seat_name(at[0]), self.scores[0], seat_name(at[1]), self.scores[1])
+        if kind == "game":
+            self.scores = [0, 0]
+            return "★ %s wins the game (%s)" % (who, {3: "treble", 2: "double", 1: "single"}[value])
+        if kind == "rubber":
+            return "★★ %s wins the rubber, %d games to %d" % (who, max(value), min(value))
+        return None
