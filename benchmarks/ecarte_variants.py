@@ -9,7 +9,7 @@ import time
 
 from tapis.cython_core import evaluate as compiled
 from tapis.simulator.faults import faulty_table
-from tapis.firmware import games
+from tapis.firmware.games import named
 from tapis.simulator.table import EmulatedTable
 
 
@@ -28,7 +28,7 @@ def main():
     cases = [("default", lambda: EmulatedTable(a.seed, evaluator=compiled))]
     for name in ("doubling", "offer-point", "pool", "quick", "gallery"):
         cases.append((name, lambda name=name: EmulatedTable(
-            a.seed, evaluator=compiled, options=games.options("ecarte", name))))
+            a.seed, evaluator=compiled, options=named.options("ecarte", name))))
     faults = {(k, 1 + k % 11): ("unread", "faceup", "double")[k % 3] for k in range(1, a.deals + 1)}
     cases.append(("a fault every deal", lambda: faulty_table(a.seed, faults, evaluator=compiled)))
     best = {}

@@ -3,7 +3,7 @@
 # journal; an unfinished one is rebuilt by replaying its inputs into a fresh game (from
 # the state it began with, the game's own snapshot), and checked event by event against
 # what was journaled. Games are found by name in the one registry (games/__init__.py).
-from . import wire as W
+from . import compat
 from .controller import Controller
 from .games import find
 from .journal import JournalError
@@ -11,17 +11,9 @@ from .rules import CHANCE
 
 
 def unload():
-    """Free the boot-only modules (this one and the self-tests) once the table is built:
-    nothing the controller keeps refers to them, and on a board their bytecode is heap."""
-    import sys
-    pkg = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
-    for key in list(sys.modules):
-        if key == pkg + ".boot" or (key.startswith(pkg + ".") and key.endswith(".selftest")):
-            del sys.modules[key]
-            cut = key.rfind(".")
-            parent, name = sys.modules.get(key[:cut]), key[cut + 1:]
-            if parent is not None and name in parent.__dict__:
-                delattr(parent, name)
+    """Free the boot-only modules (this one, the journal's reader and snapshots, the
+    self-tests) once the table is built: nothing the controller keeps refers to them."""
+    compat.unload("boot", "reader", "snapshot", "selftest")
 
 
 def replay(game, inputs):
@@ -44,34 +36,32 @@ def _deal_start(inputs):
     return None
 
 
-def _rebuilt(package, options, state, inputs):
-    game = package.Rules(options)
-    if state is not None:
-        game.restore(state)
-    replay(game, inputs)
-    return game
-
-
 def resume(journal):
     """(game, table adapter, voided why or None) rebuilt from the last game journaled."""
     u = journal.last
-    package = find(u["game"])
-    options = package.Options.restore(u["options"])
+    kit = find(u["game"])
+    options = kit.Options.restore(u["options"])
     inputs = u["inputs"]
-    game = _rebuilt(package, options, u["state"], inputs)
     why = None
-    if journal.torn and package.VOID_TORN_DEAL and not u["done"] and game.to_act == CHANCE:
+    for attempt in (0, 1):  # a second time when the deal being dealt is voided
+        game = kit.Rules(options)
+        if u["state"] is not None:
+            game.restore(u["state"])
+        replay(game, inputs)
+        if attempt or not (journal.torn and kit.VOID_TORN_DEAL and not u["done"] and
+                           game.to_act == CHANCE):
+            break
         k = _deal_start(inputs)
-        if k is not None and k < len(inputs):
-            # power was lost while the cards were being dealt: the deal is void
-            why = "power lost while the deal was being dealt: a new deal (%d cards voided)" % (
-                len(inputs) - k)
-            journal.void(len(inputs) - k, why)
-            game = _rebuilt(package, options, u["state"], inputs[:k])
-            u["voided"].append({"why": why, "inputs": inputs[k:]})
-            del inputs[k:]
+        if k is None or k >= len(inputs):
+            break
+        # power was lost while the cards were being dealt: the deal is void
+        why = "power lost while the deal was being dealt: a new deal (%d cards voided)" % (
+            len(inputs) - k)
+        journal.void(len(inputs) - k, why)
+        u["voided"].append({"why": why, "inputs": inputs[k:]})
+        del inputs[k:]
     journal.follow(game)
-    return game, package.Table(game), why
+    return game, kit.Table(game), why
 
 
 def build(route, journal, name="ecarte", options=None, keep_log=True):
@@ -89,15 +79,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True):
             ctrl.faults.append(why)
             ctrl.voided = True
         return ctrl
-    package = find(name)
-    game = package.Rules(options if options is not None else package.Options())
+    kit = find(name)
+    game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
-    return Controller(package.Table(game), route, journal, keep_log=keep_log)
-
-
-def bus_route(link, seats=W.SEATS):
-    """Every device on one link (a bus), as the virtual board wires it."""
-    route = {W.SHOE: link, W.TABLE_DISPLAY: link}
-    for s in range(seats):
-        route[W.PANEL + s] = route[W.DISPLAY + s] = link
-    return route
+    return Controller(kit.Table(game), route, journal, keep_log=keep_log)

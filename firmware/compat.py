@@ -1,7 +1,23 @@
-# The few names that differ between MicroPython and CPython, in one place.
+# What the firmware needs of its interpreter, in one place: const() on CPython (a board's
+# compiler inlines it), and forgetting modules needed only for a moment (boot, a game's
+# end), since on a board their bytecode is heap.
 try:
     from micropython import const  # type: ignore
 except ImportError:  # CPython
 
     def const(x):
         return x
+
+
+def unload(*names):
+    """Unload the firmware's modules named (their last name: "boot", "selftest"...), at any
+    depth of the package, once nothing refers to them."""
+    import sys
+    top = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
+    for key in list(sys.modules):
+        name = key[key.rfind(".") + 1:]
+        if key.startswith(top) and name in names:
+            del sys.modules[key]
+            parent = sys.modules.get(key[:key.rfind(".")])
+            if parent is not None and name in parent.__dict__:
+                delattr(parent, name)

@@ -46,7 +46,9 @@ class Controller:
         if resumed:  # the table display shows what happened last, not the replayed game
             self.shown = max(0, len(self.game.log) - 8)
         self.faults = []
-        self.down = {}  # device address -> True while it is dead or refused
+        self.down = {}  # device address greeted -> True while it is dead or refused
+        for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]:
+            self.down[a] = False
         self.reask = False
         self.checked = 0
 
@@ -71,10 +73,8 @@ class Controller:
         return {a: self.route[a].stats(a) for a in self.route}
 
     def _check(self):
-        for a in self.route:
+        for a in self.down:
             link = self.route[a]
-            if not link.greets(a):
-                continue
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)

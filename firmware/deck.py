@@ -1,8 +1,15 @@
 # Decks as lists of card codes, and the one shuffle.
 # The shuffle takes its randomness as an argument: a seeded generator on the host,
 # os.urandom on the board. The rules never shuffle.
-from . import wire as W
 from .cards import card
+
+# The packs a shoe loads: SHUFFLE [size] (wire.py); a shoe of 104 has a cut card placed
+# between these cards from the top (club écarté's shoe).
+PACK_32 = 32  # piquet and écarté: 7 to ace
+PACK_36 = 36  # piquet au cent: with the sixes
+PACK_52 = 52
+SHOE_104 = 104  # club écarté: two 52-card packs
+CUT_SPAN = {SHOE_104: (52, 78)}
 
 PIQUET_RANKS = (5, 6, 7, 8, 9, 10, 11, 12)  # 7..A: 32 cards, for piquet and écarté
 CENT_RANKS = (4,) + PIQUET_RANKS  # with the sixes: piquet au cent, 36 cards
@@ -29,14 +36,14 @@ def shoe(decks=2):
 
 
 def pack(size):
-    """The fresh pack a shoe loads for SHUFFLE [size] (wire.py's pack sizes)."""
-    if size == W.PACK_32:
+    """The fresh pack a shoe loads for SHUFFLE [size]."""
+    if size == PACK_32:
         return deck32()
-    if size == W.PACK_36:
+    if size == PACK_36:
         return deck36()
-    if size == W.PACK_52:
+    if size == PACK_52:
         return deck52()
-    if size == W.SHOE_104:
+    if size == SHOE_104:
         return shoe()
     raise ValueError("no pack of %r cards (32, 36, 52 or 104)" % (size,))
 

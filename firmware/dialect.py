@@ -3,13 +3,19 @@
 # fault, with the fault letters of wire.py: `ERR U` card not read, `ERR F KH` card face
 # up, `ERR D 7S 8S` two cards together, `ERR J` jam, `ERR E` empty, `ERR C` cut card,
 # `ERR T 1` dealt out of turn (seat). Simple readers and some real shoes speak it; a
-# line becomes the CARD or FAULT payload a framed shoe would have sent.
+# line becomes the CARD or FAULT payload a framed shoe would have sent. Also the names
+# of frame types, for people reading traffic.
 from . import wire as W
 from .cards import CardError, name, parse
 
+TYPE_NAMES = {W.CARD: "CARD", W.FAULT: "FAULT", W.DRAW: "DRAW", W.SHUFFLE: "SHUFFLE",
+              W.BUTTON: "BUTTON", W.SHOW: "SHOW", W.ACK: "ACK", W.NAK: "NAK", W.HELLO: "HELLO",
+              W.PING: "PING", W.RECALL: "RECALL", W.RECORD: "RECORD"}  # frames in words
+JAM = 0x4A  # "J": a jam, as a text-dialect shoe reports it; the board asks again for what is due
 FAULT_MEANINGS = {W.UNREAD: "card not read", W.FACE_UP: "card delivered face up",
-                  W.DOUBLE: "two cards delivered together", W.JAM: "jam", W.EMPTY: "shoe empty",
+                  W.DOUBLE: "two cards delivered together", JAM: "jam", W.EMPTY: "shoe empty",
                   W.CUT: "cut card reached", W.OUT_OF_TURN: "dealt out of turn"}
+CARD_ARGS = (W.FACE_UP, W.DOUBLE)  # faults whose argument bytes are card codes
 MAX_LINE = 256  # a longer run of bytes without a line end is garbage
 
 
@@ -24,7 +30,7 @@ def fault_line(payload):
     code = payload[0]
     words = [chr(code)]
     for b in payload[1:]:
-        if code in W.CARD_ARGS:
+        if code in CARD_ARGS:
             try:
                 words.append(name(b))
             except CardError:
@@ -48,7 +54,7 @@ def parse_line(line):
             raise TextError("ERR needs a one-letter fault code, got %r" % (line,))
         code = ord(words[1].upper())
         try:
-            args = [parse(w) if code in W.CARD_ARGS else int(w) for w in words[2:]]
+            args = [parse(w) if code in CARD_ARGS else int(w) for w in words[2:]]
         except (CardError, ValueError):
             raise TextError("bad fault argument in %r" % (line,))
         for a in args:

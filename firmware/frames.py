@@ -6,6 +6,8 @@
 # whatever bytes the port had and it returns the whole frames; on a bad CRC or a bad
 # length it drops the start byte and resynchronises on the next 0xA5. The names of
 # addresses and types are in wire.py.
+from array import array
+
 from .compat import const
 from .wire import MAX_PAYLOAD
 
@@ -18,7 +20,7 @@ class FrameError(ValueError):
 
 
 def _crc_table():
-    t = []
+    t = array("H")  # 512 bytes: a list of ints would take twice that of the board's heap
     for i in range(256):
         c = i << 8
         for _ in range(8):
@@ -39,8 +41,9 @@ def crc16_table(data, crc=0xFFFF):
 
 
 try:  # CPython computes the same CRC in C; MicroPython's binascii has no crc_hqx
-    from binascii import crc_hqx as crc16  # type: ignore
-except ImportError:
+    import binascii
+    crc16 = binascii.crc_hqx  # type: ignore
+except AttributeError:
     crc16 = crc16_table
 
 

@@ -1,12 +1,43 @@
 # The recall journal: append-only, on a store handed in (store.py), framed record by
-# record (record.py). It keeps the last KEEP completed games and the unfinished one: for
-# each game what it is (name and options) and the state it started from, as the game's
-# own snapshot, then every input the rules applied with the events it caused (cards,
-# actions, scores, settlements: the event log is the replay format).
-from .compat import const
-from .record import JournalError, frame, group, records  # noqa: F401  (JournalError: journal.JournalError)
+# record (below), read back by reader.py (at boot and for recall). It keeps the last KEEP
+# completed games and the unfinished one: for each game what it is (name and options)
+# and the state it started from, as the game's own snapshot, then every input the rules
+# applied with the events it caused (cards, actions, scores, settlements: the event log
+# is the replay format). A record (docs/protocol.md, "Journal"):
+#
+#   4A  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  CRC_HI CRC_LO
+#
+# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; the CRC-16/CCITT-FALSE covers 4A..PAYLOAD.
+# Any changed byte is detected and refused (JournalError). Only an incomplete last record,
+# what a power loss during a write leaves, is reported as such, for the journal to drop.
+#
+# Payloads: {"k": "b", "g": game, "o": options, "n": number, "c": games finished, "s":
+# state or null, "e": events} begins a game; {"k": "i", "a": action, "e": events, "f":
+# [address, seq]} is one input (from that frame); {"k": "v", "n": inputs voided, "why":
+# text}; {"k": "e", "n": number} ends a game.
+import json
 
+from .compat import const, unload
+from .frames import crc16
+
+_MAGIC = const(0x4A)  # reader.py checks these
+_CHK = const(0x5A)
+_MAX = const(0xFFFF)
 KEEP = const(10)
+
+
+class JournalError(ValueError):
+    """The journal is corrupt: the table refuses to resume from it."""
+
+
+def frame(rec):
+    body = json.dumps(rec).encode()
+    n = len(body)
+    if n > _MAX:
+        raise JournalError("a record of %d bytes is too long" % n)
+    head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
+    c = crc16(head + body, 0xFFFF)
+    return head + body + bytes((c >> 8, c & 255))
 
 
 class Journal:
@@ -30,33 +61,8 @@ class Journal:
         """Read and check the journal, one record at a time; keep the last game (to resume)
         and where each game starts (JournalError if corrupt). Returns every game kept, or
         with everything=False (the board) only the last one: the others stay in flash."""
-        store = self.store
-        self.starts, self.frames, self.torn = [], {}, 0
-        recs = []
-        for off, rec in records(store):
-            if rec is None:  # a power loss during the last write: drop the incomplete record
-                self.torn = store.size() - off
-                store.keep(0, off)
-                break
-            if rec["k"] == "b":
-                self.starts.append(off)
-                recs = []
-            elif not self.starts:
-                raise JournalError("journal corrupt: a %r record before any game began"
-                                   % rec["k"])
-            recs.append(rec)
-            if rec["k"] == "i" and rec.get("f"):
-                self.frames[rec["f"][0]] = rec["f"][1]
-        self.size = store.size()
-        games = group(recs) if recs else []
-        self.last = games[-1] if games else None
-        self.unfinished = self.last if self.last and not self.last["done"] else None
-        if self.last:
-            self.number = self.last["number"]
-            self.name, self.opts = self.last["game"], self.last["options"]
-        if everything and len(self.starts) > 1:
-            return group([r for _o, r in records(store) if r is not None])
-        return games
+        from . import reader
+        return reader.open(self, everything)
 
     def last_frames(self):
         """{device address: the last frame sequence number an input came from}."""
@@ -84,20 +90,11 @@ class Journal:
                      "c": self.count, "e": list(game.log)})
 
     def follow(self, game):
-        """Resumed: go on journaling `game`, rebuilt from the last game journaled. If the
-        power went before that game's end (or the next one's beginning) was written,
-        write them now."""
-        self.game = game
-        last = self.last
-        if last is None:
-            raise JournalError("an empty journal has nothing to resume")
-        self.count = last["count"]
-        if last["done"]:
-            self._next(False)
-        elif game.finished_games() != self.count:
-            self._next(True)
+        """Resumed: go on journaling `game`, rebuilt from the last game journaled."""
+        from .reader import follow
+        follow(self, game)
 
-    def _next(self, end):
+    def next_game(self, end):
         """The game journaled finished one of its games: close it (end), begin the next
         from the state it left, and compact."""
         game = self.game
@@ -108,6 +105,7 @@ class Journal:
         self.count = game.finished_games()
         recs.append({"k": "b", "g": self.name, "o": self.opts, "n": self.number,
                      "s": game.snapshot(), "c": self.count, "e": []})
+        unload("snapshot")  # needed at a game's end only
         self._write(*recs)
         self.compact()
 
@@ -119,7 +117,7 @@ class Journal:
             rec["f"] = [addr, seq]
         self._write(rec)
         if self.game is not None and self.game.finished_games() != self.count:
-            self._next(True)
+            self.next_game(True)
 
     def void(self, n, why):
         self._write({"k": "v", "n": n, "why": why})
@@ -135,10 +133,5 @@ class Journal:
 
     def games(self, last=KEEP):
         """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
-        import json
-        starts = self.starts
-        if not starts:
-            return []
-        first = starts[max(0, len(starts) - last)]
-        recs = [r for _o, r in records(self.store, first) if r is not None]
-        return [json.dumps(g).encode() for g in group(recs)]
+        from . import reader
+        return reader.games(self, last)

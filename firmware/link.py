@@ -5,17 +5,34 @@
 # acknowledged only once the caller has handled it); a frame out of order is refused with
 # a NAK naming the one expected; frames not acknowledged in time are sent again
 # (go-back-N) at most `retries` times, after which the device is dead; sequence numbers
-# suppress duplicates. The greeting half (HELLO, sessions, resynchronisation after a
-# reset) is in hello.py. The controller sees a device only through the health API below.
+# suppress duplicates. The controller's end greets each device with HELLO (protocol
+# version, device type, flags, its next sequence number, its session, its serial); a
+# device with another version is refused, and one that greets with a new session was
+# reset: where its frames stand starts again. The controller sees a device only through
+# the health API below.
 from . import wire as W
 from .compat import const
 from .frames import Decoder, encode
-from .hello import Greeting, later, new_session
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
+
+def new_session():
+    """A number drawn for each Link made (and so, on a board, at each boot)."""
+    try:
+        import os
+        r = os.urandom(2)
+        return r[0] << 8 | r[1]
+    except (ImportError, AttributeError, NotImplementedError, OSError):
+        return id(object()) & 0xFFFF  # no random source: at least not the last one's
+
+
+def later(a, b):
+    """The later of two sequence numbers (modulo 256, within half the space)."""
+    return a if (a - b) & 255 < 128 else b
+
 
 _COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
              "dropped")
@@ -41,7 +58,6 @@ class _Peer:
         self.ping_ms = 0
         self.quiet = False  # gave up resending until greeted again (device end)
         self.lost = False  # what was queued for it is gone, since the controller last looked
-        self.rebooted = False  # it came back with a new session, since the controller last looked
         self.dead = False
         self.refused = None  # type: str | None  # why it was refused
         self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
@@ -49,7 +65,7 @@ class _Peer:
         self.errors = {}  # type: dict
 
 
-class Link(Greeting):
+class Link:
     """One serial link: frames out, frames in. `device` and `serial` are what this end
     says in HELLO."""
 
@@ -81,10 +97,6 @@ class Link(Greeting):
         with the queue cannot be told from one it took, and asking again over-draws)."""
         p = self._peer(addr)
         p.greet, p.keep = True, keep
-
-    def greets(self, addr):
-        p = self.peers.get(addr)
-        return p is not None and p.greet
 
     def restore(self, addr, seq):
         """After a reset: the journal says frame `seq` from `addr` was already taken."""
@@ -121,24 +133,6 @@ class Link(Greeting):
         p.lost = False
         return True
 
-    def rebooted(self, addr):
-        """True once after the device greeted with a new session (it was reset)."""
-        p = self.peers.get(addr)
-        if p is None or not p.rebooted:
-            return False
-        p.rebooted = False
-        return True
-
-    def unacked(self, addr):
-        """Sequence numbers sent to it and not yet acknowledged, oldest first."""
-        p = self.peers.get(addr)
-        return [f[0] for f in p.pending] if p is not None else []
-
-    def taken(self, addr):
-        """The last sequence number taken from it (None: nothing yet)."""
-        p = self.peers.get(addr)
-        return p.rx if p is not None else None
-
     def stats(self, addr):
         """Per-device error counters and what its HELLO said."""
         p = self._peer(addr)
@@ -168,6 +162,79 @@ class Link(Greeting):
 
     def _control(self, addr, ftype, seq, payload=b""):
         self.port.write(encode(addr, seq, ftype, payload))
+
+    # ---- HELLO: a session is drawn at each boot, so a new one means the peer was reset ---
+    def _hello(self, addr, p, flags):
+        base = p.pending[0][0] if p.pending else (p.seq + 1) & 255
+        sess = self.session
+        self._control(addr, W.HELLO, base, bytes((W.VERSION, self.device, flags,
+                                                  (p.seq + 1) & 255, sess >> 8, sess & 255))
+                      + self.serial)
+
+    def _on_hello(self, addr, p, seq, payload):
+        if len(payload) < 6:
+            self._count(p, "dropped")
+            return
+        flags = payload[2]
+        p.info = (payload[1], bytes(payload[6:]), payload[0])
+        if payload[0] != W.VERSION:
+            p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
+                addr, payload[0], W.VERSION)
+            p.pending = []
+            self._count(p, "refused")
+            self._control(addr, W.NAK, seq, bytes((W.NAK_VERSION,)))
+            return
+        p.refused = None
+        rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
+        sess = payload[4] << 8 | payload[5]
+        if p.session is not None and sess != p.session:  # the peer was reset
+            if p.restored is not None:
+                rx = later(rx, p.restored)
+            if p.keep and p.greet:  # what was kept was for its last session: gone
+                p.pending = []
+                p.lost = True
+        elif p.rx is not None:  # the same peer: what was taken never moves backwards
+            rx = later(rx, p.rx)
+        p.session = sess
+        p.rx = rx
+        last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken
+        p.expect = None if later(rx, last) == rx else last
+        if p.dead:
+            p.dead = False
+        if flags & W.HELLO_REPLY:
+            if p.greet and not p.helloed:
+                p.helloed = True
+                p.hellos = 0
+                now = self.now
+                for f in p.pending:  # what was held back goes now
+                    self.port.write(f[1])
+                    f[2] = now
+                    f[3] = 0  # kept through a death: its tries start again
+            return
+        # greeted by the other end (it was reset): answer for this address and for every
+        # address this end sends on, then send again all that is unacknowledged
+        self._hello(addr, p, W.HELLO_REPLY)
+        for a in self.peers:
+            q = self.peers[a]
+            if a != addr and q.seq:
+                self._hello(a, q, W.HELLO_REPLY)
+        for a in self.peers:
+            q = self.peers[a]
+            q.quiet = False
+            for f in q.pending:
+                f[3] = 0  # the other end was reset: these are not failures of this link
+            if q.pending:
+                self._resend(a, q)
+
+    def _wake(self):
+        """The other end is alive: a device end that gave up resending starts again."""
+        for a in self.peers:
+            q = self.peers[a]
+            if q.quiet:
+                q.quiet = False
+                for f in q.pending:
+                    f[3] = 0
+                self._resend(a, q)
 
     # ---- frames in --------------------------------------------------------------------
     def poll(self, now_ms=None):
@@ -204,50 +271,44 @@ class Link(Greeting):
         if ftype == W.ACK:
             self._acked(p, seq)
         elif ftype == W.NAK:
-            self._on_nak(addr, p, seq, payload)
+            self._count(p, "naks_got")
+            if payload and payload[0] == W.NAK_VERSION:
+                p.refused = "refused by the peer: protocol version %d not spoken" % W.VERSION
+                p.pending = []
+            elif p.pending and later(seq, p.pending[0][0]) == seq:
+                self._acked(p, (seq - 1) & 255)
+                self._resend(addr, p)
+            else:  # it wants a frame already acknowledged (it was reset): tell it where we are
+                self._hello(addr, p, W.HELLO_REPLY | W.HELLO_SYNC)
         elif ftype == W.HELLO:
             self._on_hello(addr, p, seq, payload)
         elif p.refused:
             self._count(p, "dropped")
+        elif p.rx is None and (p.greet or seq != 1):
+            # nothing known of its frames yet: wait for its HELLO, or ask where it stands
+            self._count(p, "dropped")
+            if not p.greet and p.nakked != -1:
+                p.nakked = -1
+                self._control(addr, W.NAK, 0, bytes((W.NAK_ORDER,)))
         else:
-            self._on_data(addr, p, seq, ftype, payload, out)
-
-    def _on_data(self, addr, p, seq, ftype, payload, out):
-        if p.rx is None:  # nothing known of its frames yet
-            if p.greet or seq != 1:  # wait for its HELLO, or ask where it stands
-                self._count(p, "dropped")
-                if not p.greet and p.nakked != -1:
-                    p.nakked = -1
-                    self._control(addr, W.NAK, 0, bytes((W.NAK_ORDER,)))
-                return
-            p.rx = 0  # its very first frame
-        d = (seq - p.rx) & 255
-        if d == 1:
-            p.rx = seq
-            p.ack_due = True
-            p.nakked = None
-            if seq == p.expect:
-                p.expect = None
-            if ftype != W.PING:
-                out.append((addr, seq, ftype, payload))
-        elif d == 0 or d >= 128:
-            self._count(p, "duplicates")
-            p.ack_due = True
-        elif p.nakked != p.rx:  # a gap: one frame was lost; ask for it once
-            p.nakked = p.rx
-            self._count(p, "naks_sent")
-            self._control(addr, W.NAK, (p.rx + 1) & 255, bytes((W.NAK_ORDER,)))
-
-    def _on_nak(self, addr, p, seq, payload):
-        self._count(p, "naks_got")
-        if payload and payload[0] == W.NAK_VERSION:
-            p.refused = "refused by the peer: protocol version %d not spoken" % W.VERSION
-            p.pending = []
-        elif p.pending and later(seq, p.pending[0][0]) == seq:
-            self._acked(p, (seq - 1) & 255)
-            self._resend(addr, p)
-        else:  # it wants a frame already acknowledged (it was reset): tell it where we are
-            self._hello(addr, p, W.HELLO_REPLY | W.HELLO_SYNC)
+            if p.rx is None:
+                p.rx = 0  # its very first frame
+            d = (seq - p.rx) & 255
+            if d == 1:
+                p.rx = seq
+                p.ack_due = True
+                p.nakked = None
+                if seq == p.expect:
+                    p.expect = None
+                if ftype != W.PING:
+                    out.append((addr, seq, ftype, payload))
+            elif d == 0 or d >= 128:
+                self._count(p, "duplicates")
+                p.ack_due = True
+            elif p.nakked != p.rx:  # a gap: one frame was lost; ask for it once
+                p.nakked = p.rx
+                self._count(p, "naks_sent")
+                self._control(addr, W.NAK, (p.rx + 1) & 255, bytes((W.NAK_ORDER,)))
 
     def _acked(self, p, seq):
         p.quiet = False

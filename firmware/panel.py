@@ -16,9 +16,6 @@ CLAIM = const(12)  # lay the cards down claiming the point: the table checks the
 DOUBLE = const(13)  # propose to double the hand (écarté variant "doubling")
 OFFER = const(14)  # offer the opponent the point (écarté variant "offer-point")
 
-NAMES = ("", "STAND", "PROPOSE", "ACCEPT", "REFUSE", "SELECT", "CONFIRM", "KING",
-         "BET+", "BET-", "SUPERVISOR", "ABANDON", "CLAIM", "DOUBLE", "OFFER")
-
 
 def select(selected, place, hand, one):
     """SELECT `place` (1-based, in the hand as displayed): toggles a card in `selected`,

@@ -9,10 +9,9 @@
 #
 # Each game declares its event kinds once, in EVENTS: kind -> the flags below. The replay
 # (inputs), the table display (public), the deal records, the renderer and recall derive
-# from that declaration. Its state is the fields named in SNAPSHOT (the journal keeps
+# from that declaration. Its state is the fields named in FIELDS (the journal keeps
 # them through snapshot()/restore()).
 from .compat import const
-from .snapshot import put, take
 
 CHANCE = -1  # the chance player: the shoe
 
@@ -58,7 +57,7 @@ class Rules:
     PLAYER_ACTIONS = ()
     TURNS = {}  # phase -> the player actions it takes from the seat to act
     EVENTS = {}  # kind -> flags
-    SNAPSHOT = ()  # the fields that are the state
+    FIELDS = ()  # the fields that are the state
     phase = 0
     to_act = CHANCE
     log: list
@@ -100,15 +99,12 @@ class Rules:
     def _change(self, kind, seat, value):
         raise NotImplementedError
 
-    def verify_seat(self, kind, seat):
-        """The shared check: it is this seat's turn."""
+    def verify_turn(self, kind, seat):
+        """The shared checks: it is this seat's turn, and the phase takes this action
+        (a game with TURNS None checks its phases itself)."""
         if seat != self.to_act:
             raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self._whose_turn()))
-
-    def verify_turn(self, kind, seat):
-        """The shared checks: it is this seat's turn, and the phase takes this action."""
-        self.verify_seat(kind, seat)
-        if kind not in self.TURNS.get(self.phase, ()):
+        if self.TURNS is not None and kind not in self.TURNS.get(self.phase, ()):
             raise IllegalAction("seat %d cannot %s now: the table is at the %s" %
                                 (seat, kind, self.PHASE_NAMES[self.phase]))
 
@@ -130,12 +126,14 @@ class Rules:
         raise NotImplementedError
 
     def snapshot(self):
-        """The state as JSON-ready data (the journal keeps it)."""
-        return take(self, self.SNAPSHOT)
+        """The state as JSON-ready data (the journal keeps it at each game's end)."""
+        from .snapshot import take  # only then: the board keeps it out of its heap in play
+        return take(self, self.FIELDS)
 
     def restore(self, frozen):
         """Put a snapshot back onto a game built with the same options."""
-        put(self, frozen, self.SNAPSHOT)
+        from .snapshot import restore
+        restore(self, frozen, self.FIELDS)
         self.log = []
 
     # ---- what derives from the declaration ----------------------------------------------
@@ -154,24 +152,8 @@ class Rules:
     @classmethod
     def inputs(cls, events):
         """The actions that, replayed on a fresh game, reproduce `events`."""
-        out = []
-        covered = []  # cards a shoe fault already delivered: their placement is no input
-        for e in events:
-            f = cls.EVENTS.get(e[0], 0)
-            if f & NEW_DEAL:
-                covered = []
-            if f & FAULT:
-                out.append(e)
-                v = e[2]
-                covered.extend(v if isinstance(v, tuple) else (v,))
-            elif f & DEALT:
-                if e[2] in covered:
-                    covered.remove(e[2])
-                else:
-                    out.append(("shoe", CHANCE, e[2]))
-            elif f & INPUT:
-                out.append((e[0], e[1], None) if f & BARE else e)
-        return out
+        from .replay import inputs
+        return inputs(cls.EVENTS, events)
 
 
 class Options:
@@ -181,11 +163,8 @@ class Options:
     FIELDS = ()
 
     def snapshot(self):
+        from .snapshot import take
         return take(self, self.FIELDS)
-
-    def kwargs(self):
-        """The keyword arguments that rebuild these options."""
-        return dict((k, getattr(self, k)) for k in self.FIELDS)
 
     @classmethod
     def restore(cls, frozen):

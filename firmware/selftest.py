@@ -2,22 +2,23 @@
 # the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
 # journal's integrity. run() returns a list of failures (empty: passed).
 from . import wire as W
-from . import frames as F
-from .record import JournalError, records
+from .frames import Decoder, crc16, crc16_table, decode, encode
+from .reader import records
+from .journal import JournalError
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 
 
 def _codec():
-    if F.crc16(b"123456789", 0xFFFF) != 0x29B1 or F.crc16_table(b"123456789") != 0x29B1:
+    if crc16(b"123456789", 0xFFFF) != 0x29B1 or crc16_table(b"123456789") != 0x29B1:
         return "CRC-16/CCITT-FALSE check value wrong"
-    if F.encode(0x10, 1, W.CARD, b"\x1b") != _FRAME:
+    if encode(0x10, 1, W.CARD, b"\x1b") != _FRAME:
         return "frame encoder gives the wrong bytes"
-    if F.decode(_FRAME) != (0x10, 1, W.CARD, b"\x1b"):
+    if decode(_FRAME) != (0x10, 1, W.CARD, b"\x1b"):
         return "frame decoder gives the wrong frame"
     bad = bytearray(_FRAME)
     bad[6] ^= 1
-    if F.Decoder().feed(bytes(bad)):
+    if Decoder().feed(bytes(bad)):
         return "a corrupt frame was accepted"
     return None
 
@@ -29,12 +30,8 @@ def _rules(game):
     from .games import find
     from .rules import IllegalAction
     package = find(game)
-    try:
-        check = __import__(package.__name__ + ".selftest", None, None, ("run",))
-    except ImportError:
-        check = None
-    if check is not None:
-        return check.run()
+    if package.SELFTEST:
+        return __import__(".".join((package.__name__, "selftest")), None, None, ("run",)).run()
     g = package.Rules(package.Options())
     before = list(g.log)
     try:

@@ -1,6 +1,6 @@
 # A game's state as JSON, and back: the journal keeps it for the game that begins after
 # another ended in the same session. Each game says which of its fields are its state
-# (rules.py Rules.SNAPSHOT); these functions only carry values across JSON, keeping
+# (rules.py Rules.FIELDS); these functions only carry values across JSON, keeping
 # lists, tuples, dicts, sets and bytes apart (JSON alone would turn them all into lists).
 
 
@@ -40,24 +40,17 @@ def thaw(v):
     raise ValueError("not a frozen value: %r" % (v,))
 
 
-def tuples(v):
-    """JSON lists back to the tuples they were (events and actions are tuples all the way)."""
-    if isinstance(v, list):
-        return tuple(tuples(x) for x in v)
-    return v
-
-
-def take(obj, fields):
+def take(obj, names):
     """The named fields of obj, frozen."""
     out = {}  # type: dict
-    for k in fields:
+    for k in names:
         out[k] = freeze(getattr(obj, k))
     return out
 
 
-def put(obj, frozen, fields):
+def restore(obj, frozen, names):
     """Set the named fields of obj from a frozen snapshot; a field missing is an error."""
-    for k in fields:
+    for k in names:
         if k not in frozen:
             raise ValueError("the snapshot lacks %r" % (k,))
         setattr(obj, k, thaw(frozen[k]))

@@ -1,31 +1,5 @@
-# Where the journal lives: a file in flash on the board (FileStore), memory or a file on
-# the host. The journal is handed its store, never builds it.
-
-
-class MemoryStore:
-    def __init__(self, data=b""):
-        self.data = bytearray(data)
-        self.writes = 0
-
-    def read(self):
-        return bytes(self.data)
-
-    def size(self):
-        return len(self.data)
-
-    def read_at(self, offset, n):
-        return bytes(self.data[offset:offset + n])
-
-    def append(self, b):
-        self.data.extend(b)
-        self.writes += 1
-
-    def replace(self, b):
-        self.data = bytearray(b)
-
-    def keep(self, start, end):
-        """Keep only bytes start..end (compaction, a torn tail)."""
-        self.data = bytearray(self.data[start:end])
+# Where the journal lives on a board: a file in flash (memstore.py keeps one in memory,
+# for the host and the tests). The journal is handed its store, never builds it.
 
 
 class FileStore:

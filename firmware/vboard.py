@@ -34,6 +34,7 @@ import gc
 import struct
 import sys
 
+from . import wire as W
 from .compat import const
 from .link import Link
 from .journal import Journal
@@ -77,7 +78,11 @@ def new_controller(name, kw, port, journal=_JOURNAL):
         raise RuntimeError("self-test failed: " + "; ".join(failed))
     from .games import find
     options = find(name).Options(**kw) if kw else None
-    ctrl = boot.build(boot.bus_route(Link(port)), Journal(store), name, options,
+    link = Link(port)
+    route = {W.SHOE: link, W.TABLE_DISPLAY: link}
+    for s in range(W.SEATS):  # every device on one link, as on an RS-485 bus
+        route[W.PANEL + s] = route[W.DISPLAY + s] = link
+    ctrl = boot.build(route, Journal(store), name, options,
                       keep_log=False)
     boot.unload()
     return ctrl

@@ -1,6 +1,6 @@
 # The wire vocabulary, named once (docs/protocol.md is the byte-level reference): device
-# addresses, frame types, the link's control codes, device types, the shoe's fault codes
-# and the packs a shoe loads. The board, the emulated devices and the host tools all
+# addresses, frame types, the link's control codes, device types and the shoe's fault
+# codes (the packs a shoe loads are deck.py's). The board, the emulated devices and the host tools all
 # speak these names; frames.py encodes them, dialect.py is the shoe's text dialect.
 from .compat import const
 
@@ -20,7 +20,7 @@ SEATS = const(8)  # the panels and seat displays a table is wired for
 CARD = const(0x10)  # shoe -> controller: [card code]
 FAULT = const(0x11)  # shoe -> controller: [fault code] + its arguments
 DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
-SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack
+SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack (deck.py)
 BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
 RECALL = const(0x50)  # host -> controller: [last n games]
@@ -31,11 +31,7 @@ ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payl
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
 HELLO = const(0x03)  # either way: SEQ = oldest unacknowledged; [version, type, flags, next, session] + serial
 PING = const(0x04)  # controller -> device heartbeat; answered by an ACK
-CONTROL = (ACK, NAK, HELLO)  # not sequenced, not acknowledged
-
-TYPE_NAMES = {CARD: "CARD", FAULT: "FAULT", DRAW: "DRAW", SHUFFLE: "SHUFFLE",
-              BUTTON: "BUTTON", SHOW: "SHOW", ACK: "ACK", NAK: "NAK", HELLO: "HELLO",
-              PING: "PING", RECALL: "RECALL", RECORD: "RECORD"}
+# (ACK, NAK and HELLO are not sequenced and not acknowledged)
 
 # NAK reasons
 NAK_ORDER = const(1)  # a frame came out of order (one was lost)
@@ -54,15 +50,6 @@ DEV_HOST = const(4)  # a host tool (tapis recall)
 UNREAD = const(0x55)  # "U": a card came out that the reader could not read
 FACE_UP = const(0x46)  # "F" card: a card came out face up
 DOUBLE = const(0x44)  # "D" card card: two cards came out together
-JAM = const(0x4A)  # "J": the shoe jammed; it delivers nothing more until asked again
 EMPTY = const(0x45)  # "E": the shoe ran empty
 CUT = const(0x43)  # "C": the cut card came out (club écarté's shoe); the next DRAW goes on
 OUT_OF_TURN = const(0x54)  # "T" seat: the shoe is being dealt from that seat
-CARD_ARGS = (FACE_UP, DOUBLE)  # faults whose argument bytes are card codes
-
-# ---- the packs a shoe loads: the SHUFFLE payload ---------------------------------------------
-PACK_32 = const(32)  # piquet and écarté: 7 to ace
-PACK_36 = const(36)  # piquet au cent: with the sixes
-PACK_52 = const(52)
-SHOE_104 = const(104)  # club écarté: two 52-card packs
-CUT_SPAN = {SHOE_104: (52, 78)}  # where a shoe's cut card goes, in cards from the top

@@ -14,7 +14,7 @@ from tapis.firmware.cards import CardError, name
 
 def describe_frame(addr, seq, ftype, payload):
     ev = {"dialect": "frames", "addr": addr, "seq": seq,
-          "type": W.TYPE_NAMES.get(ftype, "0x%02X" % ftype)}
+          "type": D.TYPE_NAMES.get(ftype, "0x%02X" % ftype)}
     payload = bytes(payload)
     if ftype == W.CARD and len(payload) == 1:
         try:

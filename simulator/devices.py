@@ -9,7 +9,7 @@ from tapis.firmware.link import Link
 
 # Packs with a cut card, and the span of places it is put at (club écarté's shoe): when
 # it comes out the shoe reports FAULT CUT and stops; the next DRAW goes on past it.
-CUTS = W.CUT_SPAN
+CUTS = deck.CUT_SPAN
 
 
 class EmuShoe:

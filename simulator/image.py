@@ -36,7 +36,11 @@ def compile_firmware(out_dir, exclude=()):
         rel = src.relative_to(FIRMWARE_DIR.parent).with_suffix(".mpy")
         dst = out_dir / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
-        p = subprocess.run([tool, "-o", str(dst), "-s", rel.with_suffix(".py").as_posix(), str(src)],
+        # the traceback names the module as imported ("firmware.games.ecarte.deal"): a
+        # string the board interns anyway, where the file path would cost one more each
+        module = ".".join(rel.with_suffix("").parts)
+        module = module[:-len(".__init__")] if module.endswith(".__init__") else module
+        p = subprocess.run([tool, "-o", str(dst), "-s", module, str(src)],
                            capture_output=True, text=True)
         if p.returncode:
             raise ImageError("mpy-cross failed on %s:\n%s" % (src, p.stderr))

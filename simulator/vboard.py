@@ -99,7 +99,7 @@ class VirtualBoard:
             from tapis.simulator.image import MPY_CROSS
             source = not MPY_CROSS.exists()
         self.source = source
-        args = [game] + ([repr(options.kwargs())] if options is not None else [])
+        args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
         if heap:
             args.append("--heap")
         self.err = tempfile.TemporaryFile()

@@ -2,7 +2,7 @@
 # under CPython and MicroPython: the parity tests compare the two event logs.
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 
 
 def misdeal(g, pack, pick):

@@ -1,6 +1,6 @@
 # Small builders for golden écarté tests.
 from tapis.firmware.cards import parse_list
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 
 
 def pack_for(elder, dealer, turn, packets=(3, 2), rest=""):

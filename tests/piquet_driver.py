@@ -3,7 +3,7 @@
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
 from tapis.firmware.rules import CHANCE
-from tapis.firmware.games.piquet import engine as R
+from tapis.firmware.games.piquet import rules as R
 
 
 def drive(seed, deals, options=None, first_dealer=0, declare_all=False, check=None):

@@ -3,7 +3,7 @@
 # journal by firmware.boot.build, as after a power loss.
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
-from tapis.firmware.store import MemoryStore
+from tapis.firmware.memstore import MemoryStore
 from tapis.simulator.table import EmulatedTable
 
 

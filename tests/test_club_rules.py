@@ -13,7 +13,7 @@ from tapis.firmware import deck, panel as B
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse_list
 from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.games.club import engine as R
+from tapis.firmware.games.club import rules as R
 from tapis.firmware.games.club import events as CE
 from tapis.firmware.games.club.table import ClubTable
 from tapis.simulator import montecarlo as MC
@@ -428,7 +428,7 @@ def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
 
 # ---- the board runs the same rules --------------------------------------------------------------
 SESSION = '''
-from firmware.games.club import engine as R
+from firmware.games.club import rules as R
 from firmware.games.club import duel as D
 from firmware.rules import CHANCE
 from firmware import deck

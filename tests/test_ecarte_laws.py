@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from tapis.firmware import deck, panel as B
 from tapis.firmware.cards import KING, parse, parse_list, rank
 from tapis.firmware.rules import CHANCE
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 from tapis.simulator.kits.ecarte.bots import EcarteBot
 from tapis.simulator.faults import faulty_table
 from tapis.simulator.kits.ecarte.records import Recorder

@@ -6,7 +6,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from tapis.firmware import deck
 from tapis.firmware.cards import KING, rank, suit
 from tapis.firmware.rng import Seeded
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 from helpers import snapshot
 
 PACK = sorted(deck.deck32())

@@ -5,7 +5,7 @@ from tapis.firmware.cards import parse, parse_list
 from tapis.cython_core import evaluate as compiled
 from tapis.firmware import evaluate as pure
 from tapis.firmware.evaluate import ECARTE_STRENGTH
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 from helpers import dealt, shoe, snapshot
 
 H = 1  # hearts

@@ -1,4 +1,4 @@
-# Every écarté variant (SPEC §4, firmware/games/ecarte/options.py VARIANTS) plays complete seeded games
+# Every écarté variant (SPEC §4, firmware/games/ecarte/variants.py) plays complete seeded games
 # through `tapis table --variant NAME --json`, and each record obeys what the variant says.
 import json
 import subprocess
@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from tapis.firmware.cards import parse, rank, suit
-from tapis.firmware import games
-from tapis.firmware.games.ecarte import VARIANTS
+from tapis.firmware.games import named
+from tapis.firmware.games.ecarte.variants import VARIANTS
 from tapis.simulator.table import EmulatedTable
 
 TAPIS = [sys.executable, "-m", "tapis", "table"]
@@ -121,7 +121,7 @@ def test_rubbers_of_3_5_7_11_games(n):
 
 
 def test_ace_high_ranks_the_ace_above_the_king():
-    sim = EmulatedTable(8, options=games.options("ecarte", "ace-high"))
+    sim = EmulatedTable(8, options=named.options("ecarte", "ace-high"))
     sim.run_deals(30)
     order = {}
     trump = None

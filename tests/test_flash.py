@@ -113,7 +113,7 @@ def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
 
 def test_a_tampered_file_is_refused_at_boot_and_by_the_check(flashed):
     board, result, env, keys = flashed
-    target = "firmware/games/ecarte/engine.mpy"
+    target = "firmware/games/ecarte/rules.mpy"
     original = board.execute("print(repr(open(%r,'rb').read()))" % target, forward=False)[0]
     board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
     try:

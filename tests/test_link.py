@@ -7,9 +7,15 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import wire as W
 
+from tapis.firmware import dialect as D
 from tapis.firmware import frames as F
 from tapis.firmware.link import Link
 from tapis.simulator.pipes import End, pipe
+
+
+def unacked(link, addr):
+    """Sequence numbers sent to `addr` and not yet acknowledged (the link's own record)."""
+    return [f[0] for f in link.peers[addr].pending]
 
 
 class Lossy(End):
@@ -71,7 +77,7 @@ def test_every_frame_arrives_once_and_in_order_over_a_lossy_pipe(seed, drop, cor
     assert got_dev == out
     assert got_ctrl == back
     assert ctrl.alive(W.SHOE)
-    assert ctrl.unacked(W.SHOE) == [] and dev.unacked(W.SHOE) == []
+    assert unacked(ctrl, W.SHOE) == [] and unacked(dev, W.SHOE) == []
     if (drop or corrupt) and (out or back):
         s = ctrl.stats(W.SHOE)
         assert s["alive"] and s["type"] == W.DEV_SHOE and s["serial"] == "S1"
@@ -117,7 +123,7 @@ def test_the_sender_goes_back_to_the_frame_a_nak_names():
     again = F.Decoder().feed(b.read())
     assert [(f[1], f[3]) for f in again] == [(2, b"\x01"), (3, b"\x02")]
     assert ctrl.stats(W.SHOE)["retransmits"] == 2
-    assert ctrl.unacked(W.SHOE) == [2, 3]
+    assert unacked(ctrl, W.SHOE) == [2, 3]
 
 
 def test_retries_are_bounded_and_an_unanswering_device_is_declared_dead():
@@ -135,7 +141,7 @@ def test_retries_are_bounded_and_an_unanswering_device_is_declared_dead():
     assert len(hellos) == 5  # the first and 4 retries
     assert ctrl.stats(W.SHOE)["dead"] == 1 and not ctrl.stats(W.SHOE)["alive"]
     ctrl.send(W.SHOE, W.DRAW, b"\x01")  # nothing is queued for a dead device
-    assert ctrl.unacked(W.SHOE) == [] and ctrl.stats(W.SHOE)["dropped"] == 1
+    assert unacked(ctrl, W.SHOE) == [] and ctrl.stats(W.SHOE)["dropped"] == 1
 
 
 def test_heartbeats_detect_a_device_that_goes_silent_and_hello_revives_it():
@@ -145,7 +151,7 @@ def test_heartbeats_detect_a_device_that_goes_silent_and_hello_revives_it():
     ctrl.greet(W.DISPLAY)
     t = run(ctrl, dev, 400)
     assert ctrl.ready(W.DISPLAY) and ctrl.alive(W.DISPLAY)
-    pings = dev.taken(W.DISPLAY)
+    pings = dev.peers[W.DISPLAY].rx
     assert pings and pings >= 2  # heartbeats went out and were answered
     eb.cut = True  # the device answers nothing any more
     dead_at = None
@@ -266,7 +272,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
     import os
     import re
 
-    from tapis.firmware.record import frame
+    from tapis.firmware.journal import frame
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")).read()
     examples = {
         (0x10, 1, W.CARD, b"\x1b"): "A5 10 01 10 00 01 1B 35 09",
@@ -293,7 +299,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         assert F.encode(*f).hex(" ").upper() == text
         assert F.decode(F.encode(*f)) == f
         assert text in shown, text
-    assert {f[2] for f in examples} == set(W.TYPE_NAMES)  # every frame type has one
+    assert {f[2] for f in examples} == set(D.TYPE_NAMES)  # every frame type has one
     assert len(shown) == len(examples)  # and the docs show no example not checked here
     rec = frame({"k": "e", "n": 1}).hex(" ").upper()
     assert rec == "4A 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D 41 4D"

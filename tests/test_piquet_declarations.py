@@ -13,7 +13,7 @@ from tapis.firmware.games.piquet import declarations as pure
 from tapis.firmware import deck
 from tapis.firmware.cards import parse_list
 from tapis.firmware.rules import CHANCE
-from tapis.firmware.games.piquet import engine as R
+from tapis.firmware.games.piquet import rules as R
 
 TWINS = [pure, compiled]
 FIELDS = pure.FIELDS

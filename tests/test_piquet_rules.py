@@ -14,7 +14,8 @@ from tapis.firmware import deck
 from tapis.firmware.cards import TEN, parse_list, rank, suit
 from tapis.firmware.rng import Seeded
 from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.games.piquet import engine as R
+from tapis.firmware.games.piquet import rules as R
+from tapis.firmware.games import named
 from tapis.firmware.games import piquet as PQ
 import piquet_driver
 
@@ -210,7 +211,7 @@ def test_the_shoe_may_not_deliver_outside_the_pack_or_twice():
     g.apply(("shoe", CHANCE, C("7S")))
     with pytest.raises(IllegalAction, match="twice"):
         g.apply(("shoe", CHANCE, C("7S")))
-    c = R.Piquet(PQ.cent(), first_dealer=0)
+    c = R.Piquet(named.options("piquet", "au-cent"), first_dealer=0)
     c.apply(("shoe", CHANCE, C("6S")))
 
 
@@ -269,7 +270,7 @@ def test_random_parties_conserve_cards(seed):
 @given(st.integers(0, 2 ** 31), st.sampled_from(["standard", "carte-rouge", "last-trick-10", "cent"]))
 def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
     options = {"standard": None, "carte-rouge": R.Options(carte_rouge=20),
-               "last-trick-10": R.Options(last_trick=10), "cent": PQ.cent()}[variant]
+               "last-trick-10": R.Options(last_trick=10), "cent": named.options("piquet", "au-cent")}[variant]
     g = drive(seed, 6, options, declare_all=True)
     o = g.options
     scores = [0, 0]
@@ -356,7 +357,7 @@ def test_replaying_the_inputs_reproduces_the_log():
 class PiquetMachine(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2 ** 31), cent=st.booleans())
     def start(self, seed, cent):
-        self.g = R.Piquet(PQ.cent() if cent else None, first_dealer=seed % 2)
+        self.g = R.Piquet(named.options("piquet", "au-cent") if cent else None, first_dealer=seed % 2)
         self.rng = Seeded(seed)
         self.pack = []
 
@@ -430,8 +431,8 @@ import binascii
 import hashlib
 import sys
 sys.path.append("/tests")
-from tapis.firmware.games.piquet import engine as R
-from tapis.firmware.games import piquet as PQ
+from tapis.firmware.games import named
+from tapis.firmware.games.piquet import rules as R
 from tapis.firmware.games.piquet.table import PiquetTable
 from piquet_driver import drive
 
@@ -442,7 +443,7 @@ def views(g):  # the table adapter runs too, as the board would run it
     t.view(1)
 
 
-for options, first in ((None, None), (PQ.cent(), 1)):
+for options, first in ((None, None), (named.options("piquet", "au-cent"), 1)):
     g = drive(5, 6, options, first, check=views)
     print(binascii.hexlify(hashlib.sha256(repr(g.log).encode()).digest()).decode(), g.results)
 '''

@@ -5,7 +5,7 @@
 import pytest
 
 from tapis.firmware.journal import JournalError
-from tapis.firmware.store import MemoryStore
+from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
 from table_rig import FailingStore, Rig, total_events

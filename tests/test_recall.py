@@ -59,7 +59,7 @@ def test_recall_as_json_has_every_input_and_event(journal_file, table):
 
 
 def recall_tuples(evs):
-    from tapis.firmware.snapshot import tuples
+    from tapis.firmware.reader import tuples
     return [tuples(e) for e in evs]
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tapis.firmware import frames as F
-from tapis.firmware import games
+from tapis.firmware.games import named
 from tapis.firmware import wire as W
 from tapis.simulator import kits
 from tapis.simulator.table import EmulatedTable
@@ -59,7 +59,7 @@ def test_piquet_and_club_deals_on_the_virtual_board_match_the_cpython_board(game
 
 
 def test_a_variant_reaches_the_board_with_its_options():
-    vb, cpy = both(3, "ecarte", deals=4, options=lambda: games.options("ecarte", "ace-high"))
+    vb, cpy = both(3, "ecarte", deals=4, options=lambda: named.options("ecarte", "ace-high"))
     assert vb.board_log == cpy.game.log
     assert vb.game.options.ace_high
 

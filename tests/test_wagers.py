@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
-from tapis.firmware.games.ecarte import engine as R
+from tapis.firmware.games.ecarte import rules as R
 from tapis.firmware.games.ecarte.wagers import MAX_BET, Wagers
 from tapis.simulator.table import EmulatedTable
 

@@ -8,7 +8,8 @@ from tapis.firmware import wire as W
 from tapis.firmware.cards import is_card, name
 from tapis.firmware.link import Link
 from tapis.firmware.games import find
-from tapis.firmware.record import JournalError, group, parse
+from tapis.firmware.reader import group, parse
+from tapis.firmware.journal import JournalError
 from tapis.firmware.rules import CARDS
 
 

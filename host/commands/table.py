@@ -4,7 +4,7 @@ import sys
 import time
 
 from tapis.host import args as A
-from tapis.firmware import games
+from tapis.firmware.games import named
 from tapis.firmware.games import GAMES
 from tapis.simulator import kits
 
@@ -30,7 +30,7 @@ def run(args):
     options = None
     if args.variant is not None:
         try:
-            options = games.options(args.game, args.variant)
+            options = named.options(args.game, args.variant)
         except ValueError as e:
             args.parser.error(str(e))
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
@@ -61,7 +61,7 @@ def run(args):
         symbols = (out.encoding or "").lower().replace("-", "") == "utf8"
         hands = lambda: [c.view["hand"] if c.view else [] for c in sim.consoles]
         on_table = kit.Renderer(write, hands, symbols).on_view
-        print("Tapis · %s on the emulated table · seed %d" % (games.find(args.game).TITLE, seed))
+        print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
     sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)

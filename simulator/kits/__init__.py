@@ -1,5 +1,6 @@
 # Each game's host-side kit, found under the game's name in the one registry
 # (tapis.firmware.games.GAMES): simulator/kits/<name>/ provides
+#   TITLE       the game in words
 #   Bot         a player at a panel: presses(view) -> [(button, arg)], its seat's view only
 #   Recorder    feed(events) -> the deal records those events completed (JSON-ready)
 #   Renderer    the table display's public events as readable lines, for watching

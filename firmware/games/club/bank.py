@@ -1,5 +1,5 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # The club écarté bank's life and the staking (SPEC §4 "Limited bank", "Responsible bank",
 # "Rotation and accounting"): every movement of money is a ("move", seat, (from, to,

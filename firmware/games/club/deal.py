@@ -1,19 +1,23 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # The club écarté deal and its settlement (SPEC §4 "The deal", "Trump duel", seed 004:17):
 # four tableaux of four, one card at a time, the banker's first; the 17th card turned for
 # trump; the duels; the settlement in tableau order; the talia's end at the cut card.
 from ...cards import is_card, name, suit
 from ...rules import CHANCE, IllegalAction
-from .events import BANK, BANKS, COPIES, DEAL_CARDS, HOUSE, LIMITED, RESPONSIBLE, SHOE, TABLE, TABLEAUX
+from ...compat import const
+from .events import BANK, BANKS, DEAL_CARDS, HOUSE, LIMITED, RESPONSIBLE, SHOE, TABLE
+
+_TABLEAUX = const(4)
+_COPIES = const(2)  # two 52-card decks: each card twice
 
 
 class Dealing:
     def _verify_card(self, c):
         if not is_card(c):
             raise IllegalAction("the shoe delivered %r, which is not a card" % (c,))
-        if not self.fresh and self.counts[c] >= COPIES:
+        if not self.fresh and self.counts[c] >= _COPIES:
             raise IllegalAction("the shoe delivered %s a third time: imperfect shoe" % name(c))
 
     def _new_talia(self):
@@ -28,7 +32,7 @@ class Dealing:
         self.counts[c] += 1
         self.left -= 1
         if self.dealt < 16:
-            t = self.dealt % TABLEAUX  # one card at a time, the banker's tableau first
+            t = self.dealt % _TABLEAUX  # one card at a time, the banker's tableau first
             self.tableaux[t].append(c)
             self.dealt += 1
             self.emit(("card", t, c))

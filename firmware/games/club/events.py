@@ -19,10 +19,8 @@ RESPONSIBLE = "responsible"
 # shoe:    ("shoe", CHANCE, card), ("cut", CHANCE, None) when the cut card comes out
 BANKER_ACTIONS = ("lay", "respond", "hold", "pass")
 PUNTER_ACTIONS = ("stake", "skip")
-TABLEAUX = const(4)
 DEAL_CARDS = const(17)  # 4 tableaux of 4, then the trump
 SHOE = const(104)  # two 52-card decks
-COPIES = const(2)
 # the accounts money moves between, besides the seats
 BANKS = "bank"  # a limited bank's money
 TABLE = "table"  # stakes on the cloth during a deal

@@ -1,15 +1,7 @@
 # Club écarté's options: SPEC §4 and seed 004:29 by default; the variants as data.
-from ...rules import Options as _Base
+from ... import rules
 
-# --variant NAME -> the Options keyword arguments it plays with (docs/rules.md)
-VARIANTS = {
-    "eight-seats": {"seats": 8},
-    "commission-5": {"commission": 5, "balance": 1000, "bank": 150, "minimums": (60, 30)},
-    "big-bank": {"bank": 60, "minimums": (20, 10)},
-}
-
-
-class Options(_Base):
+class Options(rules.Options):
     """Club options; the defaults follow SPEC §4 and seed 004:29 (bank 15; the first and
     second punters stake at least 6 and 3 on the first card)."""
 

@@ -1,7 +1,7 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 # The écarté deal and the exchange (SPEC §4 "Dealing", "Proposals"): cards in packets to
-# the players, the turn-up, proposals, discards and the draw. Mixed into the engine.
+# the players, the turn-up, proposals, discards and the draw. Mixed into the rules.
 from ...cards import KING, SEVEN, is_card, name, rank, suit
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show

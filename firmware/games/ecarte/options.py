@@ -1,23 +1,7 @@
 # Écarté's options: the rules of SPEC §4 by default; every variant is these as data.
-from ...rules import Options as _Base
+from ... import rules
 
-# --variant NAME -> the Options keyword arguments it plays with (docs/rules.md)
-VARIANTS = {
-    "ace-high": {"ace_high": True},
-    "dealer-must-exchange": {"dealer_must_exchange": True},
-    "doubling": {"doubling": True},
-    "offer-point": {"offer_point": True},
-    "pool": {"pool": True},
-    "quick": {"quick": True},
-    "gallery": {"gallery": 2},
-    "rubber-3": {"rubber": 3},
-    "rubber-5": {"rubber": 5},
-    "rubber-7": {"rubber": 7},
-    "rubber-11": {"rubber": 11},
-}
-
-
-class Options(_Base):
+class Options(rules.Options):
     """Écarté options; the defaults are the rules of SPEC §4."""
 
     FIELDS = ("packets", "target", "rubber", "ace_high", "dealer_must_exchange", "doubling",

@@ -1,5 +1,5 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # Écarté's play and score (SPEC §4 "King", "Play", "Scoring", "Gallery"): the trump king,
 # tricks, the game to 5 and its value, the stakes and bets settled (wagers.py), rubbers,

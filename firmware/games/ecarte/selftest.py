@@ -1,14 +1,11 @@
 # Écarté's part of the board's self-test (firmware/selftest.py): a fixed deal of 10 cards
 # and the turn-up; the rules must score the turned king and refuse a card nobody holds.
 from ...rules import CHANCE
-from .engine import Ecarte
-
-_DEAL = (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B)
-
+from .rules import Ecarte
 
 def run():
     g = Ecarte()
-    for c in _DEAL:
+    for c in (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B):
         g.apply(("shoe", CHANCE, c))
     got = [e for e in g.log if e[0] == "score"]
     if not got or got[0][2][0] != 1:

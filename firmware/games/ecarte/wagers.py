@@ -6,10 +6,8 @@
 # covers the bet. Every movement of money is a transfer between two accounts, so the
 # sum of the balances never changes (it starts, and stays, at 0).
 
-from ...snapshot import put, take
-
 MAX_BET = 20  # units a gallery seat may put on one game
-_FIELDS = ("balances", "stake", "max_bet", "standing", "locked")
+FIELDS = ("balances", "stake", "max_bet", "standing", "locked")
 
 
 class Wagers:
@@ -65,10 +63,12 @@ class Wagers:
         return out
 
     def snapshot(self):
-        return take(self, _FIELDS)
+        from ...snapshot import take
+        return take(self, FIELDS)
 
     def restore(self, frozen):
-        put(self, frozen, _FIELDS)
+        from ...snapshot import restore
+        restore(self, frozen, FIELDS)
 
     def transfer(self, payer, payee, amount):
         if amount < 0 or payer == payee:

@@ -1,11 +1,11 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # The piquet cut, deal, carte blanche and exchange (SPEC §4, seed 003:1-56).
 from ...cards import is_card, name, rank
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show
-from .events import BLANCHE, CUT, DEAL, EXCHANGE, LOOK, PHASE_NAMES, TALON
+from .events import BLANCHE, CUT, DEAL, EXCHANGE, LOOK, PHASE_NAMES
 from .options import HAND
 from . import declarations as D
 
@@ -54,7 +54,7 @@ class Dealing:
         p, e, d = self.options.packets, self.elder, self.dealer
         for _ in range(HAND // p):
             self.pending.extend([e] * p + [d] * p)
-        self.pending.extend([TALON] * self.options.talon)
+        self.pending.extend([CHANCE] * self.options.talon)  # CHANCE: the talon
         self.phase, self.to_act = DEAL, CHANCE
         self.emit(("deal", self.dealer, self.deal_no))
 
@@ -84,7 +84,7 @@ class Dealing:
             self.dealer = 1 - (0 if a > b else 1)  # _new_deal flips it: the higher deals
             self._new_deal()
             return
-        if to == TALON:
+        if to == CHANCE:
             self.talon.append(c)
             self.emit(("talon", CHANCE, c))
         else:

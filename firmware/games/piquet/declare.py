@@ -1,5 +1,5 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # Piquet's declarations, refereed by the terminal (SPEC §4, seed 003:57-107): point,
 # sequence, sets, each declared or sunk, elder first; then scored in order, with carte

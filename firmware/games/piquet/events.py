@@ -11,7 +11,6 @@ LOOK = const(4)  # the seat to act may look at the talon cards it left
 DECLARE = const(5)  # point, sequence, sets: declare or sink, elder first
 PLAY = const(6)  # 12 tricks
 PHASE_NAMES = ("cut", "deal", "blanche", "exchange", "look", "declare", "play")
-TALON = const(2)  # a talon slot in the dealing pattern
 
 CATEGORIES = ("point", "sequence", "sets")
 # ("blanche", seat, True|False)  declare carte blanche, or keep quiet

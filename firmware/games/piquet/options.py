@@ -1,18 +1,10 @@
 # Piquet's options: the Rubicon game of SPEC §4 by default; the variants as data.
 from ...cards import SEVEN
-from ...rules import Options as _Base
+from ... import rules
 
 HAND = 12  # cards in a hand
 
-# --variant NAME -> the Options keyword arguments it plays with (docs/rules.md)
-VARIANTS = {
-    "carte-rouge": {"carte_rouge": 20},
-    "last-trick-10": {"last_trick": 10},
-    "au-cent": {"pack": 36, "deals": 0, "target": 100, "elder_max": 7, "last_trick": 0, "cent": True},
-}
-
-
-class Options(_Base):
+class Options(rules.Options):
     """Piquet options; the defaults are the Rubicon game of SPEC §4.
     pack: 32, or 36 with the sixes (piquet au cent); deals: deals in a partie (0 = play
     until `target`); elder_max: elder's part of the talon; carte_rouge: its value (0 =
@@ -50,16 +42,3 @@ class Options(_Base):
     @property
     def low_rank(self):
         return SEVEN if self.pack == 32 else SEVEN - 1
-
-
-def cent():
-    """Piquet au cent: 36 cards, elder takes up to 7, play to 100, trick cards of ten up."""
-    return Options(**VARIANTS["au-cent"])
-
-
-def rubicon(winner_score, loser_score):
-    """The partie's value for its winner: (winner - loser) + 100 when the loser crossed
-    the Rubicon (100), else winner + loser + 100. Seed 003: 105:101 -> 104, 97:89 -> 286."""
-    if loser_score >= 100:
-        return winner_score - loser_score + 100
-    return winner_score + loser_score + 100

@@ -1,5 +1,5 @@
 # pyright: reportAttributeAccessIssue=false
-# (a mixin of the engine, engine.py: the state it reads and writes is declared there)
+# (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # Piquet's play and score (SPEC §4 "Play", "Rubicon scoring"): tricks, the lead and the
 # trick points, pique, the cards and capot, the partie's end and its Rubicon value.

@@ -6,6 +6,8 @@ from .bots import ClubBot as Bot  # noqa: F401
 from .records import ClubRecorder as Recorder  # noqa: F401
 from .render import ClubRenderer as Renderer  # noqa: F401
 
+TITLE = "club écarté"  # the game in words
+
 
 def new_game(options=None, evaluator=None):
     # `evaluator` is the trick evaluator of the other games; club settles with the duel core

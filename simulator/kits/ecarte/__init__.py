@@ -5,6 +5,8 @@ from .bots import EcarteBot as Bot  # noqa: F401
 from .records import Recorder  # noqa: F401
 from .render import Renderer  # noqa: F401
 
+TITLE = "écarté"  # the game in words
+
 
 def new_game(options=None, evaluator=None):
     kw = {"evaluator": evaluator} if evaluator is not None else {}

@@ -9,15 +9,9 @@ from ...rules import IllegalAction, Rules
 from .deal import Dealing
 from .declare import Declaring, holding
 from .events import (BLANCHE, CATEGORIES, CUT, DEAL, DECLARE, EVENTS, EXCHANGE, LOOK,
-                     PHASE_NAMES, PLAY, PLAYER_ACTIONS)
+                     PHASE_NAMES, PLAY, PLAYER_ACTIONS)  # noqa: F401  (rules.PLAY...)
 from .options import Options
 from .play import Playing
-
-_DEAL_FIELDS = ("hands", "dealt", "talon", "discards", "set_aside", "taken", "looked",
-                "rest_seen", "blanche", "shown", "played", "tricks", "points", "declared",
-                "verdicts", "covered", "rouge", "repique", "pique", "cards_early", "cat", "led",
-                "leader", "delivered", "seen", "cut", "pending", "queue", "phase", "to_act")
-
 
 class Piquet(Dealing, Declaring, Playing, Rules):
     PHASE_NAMES = PHASE_NAMES
@@ -25,8 +19,12 @@ class Piquet(Dealing, Declaring, Playing, Rules):
     PLAYER_ACTIONS = PLAYER_ACTIONS
     TURNS = {BLANCHE: ("blanche",), EXCHANGE: ("exchange",), LOOK: ("look",),
              DECLARE: ("declare", "sink"), PLAY: ("play",)}
-    SNAPSHOT = ("cuts", "scores", "partie_no", "deal_no", "finished", "parties", "in_partie",
-                "results", "dealer") + _DEAL_FIELDS
+    FIELDS = ("cuts", "scores", "partie_no", "deal_no", "finished", "parties", "in_partie",
+                "results", "dealer", "hands", "dealt", "talon", "discards", "set_aside", "taken",
+                "looked", "rest_seen", "blanche", "shown", "played", "tricks", "points",
+                "declared", "verdicts", "covered", "rouge", "repique", "pique", "cards_early",
+                "cat", "led", "leader", "delivered", "seen", "cut", "pending", "queue", "phase",
+                "to_act")
 
     def __init__(self, options=None, first_dealer=None, evaluator=evaluate):
         """first_dealer None: each partie begins with the cut; a seat: that seat deals
@@ -76,25 +74,8 @@ class Piquet(Dealing, Declaring, Playing, Rules):
 
     def legal_actions(self):
         """Every legal player action now (chance actions are the shoe's)."""
-        s, ph = self.to_act, self.phase
-        if ph == BLANCHE:
-            return [("blanche", s, True), ("blanche", s, False)]
-        if ph == LOOK:
-            return [("look", s, True), ("look", s, False)]
-        if ph == DECLARE:
-            return [("declare", s, CATEGORIES[self.cat]), ("sink", s, CATEGORIES[self.cat])]
-        if ph == PLAY:
-            return [("play", s, c) for c in self.legal_cards(s)]
-        if ph == EXCHANGE:
-            lo, hi = self.exchange_range(s)
-            hand = self.hands[s]
-            acts = []
-            for mask in range(1 << len(hand)):
-                pick = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
-                if lo <= len(pick) <= hi:
-                    acts.append(("exchange", s, pick))
-            return acts
-        return []
+        from .legal import legal_actions
+        return legal_actions(self)
 
     def cards_due(self):
         fresh = self.phase in (CUT, DEAL) and self.delivered == 0

@@ -1,27 +1,21 @@
-# Écarté as a pure state machine (SPEC §4, seeds 000-002), on the template of rules.py.
+# Écarté as a pure state machine (SPEC §4, seeds 000-002), on the template of firmware/rules.py.
 # The shoe's cards are the chance action ("shoe", CHANCE, card) and its faults the chance
 # actions of laws.py; the players' actions are events.py's PLAYER_ACTIONS. By concern:
 # the deal and the exchange (deal.py), the play, the king and the score (play.py), the
-# variants played inside a hand (variants.py), the laws of irregularities (laws.py) and
-# abandoned or claimed hands (concede.py), both loaded on first use, and the money
-# (wagers.py).
+# variants played inside a hand (questions.py), the laws of irregularities and of
+# abandoned or claimed hands (laws.py, loaded on first use), and the money (wagers.py).
 from ... import evaluate
+from ...compat import const
 from ...rules import CHANCE, IllegalAction, Rules
 from .deal import Dealing
 from .events import (ANSWER, CHOOSE, DEAL, DISCARD, EVENTS, PHASE_NAMES, PLAY, PLAYER_ACTIONS,
                      PROPOSE, RESPOND, SHOE_FAULTS)
 from .options import Options
 from .play import Playing
-from .variants import Questions
+from .questions import Questions
 from .wagers import Wagers
 
-DECK_SIZE = 32
-_DEAL_FIELDS = ("hands", "discards", "played", "dead", "tricks", "deal_points", "turned",
-                "trump_suit", "delivered", "seen", "proposals", "vulnerable", "announced", "led",
-                "leader", "drawing", "law", "choices", "resume", "question", "multiplier",
-                "doubled", "offered", "must_vole", "pending", "phase", "to_act")
-
-
+_DECK = const(32)
 def laws():
     """The laws of irregularities, loaded on the first one: a board that never misdeals
     keeps their bytecode out of its heap."""
@@ -36,8 +30,12 @@ class Ecarte(Dealing, Playing, Questions, Rules):
     PLAYER_ACTIONS = PLAYER_ACTIONS
     TURNS = {PROPOSE: ("propose", "stand"), RESPOND: ("accept", "refuse"), DISCARD: ("discard",),
              PLAY: ("play",), CHOOSE: ("choose",), ANSWER: ("accept", "refuse")}
-    SNAPSHOT = ("scores", "games", "rubbers", "seated", "streak", "pools", "game_no",
-                "deal_no", "dealer") + _DEAL_FIELDS
+    FIELDS = ("scores", "games", "rubbers", "seated", "streak", "pools", "game_no",
+                "deal_no", "dealer", "hands", "discards", "played", "dead", "tricks",
+                "deal_points", "turned", "trump_suit", "delivered", "seen", "proposals",
+                "vulnerable", "announced", "led", "leader", "drawing", "law", "choices", "resume",
+                "question", "multiplier", "doubled", "offered", "must_vole", "pending", "phase",
+                "to_act")
 
     def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
         self.options = o = options or Options()
@@ -71,7 +69,7 @@ class Ecarte(Dealing, Playing, Questions, Rules):
     @property
     def stock(self):
         """Cards still in the shoe for this deal."""
-        return DECK_SIZE - self.delivered
+        return _DECK - self.delivered
 
     def players(self):
         """The table seats in play, at positions 0 and 1."""
@@ -88,7 +86,7 @@ class Ecarte(Dealing, Playing, Questions, Rules):
         return legal_actions(self)
 
     def cards_due(self):
-        return len(self.pending), DECK_SIZE if self.phase == DEAL and self.delivered == 0 else 0
+        return len(self.pending), _DECK if self.phase == DEAL and self.delivered == 0 else 0
 
     def finished_games(self):
         return self.game_no - 1
@@ -146,8 +144,7 @@ class Ecarte(Dealing, Playing, Questions, Rules):
             laws().on_choice(self, seat, value)
         elif kind in ("abandon", "claim"):
             self.emit((kind, seat, value))
-            from .concede import on_abandon
-            on_abandon(self, seat, kind == "claim")
+            laws().on_abandon(self, seat, kind == "claim")
         elif kind in ("double", "offer"):
             self.emit((kind, seat, value))
             self.ask(kind, seat)

@@ -20,7 +20,8 @@ class Club(Banking, Dealing, Rules):
     EVENTS = EVENTS
     CHANCE_ACTIONS = ("shoe", "cut")
     PLAYER_ACTIONS = BANKER_ACTIONS + PUNTER_ACTIONS
-    SNAPSHOT = ("balances", "house", "table_money", "banker", "kind", "bank", "lays", "broken",
+    TURNS = None  # the banker's and the punters' phases are checked below
+    FIELDS = ("balances", "house", "table_money", "banker", "kind", "bank", "lays", "broken",
                 "bank_deals", "resp_talias", "deal_no", "deals_done", "banks_done", "talia",
                 "fresh", "left", "cut", "counts", "tableaux", "dealt", "turned", "results",
                 "stakes", "order", "last", "phase", "to_act")
@@ -104,22 +105,9 @@ class Club(Banking, Dealing, Rules):
         return least, max(most, 0)
 
     def legal_actions(self):
-        acts = []
-        if self.phase == BANK:
-            for c in self.choices():
-                if c == "respond":
-                    acts.append(("respond", self.banker, False))
-                    acts.append(("respond", self.banker, True))
-                else:
-                    acts.append((c, self.banker, None))
-        elif self.phase == STAKE:
-            lo, hi = self.stake_range(self.to_act)
-            if lo == 0:
-                acts.append(("skip", self.to_act, None))
-            for a in range(max(lo, 1), hi + 1):
-                for t in (1, 2, 3):
-                    acts.append(("stake", self.to_act, (t, a)))
-        return acts
+        """Every legal player action now (the shoe's are chance)."""
+        from .legal import legal_actions
+        return legal_actions(self)
 
     # ---- verify / change -------------------------------------------------------------
     def finished_games(self):
@@ -139,7 +127,7 @@ class Club(Banking, Dealing, Rules):
             raise IllegalAction("the cut card came out twice in one talia")
 
     def _verify_player(self, kind, seat, value):
-        self.verify_seat(kind, seat)
+        self.verify_turn(kind, seat)
         if kind in BANKER_ACTIONS:
             if self.phase != BANK or kind not in self.choices():
                 raise IllegalAction("the banker (seat %d) cannot %s now; he may: %s" % (

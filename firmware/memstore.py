@@ -1,0 +1,28 @@
+# A journal store in memory, with the file store's interface (store.py): for the host's
+# tools and the tests; the board keeps its journal in a file.
+
+
+class MemoryStore:
+    def __init__(self, data=b""):
+        self.data = bytearray(data)
+        self.writes = 0
+
+    def read(self):
+        return bytes(self.data)
+
+    def size(self):
+        return len(self.data)
+
+    def read_at(self, offset, n):
+        return bytes(self.data[offset:offset + n])
+
+    def append(self, b):
+        self.data.extend(b)
+        self.writes += 1
+
+    def replace(self, b):
+        self.data = bytearray(b)
+
+    def keep(self, start, end):
+        """Keep only bytes start..end (compaction, a torn tail)."""
+        self.data = bytearray(self.data[start:end])

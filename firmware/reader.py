@@ -1,0 +1,151 @@
+# Reading the journal back (record.py frames its records): one record in memory at a
+# time, checked; the records grouped into games; a journal opened at boot, and its games
+# for recall. Boot-time and recall-time code: the board unloads it once the table is built.
+import json
+
+from .compat import const
+from .frames import crc16
+from .journal import JournalError
+
+_MAGIC = const(0x4A)  # a record's first byte, and its length check (journal.py writes them)
+_CHK = const(0x5A)
+
+
+def tuples(v):
+    """JSON lists back to the tuples they were (events and actions are tuples all the way)."""
+    if isinstance(v, list):
+        return tuple(tuples(x) for x in v)
+    return v
+
+
+def _check(head, i):
+    if head[0] != _MAGIC:
+        raise JournalError("journal corrupt at byte %d: no record starts there" % i)
+    if len(head) >= 4 and head[3] != head[1] ^ head[2] ^ _CHK:
+        raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
+
+
+def records(store, start=0):
+    """Yield (offset, record) from a store, one record in memory at a time; raise
+    JournalError on corruption; an incomplete last record ends it with (offset, None)."""
+    i, end = start, store.size()
+    while i < end:
+        head = store.read_at(i, 4)
+        _check(head, i)
+        if len(head) < 4:
+            yield i, None
+            return
+        n = head[1] << 8 | head[2]
+        if i + 4 + n + 2 > end:
+            yield i, None
+            return
+        whole = store.read_at(i, 4 + n + 2)
+        if crc16(whole[:4 + n], 0xFFFF) != (whole[4 + n] << 8 | whole[5 + n]):
+            raise JournalError("journal corrupt at byte %d: the record fails its CRC" % i)
+        try:
+            rec = json.loads(whole[4:4 + n])
+        except ValueError:
+            raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
+        if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "v", "e"):
+            raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
+        yield i, rec
+        i += 4 + n + 2
+
+
+def parse(data):
+    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption."""
+    from .memstore import MemoryStore  # the host's: a board reads its journal from flash
+    recs, offs = [], []
+    for off, rec in records(MemoryStore(data)):
+        if rec is None:
+            return recs, offs, len(data) - off
+        recs.append(rec)
+        offs.append(off)
+    return recs, offs, 0
+
+
+def group(recs):
+    """The records as games: [{"game", "options", "number", "state", "events", "inputs":
+    [[action, events, from]], "voided": [...], "done"}], oldest first."""
+    games = []
+    g = None
+    for r in recs:
+        k = r["k"]
+        if k == "b":
+            g = {"game": r["g"], "options": r["o"], "number": r["n"], "state": r["s"],
+                 "count": r.get("c", 0),
+                 "events": [tuples(e) for e in r["e"]], "inputs": [], "voided": [],
+                 "done": False}
+            games.append(g)
+        elif g is None:
+            raise JournalError("journal corrupt: a %r record before any game began" % k)
+        elif k == "i":
+            g["inputs"].append([tuples(r["a"]), [tuples(e) for e in r["e"]], r.get("f")])
+        elif k == "v":
+            n = r["n"]
+            dropped = g["inputs"][len(g["inputs"]) - n:]
+            del g["inputs"][len(g["inputs"]) - n:]
+            g["voided"].append({"why": r["why"], "inputs": dropped})
+        elif k == "e":
+            g["done"] = True
+    return games
+
+
+
+
+def open(journal, everything=True):
+    """Read and check the journal, one record at a time; keep the last game (to resume)
+    and where each game starts (JournalError if corrupt). Returns every game kept, or
+    with everything=False (the board) only the last one: the others stay in flash."""
+    store = journal.store
+    journal.starts, journal.frames, journal.torn = [], {}, 0
+    recs = []
+    for off, rec in records(store):
+        if rec is None:  # a power loss during the last write: drop the incomplete record
+            journal.torn = store.size() - off
+            store.keep(0, off)
+            break
+        if rec["k"] == "b":
+            journal.starts.append(off)
+            recs = []
+        elif not journal.starts:
+            raise JournalError("journal corrupt: a %r record before any game began"
+                               % rec["k"])
+        recs.append(rec)
+        if rec["k"] == "i" and rec.get("f"):
+            journal.frames[rec["f"][0]] = rec["f"][1]
+    journal.size = store.size()
+    games = group(recs) if recs else []
+    journal.last = games[-1] if games else None
+    journal.unfinished = journal.last if journal.last and not journal.last["done"] else None
+    if journal.last:
+        journal.number = journal.last["number"]
+        journal.name, journal.opts = journal.last["game"], journal.last["options"]
+    if everything and len(journal.starts) > 1:
+        return group([r for _o, r in records(store) if r is not None])
+    return games
+
+
+def follow(journal, game):
+    """Resumed: go on journaling `game`, rebuilt from the last game journaled. If the
+    power went before that game's end (or the next one's beginning) was written,
+    write them now."""
+    journal.game = game
+    last = journal.last
+    if last is None:
+        raise JournalError("an empty journal has nothing to resume")
+    journal.count = last["count"]
+    if last["done"]:
+        journal.next_game(False)
+    elif game.finished_games() != journal.count:
+        journal.next_game(True)
+
+
+def games(journal, last):
+    """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
+    starts = journal.starts
+    if not starts:
+        return []
+    first = starts[max(0, len(starts) - last)]
+    recs = [r for _o, r in records(journal.store, first) if r is not None]
+    return [json.dumps(g).encode() for g in group(recs)]
