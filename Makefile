@@ -21,8 +21,10 @@ $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.js
 run: install
 	$(BIN)/tapis table
 
+# The whole suite twice: on the compiled core, then on the pure twins the board runs.
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
+	TAPIS_PURE=1 $(BIN)/python -m pytest -n 2
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py

@@ -217,7 +217,7 @@ def test_imperfect_pack_duplicate_voids_the_deal_and_earlier_deals_stand():
     sim = table({(2, 12): "duplicate"}, [ORDER, deal2])
     first_deal_done(sim)
     after_first = list(sim.game.scores)
-    assert sum(after_first) >= 1
+    assert sum(after_first) >= 1 and sim.game.game_no == 1  # the first deal ended no game
     sim.run(lambda g: g.deal_no >= 3)
     g = sim.game
     assert ("duplicate", CHANCE, parse("7S")) in g.log
@@ -225,7 +225,7 @@ def test_imperfect_pack_duplicate_voids_the_deal_and_earlier_deals_stand():
     assert events(sim, "void")[0][2] == "imperfect pack: 7S twice"
     deal3 = [e for e in g.log if e[0] == "deal"][2]
     assert deal3[1] == 1  # the same dealer deals again
-    assert g.scores == after_first or g.game_no > 1
+    assert g.scores == after_first and g.game_no == 1  # the void deal's points taken back, the first's stand
     assert sim.shoe.packs == 3
 
 
@@ -255,7 +255,9 @@ def test_deal_out_of_turn_found_after_the_turn_up_stands():
     first_deal_done(sim)
     g = sim.game
     assert ("outofturn", CHANCE, ELDER) in g.log and not events(sim, "void")
-    assert sum(1 for e in g.log if e[0] == "trick") >= 5 or events(sim, "game")
+    first = g.log[:g.log.index(events(sim, "deal")[1])]  # the first deal, played to its end
+    assert [e[2] for e in first if e[0] == "trick"] == [1, 2, 3, 4, 5]
+    assert [e for e in first if e[0] == "score"] == [("score", 0, (2, "vole"))]
 
 
 def test_card_not_read_is_set_aside_and_the_next_takes_its_place():
@@ -374,3 +376,32 @@ def test_a_choice_is_made_only_by_the_non_dealer_and_only_among_what_the_laws_of
     assert sim.game.phase == R.CHOOSE
     sim.run(lambda g: g.turned is not None)
     assert ("choose", ELDER, "correct") in sim.game.log
+
+
+def test_a_stock_that_cannot_supply_the_draw_gives_back_the_last_discards():
+    """002:9: when the stock can no longer supply a draw (here two cards came out unread
+    during the dealer's draw), each seat drawing takes back the last of its discards."""
+    g = R.Ecarte(first_dealer=DEALER)
+    cards = iter(deck.deck32())
+    for _ in range(11):
+        g.apply(("shoe", CHANCE, next(cards)))
+    for _round in range(2):
+        for seat in (ELDER, DEALER):
+            if seat == ELDER:
+                g.apply(("propose", ELDER, None))
+                g.apply(("accept", DEALER, None))
+            g.apply(("discard", seat, tuple(g.hands[seat])))
+            if (_round, seat) == (1, DEALER):
+                break
+            for _ in range(5):
+                g.apply(("shoe", CHANCE, next(cards)))
+    assert g.stock == 6 and g.pending == [DEALER] * 5 and g.discards[DEALER][-1:]
+    last = g.discards[DEALER][-1]
+    g.apply(("shoe", CHANCE, next(cards)))
+    g.apply(("unread", CHANCE, None))
+    assert not [e for e in g.log if e[0] == "retake"]  # 4 due, 4 left: the stock still supplies
+    events = g.apply(("unread", CHANCE, None))  # 4 due, 3 left
+    assert ("retake", DEALER, last) in events and last in g.hands[DEALER]
+    for _ in range(3):
+        g.apply(("shoe", CHANCE, next(cards)))
+    assert len(g.hands[DEALER]) == 5 and g.stock == 0 and g.PHASE_NAMES[g.phase] != "draw"

@@ -53,7 +53,9 @@ def test_default_run_watches_a_whole_game(capsys):
     assert main(["table", "--seed", "3", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert "Deal 1" in out and "Trump turned" in out and "Trick 5" in out
-    assert out.rstrip().splitlines()[-2].startswith("★") or "wins the game" in out
+    lines = out.rstrip().splitlines()
+    assert lines[-3:] == ["★ East wins the game (double)", "  West pays East 2",
+                          "  Balances: West -2, East +2"]  # the game's end, then its settlement
     assert out.count("wins the game") == 1
 
 

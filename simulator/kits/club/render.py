@@ -6,6 +6,8 @@ from tapis.simulator.kits.show import pretty
 class ClubRenderer:
     """The table display in the terminal: one readable line per event."""
 
+    SILENT = ("skip",)  # the declared events it shows no line of: a punter sitting out
+
     def __init__(self, write, hands=None, symbols=True):
         self.write, self.symbols = write, symbols
         self.trump = None

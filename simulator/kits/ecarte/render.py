@@ -14,6 +14,9 @@ class Renderer:
     """Watches the table display's views; `hands()` gives each seat's hand as its own
     display shows it (the watcher sees the players' displays too)."""
 
+    # the declared events it shows no line of: face down, or gathered into the trick's line
+    SILENT = ("card", "draw", "extra", "play")
+
     def __init__(self, write, hands, symbols=True):
         self.write, self.hands, self.symbols = write, hands, symbols
         self.trick = []

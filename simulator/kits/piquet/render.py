@@ -8,6 +8,10 @@ class Renderer:
     """Watches the table display's views; `hands()` gives each seat's hand as its own
     display shows it (the watcher sees the players' displays too)."""
 
+    # the declared events it shows no line of: face down; gathered into the trick's line;
+    # said by the holding that follows; a look declined; the partie, said after the deal
+    SILENT = ("card", "draw", "rest", "talon", "play", "declare", "look", "partie")
+
     def __init__(self, write, hands, symbols=True):
         self.write, self.hands, self.symbols = write, hands, symbols
         self.trick = []
