@@ -15,7 +15,7 @@ from tapis.firmware import deck
 from tapis.firmware.games import club as R
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
-from tapis.simulator.kits.club.bots import UNIT, bank_choice, stake_for
+from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT, bank_choice, stake_for
 
 CHUNK = 5000  # rounds per chunk
 SHOE = 104
@@ -116,10 +116,16 @@ class Sums:
 def club_session(seed, k, rounds, options=None, duel=None):
     """One chunk: an independent club session of `rounds` deals. Returns Sums.to_list().
     The bank's life follows firmware/games/club step for step (a test checks it
-    against the rules engine); the duels go through the batch API."""
+    against the rules engine). The whole chunk, shoes, duels and money, is one call of
+    the club_bank twin; given a `duel` core, the Python loop below plays it instead (the
+    same figures: tests/test_club_bank.py)."""
     o = options or R.Options(seats=4, balance=BIG)
-    duel = duel or core.duel
     rng = random.Random(chunk_seed(seed, k))
+    if duel is None:
+        sums = Sums(o.seats)
+        sums.data, sums.house = core.club_bank.session(rng, rounds, o, UNIT, HOLD_TALIAS, *CUT_SPAN)[:2]
+        sums.rounds = rounds
+        return sums.to_list()
     cards, last = club_deals(rng, rounds)
     tabs, trumps = club_tableaux(cards, rounds)
     res = []
