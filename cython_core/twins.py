@@ -12,6 +12,7 @@ TWINS = {
     "duel": "tapis.firmware.games.club.duel",
     "declarations": "tapis.firmware.games.piquet.declarations",
     "club_bank": "tapis.firmware.games.club.sessions",
+    "ecarte_verdict": "tapis.firmware.games.ecarte.verdict",
 }
 PURE = os.environ.get("TAPIS_PURE", "") not in ("", "0")
 
@@ -31,5 +32,6 @@ ecarte_solver = _chosen["ecarte_solver"][0]
 duel = _chosen["duel"][0]
 declarations = _chosen["declarations"][0]
 club_bank = _chosen["club_bank"][0]
+ecarte_verdict = _chosen["ecarte_verdict"][0]
 # "cython" only when every twin is compiled: a partial build is reported as pure.
 CORE = "cython" if all(kind == "cython" for _m, kind in _chosen.values()) else "pure"

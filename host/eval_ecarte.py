@@ -1,14 +1,24 @@
-# `tapis eval ecarte --hand H --turned C`: is elder's hand a jeu de règle? (seed 002 lines 39-41)
-# Stand (play without proposing) when the exact double-dummy chance of the point is at least
-# 2 to 1 (wins >= 2/3 of the 65,780 dealer hands); propose otherwise. Holding the trump king,
-# propose unless the vole is probable as well (voles >= 1/2 of them): the dealer cannot draw
-# the king, and a refusal gives elder a fine chance of two points (seed 002 line 40).
-# With --dealer, H is the dealer's hand and the question is the dealer's jeu de règle: refuse
-# when he takes the point at least 2 to 1 against every hand elder may hold, elder leading.
+# `tapis eval ecarte --hand H --turned C`: is elder's hand a jeu de règle? Two answers, named
+# apart (SPEC §4):
+# - the seed's verdict (firmware/games/ecarte/verdict.py, docs/rules.md): a jeu de règle is sure of
+#   the point, by one way of playing on what elder sees, against every dealer hand holding
+#   fewer than two trumps (002:39), and still so with the lowest trumps unless three are held
+#   (002:46). Elder stands on it, unless he holds the trump king and the vole is not sure
+#   (002:39-40). "advice", "jeu_de_regle" and "reason" come from this verdict.
+# - the double-dummy odds ("double_dummy", and the old top-level "wins", "voles", "total",
+#   "probability", "fraction", "vole_probability"): perfect play with all cards seen, which is
+#   how Foster's 44,724 is counted and which flatters the leader; its own 2-to-1 advice beside.
+# With --dealer, H is the dealer's hand and the question is his answer to a proposal. Seed 002
+# names the dealer's jeux de règle (002:6, 002:37) but defines only the player's, so there is
+# no seed verdict ("jeu_de_regle": null): the advice is the double-dummy one, refuse when he
+# takes the point at least 2 to 1 against every hand elder may hold, elder leading.
 import json
 from fractions import Fraction
 
 from tapis.host.odds_ecarte import add_position, position
+
+DEALER_HAS_NO_VERDICT = ("none: seed 002 names the dealer's jeux de règle (002:6, 002:37) but "
+                         "defines only the player's (002:39-46); the advice is the double-dummy one")
 
 
 def register(sub):
@@ -21,21 +31,50 @@ def register(sub):
     p.set_defaults(func=run, parser=p)
 
 
-def run(args):
-    from tapis.cython_core.twins import ecarte_solver
+def evaluate(hand, turned, dealer=False):
+    """The command's JSON object for one hand."""
+    from tapis.firmware.cards import KING, suit
+    from tapis.cython_core.twins import ecarte_solver, ecarte_verdict
 
+    stand, wins, voles, total, why = ecarte_solver.advice(hand, turned, not dealer)
+    words = ("refuse", "accept") if dealer else ("stand", "propose")
+    dd = {"advice": words[0] if stand else words[1], "reason": why, "wins": wins, "voles": voles,
+          "total": total, "probability": wins / total, "fraction": str(Fraction(wins, total)),
+          "vole_probability": voles / total}
+    split = ecarte_solver.dealer_trumps(hand, turned)
+    out = {"probability": dd["probability"], "fraction": dd["fraction"], "wins": wins, "voles": voles,
+           "vole_probability": dd["vole_probability"], "total": total, "double_dummy": dd,
+           "dealer_trumps": list(split)}
+    if dealer:
+        out.update(advice=dd["advice"], reason=why, jeu_de_regle=None, verdict=DEALER_HAS_NO_VERDICT,
+                   advice_from="double_dummy")
+        return out
+    jeu, stands, point, plain, vole, reason = ecarte_verdict.verdict(hand, turned)
+    trump = suit(turned)
+    out.update(advice="stand" if stands else "propose", jeu_de_regle=jeu, reason=reason, advice_from="seed_002",
+               verdict={"sure_point": point, "plain_suits": plain, "sure_vole": vole,
+                        "elder_trumps": sum(1 for c in hand if suit(c) == trump),
+                        "trump_king": (trump << 4 | KING) in hand,
+                        "dealer_fewer_than_two_trumps": split[0] + split[1]})
+    return out
+
+
+def run(args):
     hand, turned = position(args)
-    stand, wins, voles, total, reason = ecarte_solver.advice(hand, turned, not args.dealer)
-    words = ("refuse", "accept") if args.dealer else ("stand", "propose")
-    out = {"advice": words[0] if stand else words[1], "probability": wins / total,
-           "fraction": str(Fraction(wins, total)), "wins": wins, "voles": voles,
-           "vole_probability": voles / total, "total": total, "reason": reason}
+    out = evaluate(hand, turned, args.dealer)
     if args.json:
         print(json.dumps(out))
-    else:
-        from tapis.firmware.cards import name
+        return 0
+    from tapis.firmware.cards import name
 
-        print("%s %s, turned %s: %s" % ("dealer" if args.dealer else "elder", " ".join(name(c) for c in hand), name(turned), out["advice"].upper()))
-        print("  point %d of %d (%.4f), vole %d (%.4f): %s"
-              % (wins, total, wins / total, voles, voles / total, reason))
+    dd = out["double_dummy"]
+    who = "dealer" if args.dealer else "elder"
+    print("%s %s, turned %s: %s" % (who, " ".join(name(c) for c in hand), name(turned), out["advice"].upper()))
+    if args.dealer:
+        print("  seed 002 verdict: %s" % DEALER_HAS_NO_VERDICT)
+    else:
+        print("  seed 002 verdict, jeu de règle %s: %s" % ("yes" if out["jeu_de_regle"] else "no", out["reason"]))
+    print("  double dummy (all cards seen): point %d of %d (%.4f), vole %d (%.4f); its 2-to-1 rule: %s (%s)"
+          % (dd["wins"], dd["total"], dd["probability"], dd["voles"], dd["vole_probability"], dd["advice"],
+             dd["reason"]))
     return 0

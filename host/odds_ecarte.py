@@ -10,15 +10,20 @@ from tapis.host import args as A
 
 def register(sub):
     p = sub.add_parser("ecarte", help="exact double-dummy count for elder's hand and the turned trump")
-    add_position(p)
+    add_position(p, required=False)
+    p.add_argument("--all", action="store_true",
+                   help="the atlas: every distinct hand and turned card, odds and seed-002 verdict (a CSV and a summary)")
+    p.add_argument("--out", metavar="FILE.csv", help="with --all: where the table goes (default ecarte-atlas.csv)")
+    p.add_argument("--workers", type=A.positive, help="with --all: worker processes (default 1)")
+    p.add_argument("--limit", type=A.positive, metavar="N", help="with --all: only N classes, spread evenly (a quick look)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run, parser=p)
 
 
-def add_position(p):
-    p.add_argument("--hand", type=A.cards, required=True,
+def add_position(p, required=True):
+    p.add_argument("--hand", type=A.cards, required=required,
                    help="elder's 5 cards, comma or space separated, e.g. 'KH,QH,7S,8D,9C'")
-    p.add_argument("--turned", type=A.card, required=True, help="the turned trump card, e.g. '8H'")
+    p.add_argument("--turned", type=A.card, required=required, help="the turned trump card, e.g. '8H'")
 
 
 def position(args):
@@ -51,6 +56,17 @@ def count(hand, turned, dealers=None):
 
 
 def run(args):
+    if args.all:
+        if args.hand is not None or args.turned is not None:
+            args.parser.error("--all takes no --hand or --turned: it covers every hand")
+        from tapis.host import atlas_ecarte
+
+        return atlas_ecarte.run(args)
+    if args.hand is None or args.turned is None:
+        args.parser.error("give --hand and --turned, or --all for the atlas")
+    for flag in ("out", "workers", "limit"):
+        if getattr(args, flag) is not None:
+            args.parser.error("--%s goes with --all" % flag)
     hand, turned = position(args)
     total, wins, voles = count(hand, turned)
     if args.json:

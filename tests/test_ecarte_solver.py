@@ -166,9 +166,11 @@ def test_eval_stands_on_two_to_one_and_holding_the_trump_king_only_if_the_vole_i
     assert got["probability"] == odds["wins"] / odds["total"]
     king = ("K" + turned[1]) in hand.split()
     stand = 3 * odds["wins"] >= 2 * odds["total"] and (not king or 2 * odds["voles"] >= odds["total"])
-    assert got["advice"] == ("stand" if stand else "propose") and got["reason"]
+    # the double-dummy rule's advice sits under "double_dummy"; "advice" is the seed's verdict
+    # (tests/test_ecarte_verdict.py)
+    assert got["double_dummy"]["advice"] == ("stand" if stand else "propose") and got["double_dummy"]["reason"]
     if hand == FOSTER[0]:
-        assert got["advice"] == "stand"
+        assert got["double_dummy"]["advice"] == got["advice"] == "stand"
     assert tapis("eval", "ecarte", "--hand", hand, "--turned", turned).stdout.strip()
 
 

@@ -1,0 +1,98 @@
+# `tapis odds ecarte --all [--out FILE.csv] [--workers K] [--limit N]`: the atlas (N: that
+# many classes spread evenly, a quick look). For every
+# distinct elder hand and turned card (host/ecarte_classes.py: 37,380 classes standing for all
+# 5,437,152 positions), the double-dummy odds over the 65,780 dealer hands, how many of those
+# hold 0..5 trumps, and the seed-002 verdict (firmware/games/ecarte/verdict.py); one CSV row each,
+# then a summary. Rows come back in class order whatever the workers, so any worker count
+# writes the same file.
+import csv
+import sys
+
+from tapis.host import ecarte_classes as K
+
+COLUMNS = ("hand", "turned", "elder_trumps", "trump_king", "multiplicity", "dd_total", "dd_wins", "dd_voles",
+           "dd_advice", "dealer_trumps_0", "dealer_trumps_1", "dealer_trumps_2", "dealer_trumps_3",
+           "dealer_trumps_4", "dealer_trumps_5", "dealer_fewer_than_two", "sure_point", "plain_suits",
+           "sure_vole", "jeu_de_regle", "advice")
+CHUNK = 400  # classes a task: small enough for a smooth bar, large enough to keep workers busy
+
+
+def row(k):
+    """The CSV row of class `k`, as a dict (values, not text)."""
+    from tapis.firmware.cards import name
+    from tapis.cython_core.twins import ecarte_solver, ecarte_verdict
+
+    hand, turned = K.representative(k)
+    total, wins, voles = ecarte_solver.odds(hand, turned, True)
+    split = ecarte_solver.dealer_trumps(hand, turned)
+    jeu, stand, point, plain, vole, _reason = ecarte_verdict.verdict(hand, turned)
+    n, _tmask, king, _plain = k
+    dd_stand = 3 * wins >= 2 * total and (not king or 2 * voles >= total)  # ecarte_solver.advice's rule
+    out = {"hand": " ".join(name(c) for c in hand), "turned": name(turned), "elder_trumps": n,
+           "trump_king": king, "multiplicity": K.multiplicity(k), "dd_total": total, "dd_wins": wins,
+           "dd_voles": voles, "dd_advice": "stand" if dd_stand else "propose",
+           "dealer_fewer_than_two": split[0] + split[1], "sure_point": point, "plain_suits": plain,
+           "sure_vole": vole, "jeu_de_regle": jeu, "advice": "stand" if stand else "propose"}
+    for i in range(6):
+        out["dealer_trumps_%d" % i] = split[i]
+    return out
+
+
+def _rows(chunk):
+    return [row(k) for k in chunk]
+
+
+def compute(keys, workers=1, progress=None):
+    """The rows of the given classes, in their order, on `workers` processes."""
+    chunks = [keys[i:i + CHUNK] for i in range(0, len(keys), CHUNK)]
+    out = []
+    if workers == 1:
+        results = map(_rows, chunks)
+        pool = None
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        results = pool.imap(_rows, chunks)  # imap keeps the order of the chunks
+    try:
+        for i, rows in enumerate(results):
+            out += rows
+            if progress:
+                progress(i + 1, len(chunks))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return out
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: ("" if r[c] is None else r[c]) for c in COLUMNS})
+
+
+def run(args):
+    import json
+
+    from tapis.host.atlas_summary import render, summarise
+    from tapis.host.commands.simulate import Bar
+    from tapis.cython_core.twins import CORE
+
+    out, workers = args.out or "ecarte-atlas.csv", args.workers or 1
+    try:  # a table that cannot be written fails now, not after the run
+        open(out, "a").close()
+    except OSError as e:
+        args.parser.error("--out %s: %s" % (out, e.strerror))
+    keys = K.classes()
+    if args.limit is not None and args.limit < len(keys):  # spread evenly, first and last in
+        keys = [keys[i * (len(keys) - 1) // max(args.limit - 1, 1)] for i in range(args.limit)]
+    progress = Bar(sys.stderr) if sys.stderr.isatty() else None
+    rows = compute(keys, workers, progress)
+    write_csv(rows, out)
+    report = summarise(rows, complete=len(keys) == K.CLASSES)
+    report.update(out=out, workers=workers, core=CORE)
+    print(json.dumps(report) if args.json else render(report))
+    return 0
