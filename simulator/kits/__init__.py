@@ -16,3 +16,13 @@ def find(name):
     """The host-side kit of the game `name` (ValueError naming the games if unknown)."""
     find_game(name)
     return importlib.import_module(__name__ + "." + name)
+
+
+def bot(name, level="rules"):
+    """A new bot for a seat of the game `name`, at a strength a kit names in its BOTS
+    ({level: bot class}; "rules": rules of thumb, the kit's Bot)."""
+    kit = find(name)
+    levels = getattr(kit, "BOTS", {"rules": kit.Bot})
+    if level not in levels:
+        raise ValueError("%s has no bots of strength %r; it has: %s" % (name, level, ", ".join(levels)))
+    return levels[level]()
