@@ -79,8 +79,10 @@ def positions(rng, n):
 
 
 def test_any_position_gives_the_row_of_its_class():
+    from tapis.cython_core import twins
+
     rng = random.Random(16)
-    for hand, turned in positions(rng, 120):
+    for hand, turned in positions(rng, 120 if twins.CORE == "cython" else 12):  # a pure row: 0.4 s
         r = A.row(K.key(hand, turned))
         total, wins, voles = solver.odds(hand, turned, True)
         jeu, stand, point, plain, vole, _ = verdict.verdict(hand, turned)
@@ -97,25 +99,29 @@ def read(path):
 
 
 def test_a_small_atlas_is_the_same_on_one_or_two_workers(tmp_path):
+    from tapis.cython_core import twins
+
+    limit = 400 if twins.CORE == "cython" else 32  # a pure row takes about 0.4 s, a compiled one 0.7 ms
     out = {}
     for workers in (1, 2):
         path = tmp_path / ("atlas%d.csv" % workers)
-        p = tapis("odds", "ecarte", "--all", "--limit", "400", "--workers", str(workers), "--out", str(path), "--json")
+        p = tapis("odds", "ecarte", "--all", "--limit", str(limit), "--workers", str(workers), "--out", str(path), "--json")
         assert p.returncode == 0, p.stderr
         out[workers] = (path.read_bytes(), json.loads(p.stdout))
     assert out[1][0] == out[2][0]
     rows, summary = read(tmp_path / "atlas1.csv"), out[1][1]
-    assert list(rows[0]) == list(A.COLUMNS) and len(rows) == summary["classes"] == 400
+    assert list(rows[0]) == list(A.COLUMNS) and len(rows) == summary["classes"] == limit
     assert not summary["complete"] and summary["positions"] == sum(int(r["multiplicity"]) for r in rows)
     by = {b["elder_trumps"]: b for b in summary["by_trumps"]}
-    assert set(by) == set(range(6))  # the subset is spread over the atlas
+    assert set(by) == {int(r["elder_trumps"]) for r in rows}
+    assert len(by) >= 4 and (len(by) == 6 or limit < 400)  # the subset is spread over the atlas
     for n, b in by.items():
         mine = [r for r in rows if int(r["elder_trumps"]) == n]
         assert b["jeux_de_regle"] == sum(int(r["multiplicity"]) for r in mine if r["jeu_de_regle"] == "True")
         assert b["stand"] == sum(int(r["multiplicity"]) for r in mine if r["advice"] == "stand")
     f = summary["foster"]
     assert f["reproduces_44724"] and f["dd_wins"] == [44724] and f["jeu_de_regle"] and f["advice"] == ["stand"]
-    for r in rows[::25]:  # a row is what the twins say of its hand
+    for r in rows[::limit // 16]:  # a row is what the twins say of its hand
         hand, turned = parse_list(r["hand"]), parse(r["turned"])
         assert int(r["dd_wins"]) == solver.odds(hand, turned, True)[1]
         assert r["jeu_de_regle"] == str(verdict.verdict(hand, turned)[0])
