@@ -47,20 +47,20 @@ class ClubRenderer:
         if kind == "deal":
             return "\n── Deal %d · seat %d banks ──" % (value, seat)
         if kind == "stake":
-            return "  Seat %d stakes %d on tableau %d" % (seat, value[1], value[0] + 1)
+            return "  Seat %d stakes %d on tableau %d" % (seat, value[1], value[0])
         if kind == "tableaux":
-            names = ["Banker  "] + ["Tableau %d" % (t + 1) for t in (1, 2, 3)]
+            names = ["Banker  "] + ["Tableau %d" % t for t in (1, 2, 3)]
             return "\n".join("  %-9s %s" % (names[t], self.cards(cs)) for t, cs in enumerate(value))
         if kind == "turn":
             self.trump = suit(value)
             return "  Trump turned: %s" % pretty(value, self.symbols)
         if kind == "result":
             what = {1: "banker wins", 0: "en carte (push)", -1: "punter wins"}[value[0]]
-            return "  Tableau %d: %s · tricks %d–%d" % (seat + 1, what, value[1], value[2])
+            return "  Tableau %d: %s · tricks %d–%d" % (seat, what, value[1], value[2])
         if kind == "settle":
             what = {2: "off (the bank was broken): stake back", 0: "en carte: stake back"}.get(
                 value[2], "%+d" % value[3])
-            return "  Seat %d on tableau %d: %s" % (seat, value[0] + 1, what)
+            return "  Seat %d on tableau %d: %s" % (seat, value[0], what)
         if kind == "broken":
             return "  ★ The bank is broken (laid %d time%s)" % (value, "" if value == 1 else "s")
         if kind == "end":
