@@ -19,7 +19,8 @@ class Stalled(RuntimeError):
 
 class Match:
     """`players`: one bot per seat (None: the kit's Bot). `refused` counts the presses
-    the table refused, per seat; `presses` every press."""
+    the table refused, per seat (`late` those made stale by another seat's); `presses`
+    every press."""
 
     def __init__(self, game, seed, players=None, options=None, evaluator=None):
         self.kit = kits.find(game)
@@ -31,6 +32,7 @@ class Match:
         self.pack, self.dealt, self.cut = [], 0, None
         self.shown = [None] * n  # the view each seat last saw (as JSON text)
         self.refused = [0] * n
+        self.late = [0] * n
         self.presses = 0
 
     def _shoe(self):
@@ -54,19 +56,24 @@ class Match:
                 return
 
     def step(self):
-        """Deal what is due, or show each seat a changed view and make its presses.
-        False when nothing moved (a stall)."""
+        """Deal what is due, or show every seat whose view changed its new view, then
+        make the presses they answered with, seat by seat, as a table refreshes its
+        displays and then reads the panels. A refusal of presses answering a view that
+        the presses before them made stale (a king that ended the game while the other
+        player chose his card) counts in `late`, the others in `refused`: those are the
+        bot's own mistakes. False when nothing moved (a stall)."""
         if self.game.to_act == CHANCE:
             self._shoe()
             return True
-        moved = False
+        answers = []
         for s, bot in enumerate(self.players):
             text = json.dumps(self.table.view(s))
-            if text == self.shown[s]:
-                continue
-            self.shown[s] = text
-            moved = True
-            for button, arg in bot.presses(json.loads(text)):
+            if text != self.shown[s]:
+                self.shown[s] = text
+                answers.append((s, bot.presses(json.loads(text))))
+        for s, presses in answers:
+            late = presses and json.dumps(self.table.view(s)) != self.shown[s]
+            for button, arg in presses:
                 self.presses += 1
                 try:
                     action = self.table.press(s, button, arg)
@@ -74,9 +81,9 @@ class Match:
                         self.game.apply(action)
                         self.table.done(s)
                 except IllegalAction as e:
-                    self.refused[s] += 1
+                    (self.late if late else self.refused)[s] += 1
                     self.table.refuse(s, str(e))
-        return moved
+        return bool(answers)
 
     def run(self, until, most=10 ** 7):
         """Step until until(game); Stalled if the bots stop answering."""

@@ -39,6 +39,7 @@ class ClubBot:
 
     def presses(self, view):
         if not view["turn"]:
+            self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["phase"], view["deal"], view["banker"], view["lays"], view["talia"],
                  tuple(view.get("choices", ())))

@@ -95,6 +95,7 @@ class EcarteBot:
         if view["king"]:  # alone: the king may end the game, and the next view says what is left
             return [(B.KING, 0)]
         if not view["turn"]:
+            self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]),
                  view.get("question"), tuple(view.get("choices", ())), tuple(view.get("may", ())))

@@ -78,6 +78,7 @@ class PiquetBot:
 
     def presses(self, view):
         if not view["turn"]:
+            self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["deal"], view["phase"], tuple(view["hand"]), view["led"],
                  tuple(view["tricks"]), view.get("category"), view["talon"])
