@@ -7,7 +7,8 @@ seats), on the rules alone (simulator/kits/match.py), with the time each level t
 Écarté and piquet: the points a level scores per deal more than the other (and the
 games or parties it wins); club écarté: the money a seat of the level makes per deal
 more than a seat of the other (two seats each, alternating round the table, the bank
-going round). Each figure has a 95% interval over the sessions.
+going round). Each edge has a 95% interval over the sessions; the stronger level's win
+rate (games or parties won; at club, sessions ended ahead) a 95% Wilson interval.
 """
 import argparse
 import math
@@ -52,6 +53,16 @@ def mean_ci(xs):
     return m, 1.96 * sd / math.sqrt(n)
 
 
+def wilson(k, n):
+    """A share k/n and its 95% Wilson interval (low, high)."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    z, p = 1.96, k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, mid - half, mid + half
+
+
 def compare(game, strong, weak, sessions, deals, seed):
     """The stronger level's edge per deal over the weaker, and the time per deal."""
     seats = 4 if game == "club" else 2
@@ -70,7 +81,7 @@ def compare(game, strong, weak, sessions, deals, seed):
             late += r["late"]
         diffs.append(edge / (2 * deals * (seats // 2)))  # per deal (and per seat at club)
     took = (time.perf_counter() - t0) / (sessions * deals * 2)
-    return mean_ci(diffs), won, took, late
+    return mean_ci(diffs), won, took, late, diffs
 
 
 def main():
@@ -84,8 +95,13 @@ def main():
         deals = a.deals or {"ecarte": 50, "piquet": 12, "club": 400}[game]
         unit = "money" if game == "club" else "points"
         for strong, weak in PAIRS:
-            (m, ci), won, took, late = compare(game, strong, weak, a.sessions, deals, a.seed)
-            games = "" if game == "club" else ", %s won %d–%d" % (WON[game] + "s", won[0], won[1])
+            (m, ci), won, took, late, diffs = compare(game, strong, weak, a.sessions, deals, a.seed)
+            if game == "club":  # the sessions (both seatings) the stronger level ended ahead
+                k, n = sum(1 for d in diffs if d > 0), len(diffs)
+                games = ", ahead in %d of %d sessions, %.0f%% [%.0f, %.0f]" % ((k, n) + tuple(100 * x for x in wilson(k, n)))
+            else:
+                games = ", %s won %d–%d, %.0f%% [%.0f, %.0f]" % (
+                    (WON[game] + "s", won[0], won[1]) + tuple(100 * x for x in wilson(won[0], won[0] + won[1])))
             print("%-7s %-7s vs %-7s %+.3f ± %.3f %s a deal%s   (%.1f ms a deal; %d sessions of %d deals, "
                   "seats swapped; %d presses made stale by the other seat's)" % (
                       game, strong, weak, m, ci, unit, games, took * 1e3, a.sessions, deals, late))

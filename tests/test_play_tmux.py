@@ -2,6 +2,7 @@
 # screen. Skipped, with the reason, where tmux is not installed.
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -90,5 +91,48 @@ def test_ctrl_c_quits_cleanly_in_a_real_terminal():
         t.keys("C-c")
         s = t.wait_for("EXIT=")
         assert "EXIT=0" in s and "Traceback" not in s
+    finally:
+        t.close()
+
+
+def tapis_table(*args):
+    return " ".join([sys.executable, "-m", "tapis", "table"] + list(args))
+
+
+def test_watching_in_a_real_terminal_pause_step_quit_unechoed_in_colour():
+    t = Terminal(tapis_table("--game", "piquet", "--seed", "3", "--delay", "0.2"))
+    try:
+        t.wait_for("space pause · s step")
+        t.keys("x", "y", "z")  # not echoed into the game's lines
+        t.keys("Space")
+        paused = t.wait_for("PAUSED")
+        time.sleep(1.0)
+        assert t.screen() == paused  # nothing moves while paused
+        t.keys("s")  # one line more, still paused
+        stepped = t.wait_for("PAUSED")
+        for _ in range(50):
+            if stepped != paused:
+                break
+            time.sleep(0.1)
+            stepped = t.screen()
+        assert stepped != paused and "PAUSED" in stepped
+        colours = t.tmux(["capture-pane", "-p", "-e", "-t", "play"])
+        assert re.search(r"\x1b\[[0-9;]*31m(?:10|[2-9TJQKA])[♥♦]", colours), "no red suit on the screen"
+        t.keys("q")
+        s = t.wait_for("EXIT=0")
+        assert "(stopped: q)" in s and "xyz" not in s and "Traceback" not in s
+    finally:
+        t.close()
+
+
+def test_ctrl_c_while_watching_is_one_line_and_gives_the_terminal_back():
+    t = Terminal(tapis_table("--game", "ecarte", "--seed", "5", "--delay", "0.3"))
+    try:
+        t.wait_for("space pause")
+        t.keys("C-c")
+        s = t.wait_for("EXIT=")
+        assert "EXIT=130" in s and "tapis table: stopped (Ctrl-C), seed 5" in s and "Traceback" not in s
+        t.keys("e", "c", "h", "o")  # the terminal echoes again (cbreak mode undone)
+        t.wait_for("echo")
     finally:
         t.close()
