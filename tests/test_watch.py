@@ -207,3 +207,10 @@ def test_piquet_exchanges_and_every_point_are_told(capsys):
         assert [a + b for a, b in zip(totals, gained)] == now, "points unexplained: %r" % line
         totals, said = now, said + 1
     assert said > 20 and "+1 lead" in out and "last trick" in out
+
+
+def test_the_quick_game_tells_each_hand_once(capsys):
+    assert main(["table", "--variant", "quick", "--deals", "3", "--seed", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    hands = [ln for ln in lines if ln.startswith("  West: ")]
+    assert len(hands) == len(set(hands)) == sum(1 for ln in lines if ln.startswith("  Showdown")) >= 3

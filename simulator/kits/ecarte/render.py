@@ -30,6 +30,7 @@ class Renderer(Narrator):
         self.seated = [0, 1]  # the table seats at positions 0 and 1 (pool écarté rotates them)
         self.dealt = [[], []]  # a watcher's: the hands by position, as dealt
         self.drawn = []  # a watcher's: the cards of the exchange being drawn
+        self.told = False  # the hands are told with this deal's turn-up
 
     def cards(self, cs):
         return " ".join(pretty(c, self.symbols) for c in sorted(cs))
@@ -77,7 +78,8 @@ class Renderer(Narrator):
             return None
         if kind == "turn":
             h = self._hands()
-            if not h[0] and not h[1]:  # the quick game: the hands are shown at the showdown
+            self.told = bool(h[at[0]] or h[at[1]])
+            if not self.told:  # the quick game's public display: the hands are shown at the showdown
                 return "  Trump turned: %s" % pretty(value, self.symbols)
             return "  %s: %s   %s: %s\n  Trump turned: %s" % (
                 seat_name(at[0]), self.cards(h[at[0]]), seat_name(at[1]), self.cards(h[at[1]]),
@@ -107,9 +109,11 @@ class Renderer(Narrator):
         if kind == "claimed":
             return "  %s is sure of %d tricks" % (who, value)
         if kind == "showdown":
-            return "  %s: %s   %s: %s\n  Showdown: %s" % (
-                seat_name(at[0]), self.cards(value[1]), seat_name(at[1]), self.cards(value[2]),
-                ("%s has the higher trump" % who) if who else value[0])
+            line = "  Showdown: %s" % (("%s has the higher trump" % who) if who else value[0])
+            if self.told:  # the hands, told with the turn-up
+                return line
+            return "  %s: %s   %s: %s\n" % (
+                seat_name(at[0]), self.cards(value[1]), seat_name(at[1]), self.cards(value[2])) + line
         if kind == "bet":
             return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
         if kind == "pay":
