@@ -136,3 +136,15 @@ def test_ctrl_c_while_watching_is_one_line_and_gives_the_terminal_back():
         t.wait_for("echo")
     finally:
         t.close()
+
+
+def test_table_interactive_is_a_person_at_seat_0():
+    t = Terminal(tapis_table("--interactive", "--game", "piquet", "--seed", "4", "--bots", "random"))
+    try:
+        s = t.wait_for("Your hand")
+        assert "you are West (seat 0) · seed 4" in s
+        t.keys("q")
+        s = t.wait_for("EXIT=0")
+        assert "tapis play: piquet, seed 4" in s and "Traceback" not in s
+    finally:
+        t.close()

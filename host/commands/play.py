@@ -8,6 +8,9 @@ from tapis.host import args as A
 from tapis.simulator import kits
 
 
+PAUSE = 0.7  # seconds a bot takes per action, by default
+
+
 def register(sub):
     p = sub.add_parser("play", help="play a seat yourself, against bots, in a full-screen terminal UI")
     p.add_argument("--game", choices=sorted(GAMES), default="ecarte", help="the game (default: ecarte)")
@@ -16,7 +19,7 @@ def register(sub):
                    help="the bots' strength: random, rules (default) or advisor; per seat: 1=advisor,2=random")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible game (default: random, shown)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
-    p.add_argument("--pause", type=float, default=0.7, help="seconds a bot takes per action (default 0.7)")
+    p.add_argument("--pause", type=float, default=PAUSE, help="seconds a bot takes per action (default %.1f)" % PAUSE)
     p.set_defaults(func=run, parser=p)
 
 

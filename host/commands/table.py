@@ -22,6 +22,8 @@ def register(sub):
                    "keys there: space pause, s step, + - speed, q quit)" % DELAY)
     p.add_argument("--bots", type=A.bots, metavar="LEVEL",
                    help="the bots' strength: random, rules (default) or advisor; per seat: 0=advisor,1=random")
+    p.add_argument("--interactive", action="store_true",
+                   help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -29,6 +31,10 @@ def run(args):
     from tapis.cython_core.twins import evaluate
     from tapis.simulator.table import EmulatedTable
 
+    if args.interactive:  # SPEC §5's name for a person at the table: tapis play at seat 0
+        from tapis.host.commands import play
+        args.seat, args.pause = 0, play.PAUSE
+        return play.run(args)
     kit = kits.find(args.game)
     options = None
     if args.variant is not None:
