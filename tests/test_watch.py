@@ -214,3 +214,10 @@ def test_the_quick_game_tells_each_hand_once(capsys):
     lines = capsys.readouterr().out.splitlines()
     hands = [ln for ln in lines if ln.startswith("  West: ")]
     assert len(hands) == len(set(hands)) == sum(1 for ln in lines if ln.startswith("  Showdown")) >= 3
+
+
+def test_piquet_deals_are_numbered_within_their_partie(capsys):
+    assert main(["table", "--game", "piquet", "--deals", "8", "--seed", "3"]) == 0
+    heads = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("── Partie")]
+    assert [h.split(" · ")[:2] for h in heads[5:8]] == [
+        ["── Partie 1", "deal 6"], ["── Partie 2", "deal 1"], ["── Partie 2", "deal 2"]]

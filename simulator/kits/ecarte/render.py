@@ -54,7 +54,7 @@ class Renderer(Narrator):
     def _hands(self):
         """Both hands by table seat, as far as this renderer may show them."""
         if self.watcher:
-            h = [[], [], []] + [[] for _ in range(8)]
+            h = [[] for _ in range(8)]
             for pos, seat in enumerate(self.seated):
                 h[seat] = self.dealt[pos]
             return h

@@ -23,6 +23,7 @@ class Renderer(Narrator):
         self.made = []  # the points the trick being told made: (seat, points, why)
         self.scores = [0, 0]
         self.partie = 1
+        self.in_partie = 0  # the deals of the partie so far
         self.parties = [0, 0]
         self.result = None
         self.dealt = [[], []]  # a watcher's: the hands as they stand
@@ -45,7 +46,7 @@ class Renderer(Narrator):
         return out
 
     def opening(self, state):
-        self.partie = state["partie_no"]  # its deal is told by its own first events
+        self.partie, self.in_partie = state["partie_no"], state["in_partie"]  # its deal: its own first events
 
     def _hands(self):
         if self.watcher:
@@ -65,10 +66,11 @@ class Renderer(Narrator):
         who = SEAT_NAMES[seat] if seat in (0, 1) else ""
         if kind == "cut":
             return "  %s cuts %s" % (who, pretty(value, self.symbols))
-        if kind == "deal":
+        if kind == "deal":  # value: the deals so far in the game; told: the deal in its partie
             self.dealt, self.trick, self.made, self.opened = [[], []], [], [], False
+            self.in_partie += 1
             return "\n── Partie %d · deal %d · %s deals, %s is elder ──" % (
-                self.partie, value, who, SEAT_NAMES[1 - seat])
+                self.partie, self.in_partie, who, SEAT_NAMES[1 - seat])
         if kind in ("card", "draw"):
             if self.watcher and seat in (0, 1) and value is not None:
                 self.dealt[seat].append(value)
@@ -139,7 +141,7 @@ class Renderer(Narrator):
             if self.result:
                 line, self.result = line + "\n" + self.result, None
                 self.scores = [0, 0]
-                self.partie += 1
+                self.partie, self.in_partie = self.partie + 1, 0
             return line
         if kind == "partie":
             v, a, b = value
