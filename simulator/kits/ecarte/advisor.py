@@ -1,8 +1,9 @@
-# The écarté advisor bot ("advisor"): the seed's own judgement where the seed gives one, and
-# a search where it does not. From the seat's view alone:
-# - elder stands on the seed-002 verdict (a jeu de règle, 002:39-46: verdict()[1]);
-# - the dealer refuses when he takes the point at least 2 to 1 against every hand elder
-#   may hold (the double-dummy stands(hand, turned, False): the seed gives him no verdict);
+# The écarté advisor bot ("advisor"): the exact double dummy on standing, and a search for
+# every card. From the seat's view alone:
+# - elder stands, and the dealer refuses, by the exact advisor (the rules bot's
+#   ecarte_stands: the double-dummy point at least 2 to 1). Elder standing on the seed-002
+#   verdict instead (verdict()[1], 002:39-46) was measured against the rules bot and lost:
+#   -0.059 ± 0.015 points a deal (benchmarks/bots.py, docs/performance.md);
 # - each card is chosen by a perfect-information search over the hands the opponent may
 #   still hold: every legal card is scored by the points it brings (point 1, vole 2, for
 #   either side) when both then play perfectly, averaged over SAMPLES hands drawn from the
@@ -12,7 +13,7 @@
 #   a lead of its own that won the trick says he held no higher card of that suit (he
 #   must win if able, 002:23), so none is in his hand.
 # - the exchange and the answers to a double or an offer are the rules bot's.
-from tapis.cython_core.twins import ecarte_solver, ecarte_verdict
+from tapis.cython_core.twins import ecarte_solver
 from tapis.firmware.cards import rank, suit
 from tapis.firmware.deck import deck32
 from tapis.firmware.evaluate import ECARTE_STRENGTH, beats, legal_plays
@@ -69,18 +70,6 @@ class AdvisorBot(EcarteBot):
             self.seen.add(view["trump"])
         if view.get("led") is not None:
             self.seen.add(view["led"])
-
-    def stands(self, view):
-        try:
-            return bool(ecarte_verdict.verdict(view["hand"], view["trump"])[1])
-        except ValueError:  # a hand the verdict does not judge (an irregular deal)
-            return EcarteBot.stands(self, view)
-
-    def refuses(self, view):
-        try:
-            return bool(ecarte_solver.stands(view["hand"], view["trump"], False))
-        except ValueError:
-            return EcarteBot.refuses(self, view)
 
     def discards(self, view):
         self.drawing = True
