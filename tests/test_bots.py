@@ -71,3 +71,19 @@ def test_table_bots_per_seat_and_bad_levels(capsys):
     assert "no bots of strength 'genius'" in capsys.readouterr().err
     assert main(["table", "--bots", "7=random"]) == 2
     assert "seats 0 to 1, not 7" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,sessions,deals", [("ecarte", 30, 50), ("piquet", 10, 12)])
+def test_the_advisor_outscores_the_rules_of_thumb(game, sessions, deals):
+    """benchmarks/bots.py's measure, its 95% interval clear of 0 (écarté about +0.05
+    points a deal, piquet about +5): a long run, opt-in with -m slow."""
+    import math
+    diffs = []
+    for seed in range(2001, 2001 + sessions):
+        a = _points(game, ["advisor", "rules"], deals, seed)
+        b = _points(game, ["rules", "advisor"], deals, seed)
+        diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / (2 * deals))
+    m = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1))
+    assert m - 1.96 * sd / math.sqrt(len(diffs)) > 0, (m, sd)
