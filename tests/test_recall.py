@@ -39,10 +39,19 @@ def journal_file(tmp_path, table):
 def test_recall_shows_the_last_games_readably(journal_file, table):
     r = tapis("recall", "--journal", journal_file, "--last", "2")
     assert r.returncode == 0, r.stderr
-    heads = [line for line in r.stdout.splitlines() if line.startswith("game ")]
-    assert heads[0].startswith("game 3: ecarte, completed") and heads[1].startswith("game 4:")
+    lines = r.stdout.splitlines()
+    heads = [line for line in lines if line.startswith("game ")]
+    assert heads[0].startswith("game 3: écarté, completed") and heads[1].startswith("game 4:")
     assert "unfinished" in heads[1]
-    assert any(line.split()[0] == "score" for line in r.stdout.splitlines()[1:] if line.strip())
+    # as `tapis table` tells a game: a heading for its first deal (begun as the game before
+    # ended), seats by name, cards by name, every trick and point of the journal's events
+    assert lines[1:3] == ["", "── Deal 9 · West deals ──"]
+    events = [e for g in recall.from_journal(table.store.read(), 2) for _a, evs, _f in g["inputs"] for e in evs]
+    assert sum(1 for ln in lines if ln.startswith("  Trick ")) == sum(1 for e in events if e[0] == "trick")
+    scores = sum(1 for ln in lines if " scores " in ln and ("West" in ln or "East" in ln))
+    assert scores == sum(1 for e in events if e[0] == "score") > 0
+    assert any(" discards " in ln and " and draws " in ln for ln in lines)
+    assert "(1, 'point')" not in r.stdout and "seat 0" not in r.stdout
 
 
 def test_recall_as_json_has_every_input_and_event(journal_file, table):

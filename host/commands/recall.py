@@ -5,12 +5,9 @@ import sys
 import time
 
 from tapis.firmware import wire as W
-from tapis.firmware.cards import is_card, name
 from tapis.firmware.link import Link
-from tapis.firmware.games import find
 from tapis.firmware.reader import group, parse
 from tapis.firmware.journal import JournalError
-from tapis.firmware.rules import CARDS
 
 
 def register(sub):
@@ -72,30 +69,22 @@ def fetch(port, last, step=None, timeout=10.0):
     raise TimeoutError("no complete answer from the table in %.1f s" % timeout)
 
 
-def _value(v, cards):
-    """An event's value in words; `cards`: the game declares every int in it a card."""
-    if v is None:
-        return ""
-    if isinstance(v, (list, tuple)):
-        return " ".join(_value(x, cards) for x in v)
-    if cards and isinstance(v, int) and not isinstance(v, bool) and is_card(v):
-        return name(v)
-    return str(v)
-
-
-def text(games):
+def text(games, symbols=True):
+    """The games as `tapis table` tells them (the game's renderer, as a watcher of the
+    whole log: every hand dealt, every exchange with its cards), under a line per game."""
+    from tapis.simulator import kits
     out = []
     for g in games:
         state = "completed" if g["done"] else "unfinished"
-        out.append("game %d: %s, %s, %d inputs" % (g["number"], g["game"], state,
+        out.append("game %d: %s, %s, %d inputs" % (g["number"], kits.find(g["game"]).TITLE, state,
                                                    len(g["inputs"])))
-        events = list(g["events"])
+        renderer = kits.find(g["game"]).Renderer(out.append, None, symbols, watcher=True)
+        if g["state"] is not None:
+            renderer.opening(g["state"])
+        renderer.feed(g["events"])
         for _a, evs, _f in g["inputs"]:
-            events.extend(evs)
-        declared = find(g["game"]).Rules.EVENTS
-        for kind, seat, value in events:
-            who = "table" if seat == -1 else "seat %d" % seat
-            out.append(("  %-10s %-7s %s" % (kind, who, _value(value, declared.get(kind, 0) & CARDS))).rstrip())
+            renderer.feed(evs)
+        renderer.flush()
         for v in g["voided"]:
             out.append("  VOID: %s" % v["why"])
     return "\n".join(out)
@@ -120,5 +109,7 @@ def run(args):
         for g in games:
             print(json.dumps(g))
     else:
-        print(text(games))
+        from tapis.host.watch import print_lines
+        utf8 = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"
+        print_lines([text(games, utf8)])
     return 0

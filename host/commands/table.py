@@ -1,11 +1,11 @@
 import json
 import secrets
 import sys
-import time
 
+from tapis.firmware.games import GAMES, find, named
 from tapis.host import args as A
-from tapis.firmware.games import named
-from tapis.firmware.games import GAMES
+from tapis.host.progress import progress
+from tapis.host.watch import DELAY, Watch, watch_game
 from tapis.simulator import kits
 
 
@@ -18,7 +18,12 @@ def register(sub):
     p.add_argument("--board", choices=["cpython", "micropython"], default="cpython",
                    help="where the firmware runs: here, or on the virtual board (real MicroPython)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
-    p.add_argument("--delay", type=float, help="seconds between lines when watching (default 0.05 on a terminal)")
+    p.add_argument("--delay", type=float, help="seconds between lines when watching (default %.2f on a terminal; "
+                   "keys there: space pause, s step, + - speed, q quit)" % DELAY)
+    p.add_argument("--bots", type=A.bots, metavar="LEVEL",
+                   help="the bots' strength: random, rules (default) or advisor; per seat: 0=advisor,1=random")
+    p.add_argument("--interactive", action="store_true",
+                   help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -26,6 +31,10 @@ def run(args):
     from tapis.cython_core.twins import evaluate
     from tapis.simulator.table import EmulatedTable
 
+    if args.interactive:  # SPEC §5's name for a person at the table: tapis play at seat 0
+        from tapis.host.commands import play
+        args.seat, args.pause = 0, play.PAUSE
+        return play.run(args)
     kit = kits.find(args.game)
     options = None
     if args.variant is not None:
@@ -33,44 +42,67 @@ def run(args):
             options = named.options(args.game, args.variant)
         except ValueError as e:
             args.parser.error(str(e))
+    if args.delay is not None and not 0 <= args.delay <= 60:
+        sys.stderr.write("tapis table: --delay is 0 to 60 seconds, got %r\n" % args.delay)
+        return 2
+    seats = find(args.game).Table(kit.new_game(options)).SEATS
+    try:
+        levels = A.seat_bots(args.game, args.bots, seats)
+    except ValueError as e:
+        sys.stderr.write("tapis table: %s\n" % e)
+        return 2
+    players = [kits.bot(args.game, levels[s]) for s in range(seats)]
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     out = sys.stdout
-    on_table = on_events = None
-    if args.json:
-        recorder = kit.Recorder(seed)
-
-        def on_events(events):
-            for record in recorder.feed(events):
-                out.write(json.dumps(record) + "\n")
-    else:
-        delay = args.delay if args.delay is not None else (0.05 if out.isatty() else 0.0)
-
-        held = []  # a section heading ("\n── Deal 6 ..."), printed once its section has a line
-
-        def write(line):
-            if line.startswith("\n"):
-                held[:] = [line]
-                return
-            if held:
-                out.write(held.pop() + "\n")
-            out.write(line + "\n")
-            out.flush()
-            if delay:
-                time.sleep(delay)
-
-        symbols = (out.encoding or "").lower().replace("-", "") == "utf8"
-        hands = lambda: [c.view["hand"] if c.view else [] for c in sim.consoles]
-        on_table = kit.Renderer(write, hands, symbols).on_view
-        print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
-    sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)
+    sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, players=players)
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
     if args.deals is None:
-        sim.run_games(1, on_events)
+        play = lambda on_events: sim.run_games(1, on_events)  # noqa: E731
     else:
-        sim.run_deals(args.deals, on_events)
-    if args.board == "micropython":
-        sim.close()
+        play = lambda on_events: sim.run_deals(args.deals, on_events)  # noqa: E731
+    try:
+        if args.json or not out.isatty():
+            _record(sim, play, kit, seed, args, out)
+        else:
+            print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
+            watch_game(kit.Renderer, play, out, args.delay)
+    except KeyboardInterrupt:
+        sys.stderr.write("tapis table: stopped (Ctrl-C), seed %d\n" % seed)
+        return 130
+    finally:
+        if args.board == "micropython":
+            sim.close()
     return 0
+
+
+def _record(sim, play, kit, seed, args, out):
+    """--json: one record per deal; text off a terminal: the lines, unpaced. Either with a
+    progress bar on stderr for --deals."""
+    recorder = kit.Recorder(seed) if args.json else None
+    if recorder is None:
+        print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
+        renderer = kit.Renderer(Watch(out, 0, keys=False).line, None, _utf8(out), watcher=True)
+    with progress(args.deals or 0, "deals", quiet=args.deals is None) as advance:
+        done = [0]
+
+        def on_events(events):
+            if recorder is not None:
+                for record in recorder.feed(events):
+                    out.write(json.dumps(record) + "\n")
+            else:
+                renderer.feed(events)
+            n = sim.game.finished_deals()
+            if n > done[0]:
+                advance(n - done[0])
+                done[0] = n
+
+        play(on_events)
+        if recorder is None:
+            renderer.flush()
+
+
+def _utf8(out):
+    return (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"

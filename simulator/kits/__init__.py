@@ -18,6 +18,12 @@ def find(name):
     return importlib.import_module(__name__ + "." + name)
 
 
+def levels(name):
+    """The strengths of the game `name`'s bots, weakest first (its kit's BOTS)."""
+    kit = find(name)
+    return tuple(getattr(kit, "BOTS", {"rules": kit.Bot}))
+
+
 def bot(name, level="rules"):
     """A new bot for a seat of the game `name`, at a strength a kit names in its BOTS
     ({level: bot class}; "rules": rules of thumb, the kit's Bot)."""

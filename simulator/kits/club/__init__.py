@@ -2,6 +2,7 @@
 from tapis.cython_core import twins
 from tapis.firmware.games import club as _game
 
+from .bots import BOTS  # noqa: F401  {strength: bot}
 from .bots import ClubBot as Bot  # noqa: F401
 from .records import ClubRecorder as Recorder  # noqa: F401
 from .render import ClubRenderer as Renderer  # noqa: F401

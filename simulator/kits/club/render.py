@@ -1,24 +1,32 @@
 # Club écarté's table display, rendered in the terminal: one readable line per event.
 from tapis.firmware.cards import rank, suit
-from tapis.simulator.kits.show import pretty
+from tapis.simulator.kits.show import Narrator, pretty
 
 
-class ClubRenderer:
-    """The table display in the terminal: one readable line per event."""
+class ClubRenderer(Narrator):
+    """Club écarté's events as lines (kits/show.py Narrator). Everything the deal shows is
+    public (the tableaux are opened together with the trump), so a watcher of the whole
+    log sees what the table display shows; the money's moves stay in the log."""
 
     SILENT = ("skip",)  # the declared events it shows no line of: a punter sitting out
 
-    def __init__(self, write, hands=None, symbols=True):
-        self.write, self.symbols = write, symbols
+    def __init__(self, write, hands=None, symbols=True, watcher=False):
+        Narrator.__init__(self, write, hands, symbols, watcher)
         self.trump = None
+        self.balances = None
+        self.bank = None  # (banker, what the bank holds)
 
-    def on_view(self, view):
-        for e in view.get("events", ()):
-            if not e or len(e) < 3:  # what the display is not shown (money moves, cards face down)
-                continue
-            line = self.line(e[0], e[1], e[2])
-            if line:
-                self.write(line)
+    def score_line(self):
+        if self.balances is None:
+            return ""
+        out = "Balances " + ", ".join("seat %d %d" % (i, b) for i, b in enumerate(self.balances))
+        if self.bank is not None:
+            out += " · seat %d banks, the bank holds %d" % self.bank
+        return out
+
+    def opening(self, state):
+        self.balances = list(state["balances"])
+        self.event("banker", state["banker"], None)
 
     def cards(self, cs):
         out = []
@@ -47,22 +55,23 @@ class ClubRenderer:
         if kind == "deal":
             return "\n── Deal %d · seat %d banks ──" % (value, seat)
         if kind == "stake":
-            return "  Seat %d stakes %d on tableau %d" % (seat, value[1], value[0] + 1)
+            return "  Seat %d stakes %d on tableau %d" % (seat, value[1], value[0])
         if kind == "tableaux":
-            names = ["Banker  "] + ["Tableau %d" % (t + 1) for t in (1, 2, 3)]
+            names = ["Banker  "] + ["Tableau %d" % t for t in (1, 2, 3)]
             return "\n".join("  %-9s %s" % (names[t], self.cards(cs)) for t, cs in enumerate(value))
         if kind == "turn":
             self.trump = suit(value)
             return "  Trump turned: %s" % pretty(value, self.symbols)
         if kind == "result":
             what = {1: "banker wins", 0: "en carte (push)", -1: "punter wins"}[value[0]]
-            return "  Tableau %d: %s · tricks %d–%d" % (seat + 1, what, value[1], value[2])
+            return "  Tableau %d: %s · tricks %d–%d" % (seat, what, value[1], value[2])
         if kind == "settle":
             what = {2: "off (the bank was broken): stake back", 0: "en carte: stake back"}.get(
                 value[2], "%+d" % value[3])
-            return "  Seat %d on tableau %d: %s" % (seat, value[0] + 1, what)
+            return "  Seat %d on tableau %d: %s" % (seat, value[0], what)
         if kind == "broken":
             return "  ★ The bank is broken (laid %d time%s)" % (value, "" if value == 1 else "s")
         if kind == "end":
+            self.balances, self.bank = list(value[1]), (seat, value[2])
             return "  Balances: %s · bank %d" % (" ".join("%d:%d" % (i, b) for i, b in enumerate(value[1])), value[2])
         return None

@@ -3,6 +3,7 @@
 from tapis.firmware import panel as B
 from tapis.firmware.cards import KING, QUEEN, rank, suit
 from tapis.firmware.evaluate import ECARTE_STRENGTH as STRENGTH, beats
+from tapis.firmware.rng import Seeded
 
 
 def _strength(c):
@@ -78,50 +79,127 @@ def ecarte_card(view):
 
 
 class EcarteBot:
-    """A player at an écarté panel; at a gallery seat it backs a player once."""
+    """Rules of thumb ("rules"): stands and refuses by the exact advisor (ecarte_stands),
+    keeps trumps and kings in the exchange (ecarte_discard), plays by ecarte_card, answers
+    a double or an offer on its rough count of tricks. At a gallery seat it backs a player
+    once. A stronger or weaker bot overrides the decisions (stands, refuses, discards, card,
+    answer, choice, asks)."""
 
     def __init__(self):
         self.acted = None  # the decision point last answered, so each is answered once
 
     def presses(self, view):
         if view.get("gallery"):
-            return ecarte_gallery(view)
-        out = []
-        if view["king"]:
-            out.append((B.KING, 0))
+            return self.gallery(view)
+        self.watch(view)
+        if view["king"]:  # alone: the king may end the game, and the next view says what is left
+            return [(B.KING, 0)]
         if not view["turn"]:
-            return out
+            self.acted = None  # the next turn is a new decision, even if it looks the same
+            return []
         point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]),
                  view.get("question"), tuple(view.get("choices", ())), tuple(view.get("may", ())))
         if point == self.acted:
-            return out
+            return []
         self.acted = point
-        phase = view["phase"]
-        if phase == "choose":  # an irregularity: the first thing the laws offer (play on)
-            return out + [(B.SELECT, 1), (B.CONFIRM, 0)]
-        hand, trump = view["hand"], suit(view["trump"])
+        phase, hand = view["phase"], view["hand"]
+        if phase == "choose":  # an irregularity
+            return [(B.SELECT, self.choice(view) + 1), (B.CONFIRM, 0)]
         if phase == "answer":
-            strong = ecarte_estimate(hand, trump)
-            yes = strong >= 2.5 if view["question"] == "double" else strong < 3.5
-            out.append((B.ACCEPT if yes else B.REFUSE, 0))
-        elif phase == "propose":
-            out.append((B.STAND if ecarte_stands(hand, view["trump"]) else B.PROPOSE, 0))
-        elif phase == "respond":
-            out.append((B.REFUSE if ecarte_stands(hand, view["trump"], leads=False) else B.ACCEPT, 0))
-        elif phase == "discard":
-            lo, hi = view["discard"]
-            for c in ecarte_discard(hand, trump, lo, hi):
-                out.append((B.SELECT, hand.index(c) + 1))
-            out.append((B.CONFIRM, 0))
-        elif phase == "play":
-            may = view.get("may", ())
-            if "double" in may and ecarte_estimate(hand, trump) >= 3.5:
-                return out + [(B.DOUBLE, 0)]
-            if "offer" in may and ecarte_estimate(hand, trump) <= 1:
-                return out + [(B.OFFER, 0)]
-            out.append((B.SELECT, hand.index(ecarte_card(view)) + 1))
-            out.append((B.CONFIRM, 0))
-        return out
+            return [(B.ACCEPT if self.answer(view) else B.REFUSE, 0)]
+        if phase == "propose":
+            return [(B.STAND if self.stands(view) else B.PROPOSE, 0)]
+        if phase == "respond":
+            return [(B.REFUSE if self.refuses(view) else B.ACCEPT, 0)]
+        if phase == "discard":
+            return [(B.SELECT, hand.index(c) + 1) for c in self.discards(view)] + [(B.CONFIRM, 0)]
+        if phase == "play":
+            ask = self.asks(view)
+            if ask:
+                return [(ask, 0)]
+            return [(B.SELECT, hand.index(self.card(view)) + 1), (B.CONFIRM, 0)]
+        return []
+
+    # ---- the decisions, from the seat's view alone --------------------------------
+    def watch(self, view):
+        """Every view of a player's seat comes here first (a bot that remembers the deal)."""
+
+    def gallery(self, view):
+        return ecarte_gallery(view)
+
+    def choice(self, view):
+        """The laws' choice to take, 0-based: the first (play on)."""
+        return 0
+
+    def answer(self, view):
+        strong = ecarte_estimate(view["hand"], suit(view["trump"]))
+        return strong >= 2.5 if view["question"] == "double" else strong < 3.5
+
+    def stands(self, view):
+        return ecarte_stands(view["hand"], view["trump"])
+
+    def refuses(self, view):
+        return ecarte_stands(view["hand"], view["trump"], leads=False)
+
+    def discards(self, view):
+        lo, hi = view["discard"]
+        return ecarte_discard(view["hand"], suit(view["trump"]), lo, hi)
+
+    def asks(self, view):
+        """DOUBLE or OFFER before a card, in those variants, or None."""
+        may, est = view.get("may", ()), ecarte_estimate(view["hand"], suit(view["trump"]))
+        if "double" in may and est >= 3.5:
+            return B.DOUBLE
+        if "offer" in may and est <= 1:
+            return B.OFFER
+        return None
+
+    def card(self, view):
+        return ecarte_card(view)
+
+
+class RandomBot(EcarteBot):
+    """Random legal play ("random"): every choice uniformly among what the view allows
+    (stand or propose, accept or refuse, how many cards and which to discard, the card,
+    the answer, the laws' choice); it marks the king, which costs nothing. Seeded: the
+    same views get the same answers."""
+
+    def __init__(self, seed=1):
+        EcarteBot.__init__(self)
+        self.rng = Seeded(seed)
+
+    def _coin(self):
+        return self.rng.below(2) == 1
+
+    def gallery(self, view):
+        if view["bet"][1] == 0 and view["side"] == view["bet"][0] and self.rng.below(4) == 0:
+            return [(B.SELECT, 1 + self.rng.below(2)), (B.BET_PLUS, 0)]
+        return []
+
+    def choice(self, view):
+        return self.rng.below(len(view["choices"]))
+
+    def answer(self, view):
+        return self._coin()
+
+    def stands(self, view):
+        return self._coin()
+
+    def refuses(self, view):
+        return self._coin()
+
+    def discards(self, view):
+        lo, hi = view["discard"]
+        hand = list(view["hand"])
+        n = lo + self.rng.below(hi - lo + 1)
+        return [hand.pop(self.rng.below(len(hand))) for _ in range(n)]
+
+    def asks(self, view):
+        return None
+
+    def card(self, view):
+        legal = view["legal"]
+        return legal[self.rng.below(len(legal))]
 
 
 def ecarte_gallery(view):
@@ -133,3 +211,11 @@ def ecarte_gallery(view):
     if view["bet"][0] != side or view["bet"][1] < want:
         return [(B.BET_PLUS, 0)]
     return []
+
+
+def _advisor_bot():
+    from .advisor import AdvisorBot  # the search and the verdict load with the first advisor
+    return AdvisorBot()
+
+
+BOTS = {"random": RandomBot, "rules": EcarteBot, "advisor": _advisor_bot}  # weakest first

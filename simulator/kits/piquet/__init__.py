@@ -1,6 +1,7 @@
 # Piquet's host-side kit (simulator/kits/__init__.py says what a kit provides).
 from tapis.firmware.games import piquet as _game
 
+from .bots import BOTS  # noqa: F401  {strength: bot}
 from .bots import PiquetBot as Bot  # noqa: F401
 from .records import Recorder  # noqa: F401
 from .render import Renderer  # noqa: F401

@@ -2,6 +2,7 @@
 from tapis.firmware import panel as B
 from tapis.firmware.cards import JACK, KING, QUEEN, TEN, rank, suit
 from tapis.firmware.games.piquet.declarations import sequences
+from tapis.firmware.rng import Seeded
 
 _RANK_KEEP = {4: 0, 5: 0, 6: 1, 7: 2, 8: 4, 9: 5, 10: 6, 11: 8, 12: 10}
 
@@ -68,11 +69,16 @@ def piquet_card(view):
 
 
 class PiquetBot:
+    """Rules of thumb ("rules"): declares everything and always looks; the exchange by
+    keep values (piquet_discard), the card by piquet_card. A stronger or weaker bot
+    overrides the decisions (blanche, exchange, look, declare, card)."""
+
     def __init__(self):
         self.acted = None  # the decision point last answered, so each is answered once
 
     def presses(self, view):
         if not view["turn"]:
+            self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["deal"], view["phase"], tuple(view["hand"]), view["led"],
                  tuple(view["tricks"]), view.get("category"), view["talon"])
@@ -81,13 +87,60 @@ class PiquetBot:
         self.acted = point
         phase, hand = view["phase"], view["hand"]
         if phase in ("blanche", "look", "declare"):
-            return [(B.ACCEPT, 0)]  # declare everything, and always look
-        out = []
+            yes = getattr(self, phase)(view)
+            return [(B.ACCEPT if yes else B.REFUSE, 0)]
         if phase == "exchange":
-            lo, hi = view["exchange"]
-            for c in piquet_discard(hand, lo, hi, view["seat"] == view["elder"]):
-                out.append((B.SELECT, hand.index(c) + 1))
-        elif phase == "play":
-            out.append((B.SELECT, hand.index(piquet_card(view)) + 1))
-        out.append((B.CONFIRM, 0))
-        return out
+            return [(B.SELECT, hand.index(c) + 1) for c in self.exchange(view)] + [(B.CONFIRM, 0)]
+        if phase == "play":
+            return [(B.SELECT, hand.index(self.card(view)) + 1), (B.CONFIRM, 0)]
+        return [(B.CONFIRM, 0)]
+
+    # ---- the decisions, from the seat's view alone --------------------------------
+    def blanche(self, view):
+        return True  # declare carte blanche
+
+    def look(self, view):
+        return True  # look at the rest of the talon
+
+    def declare(self, view):
+        return True  # declare every category
+
+    def exchange(self, view):
+        lo, hi = view["exchange"]
+        return piquet_discard(view["hand"], lo, hi, view["seat"] == view["elder"])
+
+    def card(self, view):
+        return piquet_card(view)
+
+
+class RandomBot(PiquetBot):
+    """Random legal play ("random"): every choice uniformly among what the view allows
+    (carte blanche, how many cards and which to exchange, looking, declaring or sinking,
+    the card). Seeded: the same views get the same answers."""
+
+    def __init__(self, seed=1):
+        PiquetBot.__init__(self)
+        self.rng = Seeded(seed)
+
+    def blanche(self, view):
+        return self.rng.below(2) == 1
+
+    look = declare = blanche
+
+    def exchange(self, view):
+        lo, hi = view["exchange"]
+        hand = list(view["hand"])
+        n = lo + self.rng.below(hi - lo + 1)
+        return [hand.pop(self.rng.below(len(hand))) for _ in range(n)]
+
+    def card(self, view):
+        legal = view["legal"]
+        return legal[self.rng.below(len(legal))]
+
+
+def _advisor_bot():
+    from .advisor import AdvisorBot  # the exchange search loads with the first advisor
+    return AdvisorBot()
+
+
+BOTS = {"random": RandomBot, "rules": PiquetBot, "advisor": _advisor_bot}  # weakest first

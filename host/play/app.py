@@ -1,0 +1,161 @@
+# The Textual app: the person's seat display (left), the table display's public events
+# (right), what to do now, the controller's refusal, the hint. Keys are the seat's panel
+# buttons (each game's KEYS) plus h (hint), ? (keys), n (next game), q (quit).
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import RichLog, Static
+
+from tapis.host.play import club, ecarte, piquet
+from tapis.host.play.events import Board
+from tapis.host.play.table import BOT_PAUSE_S, PlayTable
+from tapis.simulator import kits
+from tapis.simulator.kits.show import seat_name
+
+SCREENS = {"ecarte": ecarte, "piquet": piquet, "club": club}
+TICK_S = 1 / 30  # how often the table is stepped and the screen redrawn
+MOST_STEPS = 500  # virtual ms stepped in one tick at most, however busy the table
+COMMON_KEYS = (("h", "hint: what the advisor or the house bot would do"), ("?", "these keys"),
+               ("n", "after the settlement: play another game"), ("q, Ctrl-C", "quit"))
+
+
+class KeysScreen(ModalScreen):
+    """`?`: the keys of this game's panel; any key closes it (q still quits)."""
+    CSS = "KeysScreen { align: center middle; } #keys-box { width: 84; height: auto; " \
+          "border: thick $accent; background: $surface; padding: 1 2; }"
+
+    def __init__(self, title, rows):
+        super().__init__()
+        self.title_text, self.rows = title, rows
+
+    def compose(self) -> ComposeResult:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold yellow", no_wrap=True)
+        grid.add_column()
+        for keys, what in self.rows:
+            grid.add_row(keys, what)
+        yield Static(Group(Text(self.title_text + "\n", style="bold"), grid,
+                           Text("\nany key closes this", style="dim")), id="keys-box")
+
+    def on_key(self, event):
+        event.stop()
+        if event.key in ("q", "ctrl+c"):
+            self.app.exit()
+        else:
+            self.dismiss()
+
+
+class PlayApp(App):
+    TITLE = "tapis play"
+    CSS = """
+    #title { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
+    #body { height: 1fr; }
+    #left { width: 3fr; min-width: 56; height: 100%; }  /* twelve piquet cards fit */
+    #seat { height: auto; border: round $accent; padding: 0 1; }
+    #events { width: 2fr; height: 100%; border: round $secondary; }
+    #prompt { height: auto; padding: 1 1 0 1; text-style: bold; }
+    #msg { height: auto; padding: 0 1; color: $error; text-style: bold; }
+    #hint { height: auto; padding: 0 1; color: $success; }
+    #keybar { height: 1; background: $panel; padding: 0 1; }
+    """
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, game="ecarte", seat=0, seed=0, options=None, evaluator=None, bots=None,
+                 pause_s=BOT_PAUSE_S, tick_s=TICK_S):
+        super().__init__()
+        self.game_name, self.kit, self.ui = game, kits.find(game), SCREENS[game]
+        self.seed, self.tick_s = seed, tick_s
+        self.board = Board(game, self.kit)
+        self.table = PlayTable(seed, game, seat, options, evaluator, bots, pause_s, self.board.on_view)
+        self.target = 1  # games to play: n adds one after each settlement
+        self.hint_text = ""
+        self.drawn = None  # (view, table events, over) when last drawn
+        self.decision = None  # the decision point the hint was given for
+
+    @property
+    def over(self):
+        return self.board.games >= self.target
+
+    def compose(self) -> ComposeResult:
+        seat = self.table.seat
+        name = "seat %d" % seat if self.game_name == "club" else "%s (seat %d)" % (seat_name(seat), seat)
+        yield Static("Tapis · %s · you are %s · seed %d" % (self.kit.TITLE, name, self.seed), id="title")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Static(id="seat")
+                yield Static(id="prompt")
+                yield Static(id="msg")
+                yield Static(id="hint")
+            yield RichLog(id="events", wrap=True, markup=False, max_lines=2000, min_width=20)
+        yield Static(Text.from_markup("[b]?[/b] keys  [b]h[/b] hint  [b]q[/b] quit   " + self._keybar()),
+                     id="keybar")
+
+    def _keybar(self):
+        return {"ecarte": "1-9 select · Enter confirm · s stand · p propose · a/r accept/refuse · k king",
+                "piquet": "1-9 0 - = select · Enter confirm · a accept/declare · r refuse/sink",
+                "club": "1-5 choose/tableau · +/- ]/[ stake · Enter confirm · r pass/sit out"}[self.game_name]
+
+    def on_mount(self):
+        # kept: queries go to the screen on top, which is the keys screen while it shows
+        self.w = {name: self.query_one("#" + name) for name in ("seat", "events", "prompt", "msg", "hint")}
+        self.w["seat"].border_title = "Your display"
+        self.w["events"].border_title = "The table"
+        self.set_interval(self.tick_s, self.tick)
+        self.draw()
+
+    def tick(self):
+        if not self.over:
+            self.table.advance(MOST_STEPS, lambda: self.over)
+        self.draw()
+
+    def draw(self):
+        w = self.w
+        log = w["events"]
+        for ln in self.board.take():
+            log.write(Text(ln, style="bold" if ln.startswith(("★", "──", "══")) else ""))
+        view = self.table.view()
+        now = (view, self.board.events, self.over)  # what the screen depends on
+        if self.drawn is not None and all(a is b or a == b for a, b in zip(now, self.drawn)):
+            return
+        self.drawn = now
+        if view is None:
+            w["seat"].update("Waiting for the table…")
+            return
+        point = (view.get("phase"), view.get("turn"), tuple(view.get("hand", ())), view.get("led"))
+        if point != self.decision:
+            self.decision, self.hint_text = point, ""
+        w["seat"].update(Group(*self.ui.screen(view, self.board)))
+        w["prompt"].update(self._prompt(view))
+        msg = view.get("msg") or ""
+        w["msg"].update(Text("✗ " + msg) if msg else "")
+        w["hint"].update(Text("Hint: " + self.hint_text) if self.hint_text else "")
+
+    def _prompt(self, view):
+        if self.over:
+            return Text("Game over. %s   n: another game · q: quit" % self.ui.result(self.board.lines),
+                        style="bold yellow")
+        return Text("▶ " + self.ui.prompt(view, self.board), style="bold" if view.get("turn") else "dim")
+
+    def on_key(self, event):
+        key = event.key
+        if key == "q":
+            self.exit()
+        elif key == "question_mark":
+            self.push_screen(KeysScreen("Keys · %s" % self.kit.TITLE, self.ui.HELP + COMMON_KEYS))
+        elif key == "h":
+            view = self.table.view()
+            self.hint_text = self.ui.hint(view) if view else "Nothing to decide yet."
+            self.drawn = None
+        elif key == "n" and self.over:
+            self.target += 1
+            self.drawn = None
+        elif key in self.ui.KEYS and not self.over:
+            self.table.panel.press(*self.ui.KEYS[key])
+        else:
+            return
+        event.stop()
+        self.draw()

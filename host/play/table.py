@@ -1,0 +1,65 @@
+# The emulated table a person plays at: the same controller, links and devices as
+# `tapis table`, with the person's console at one seat and paced bots at the others.
+# The UI steps it from a timer (`advance`), with no stall detector: while the person
+# thinks, nothing is on the wires and the table rests, a step a tick (virtual time goes
+# on slowly, the links keep their heartbeats).
+from tapis.firmware import wire as W
+from tapis.firmware.games import find
+from tapis.simulator import kits
+from tapis.simulator.table import EmulatedTable
+
+from tapis.host.play.seats import KeyPanel, Paced
+
+BOT_PAUSE_S = 0.7  # how long a bot "thinks" before its presses go out
+QUIET_STEPS = 50  # steps with nothing on any wire before the table rests (> a link's resend time)
+
+
+class PlayTable(EmulatedTable):
+    """`seat`: the person's seat. `bots(seat)` makes the player behind another seat (the
+    game's "rules" bot by default). `on_table(view)` gets the table display's views, as
+    `tapis table`'s renderer does."""
+
+    def __init__(self, seed, game, seat, options=None, evaluator=None, bots=None,
+                 pause_s=BOT_PAUSE_S, on_table=None):
+        self.panel = KeyPanel()
+        kit = kits.find(game)
+        seats = find(game).Table(kit.new_game(options, evaluator)).SEATS  # how many panels it wires
+        if not 0 <= seat < seats:
+            raise ValueError("%s has seats 0 to %d, not %r" % (game, seats - 1, seat))
+        make = bots or (lambda s: kit.Bot())
+        players = [self.panel if s == seat else Paced(make(s), pause_s) for s in range(seats)]
+        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
+        self.seat = seat
+        self.person = self.consoles[seat]
+        self.quiet = 0  # steps since something was last on a wire
+        self.ports = [d.link.port for d in self.devices] + [link.port for link in self.controller.links]
+
+    def _press(self):
+        """Send what each seat's player releases now, as BUTTON frames on its console's link."""
+        for c in self.consoles:
+            for button, arg in c.player.take(self.now):
+                c.link.send(W.PANEL + c.seat, W.BUTTON, bytes((button, arg)))
+
+    def _busy(self):
+        return any(getattr(p, "inbox", None) for p in self.ports)
+
+    def advance(self, most, until=None):
+        """Step the table (1 ms a step) until it rests: nothing on any wire for QUIET_STEPS
+        steps; or until until() is true after a step; `most` steps at most, one at least.
+        Returns the steps made."""
+        for n in range(1, most + 1):
+            self.now += 1
+            self.controller.step(self.now)
+            for d in self.devices:
+                d.step(self.now)
+            self._press()
+            if until is not None and until():
+                return n
+            self.quiet = self.quiet + 1 if not self._busy() else 0
+            if self.quiet >= QUIET_STEPS:
+                return n
+        return most
+
+    def view(self):
+        """What the person's display shows now (None before the first view)."""
+        return self.person.view
