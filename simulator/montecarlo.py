@@ -1,5 +1,5 @@
 # Monte Carlo for `tapis simulate`: écarté, piquet and club écarté with a bot of a chosen
-# strength at each seat (simulator/kits `bot(game, level)`): win rates, points per deal,
+# strength at each seat (simulator/strengths.py): win rates, points per deal,
 # game values, each seat's return to player and house edge, with 95 % confidence
 # intervals (simulator/tallies.py, simulator/stats.py).
 #
@@ -28,7 +28,7 @@ from tapis.firmware.games import find as find_game
 from tapis.firmware.games import named
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
-from tapis.simulator import kits, stats, tallies, workers as W
+from tapis.simulator import kits, stats, strengths, tallies, workers as W
 from tapis.simulator.direct import DirectTable
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT, bank_choice, stake_for
 
@@ -299,7 +299,7 @@ def check(spec):
     table = find_game(spec["game"]).Table(kits.find(spec["game"]).new_game(o))
     levels = seat_levels(spec, table.SEATS)
     for level in sorted(set(levels)):
-        kits.bot(spec["game"], level)
+        strengths.bot(spec["game"], level)
     return levels
 
 
@@ -335,7 +335,7 @@ def table_session(spec, k, n):
         else:
             rules = kits.find(game).new_game(o, core.evaluate)
         seats = find_game(game).Table(rules).SEATS
-        bots = [kits.bot(game, level) for level in seat_levels(spec, seats)]
+        bots = [strengths.bot(game, level) for level in seat_levels(spec, seats)]
         table = DirectTable(game=game, players=bots, randbelow=rng.randrange, rules=rules, keep_log=False)
         tally = TALLIES[game](seats)
         if game == "club":

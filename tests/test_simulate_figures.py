@@ -1,0 +1,136 @@
+# The Monte Carlo's figures against what is known exactly: the intervals cover the true
+# return to player as often as they say, a stronger bot wins what the weaker loses, and
+# the same seed gives the same tallies whatever the number of workers.
+import random
+
+import pytest
+
+from tapis.firmware import panel as B
+from tapis.firmware.games import club as R
+from tapis.host.cli import main
+from tapis.simulator import kits, stats, strengths
+from tapis.simulator import montecarlo as MC
+
+
+def figures(report):
+    return {k: v for k, v in report.items() if k not in ("workers", "backend")}
+
+
+# ---- intervals that cover ---------------------------------------------------------------
+def test_the_rtp_intervals_cover_the_exact_return_of_an_unbreakable_bank_95_times_in_100():
+    """Club écarté without commission from a bank that never breaks: a single tableau is
+    symmetric (SPEC §7), so every stake returns exactly 1 in expectation. 1,200 intervals
+    of independent chunks of 20,000 deals; each covers 1 with probability 0.95, so the
+    count lies in [1110, 1170] unless the intervals are wrong (±3 sd)."""
+    o = R.Options(seats=4, balance=MC.BIG, bank=MC.BIG // 2)
+    hit = total = 0
+    rtps = []
+    for k in range(300):
+        sums = MC.Sums.from_list(MC.club_session(9, k, 20000, o))
+        for row in MC.club_report(sums)["seats"]:
+            lo, hi = row["ci95"]
+            total += 1
+            hit += lo <= 1 <= hi
+            rtps.append(row["rtp"])
+    assert total == 1200
+    assert 1110 <= hit <= 1170, hit / total
+    assert abs(sum(rtps) / len(rtps) - 1) < 0.001  # the mean of the estimates is the exact 1
+
+
+def test_a_limited_bank_pays_its_punters_less_than_they_stake():
+    """The default bank of 15 pays winners only what it holds (firmware/games/club), so a
+    punter's return is below 1 even without commission: about 0.996 (docs/analysis.md),
+    outside the interval of a million deals."""
+    r, _ = MC.simulate("club", 1_000_000, 5)
+    for s in r["seats"]:
+        assert s["ci95"][1] < 1 and 0.99 < s["rtp"]
+        assert s["house_edge_ci95"][0] > 0
+
+
+def test_the_wilson_and_mean_intervals_cover_95_times_in_100():
+    rng = random.Random(4)
+    cover = {"proportion": 0, "mean": 0}
+    for _ in range(2000):
+        xs = [rng.random() < 0.3 for _ in range(60)]
+        _p, (lo, hi) = stats.proportion(sum(xs), len(xs))
+        cover["proportion"] += lo <= 0.3 <= hi
+        ys = [rng.expovariate(1.0) for _ in range(60)]  # skewed, mean 1
+        _m, (lo, hi) = stats.mean(len(ys), sum(ys), sum(y * y for y in ys))
+        cover["mean"] += lo <= 1 <= hi
+    assert 1860 <= cover["proportion"] <= 1960, cover  # Wilson's: near 95 % at n = 60
+    assert 1820 <= cover["mean"] <= 1940, cover  # the normal interval, a little short on skew
+
+
+# ---- bots of a strength per seat -------------------------------------------------------------
+def test_the_strengths_are_the_kits_and_random():
+    for game in ("ecarte", "piquet", "club"):
+        assert strengths.names(game)[-1] == "random" and "rules" in strengths.names(game)
+    with pytest.raises(ValueError, match="ecarte has no bots of strength 'nobody'; it has: rules.*random"):
+        strengths.bot("ecarte", "nobody")
+
+
+@pytest.mark.parametrize("game", ["ecarte", "piquet"])
+def test_the_random_bot_plays_a_legal_card_at_random_and_decides_the_rest_as_the_rules_bot(game):
+    random.seed(2)
+    bot = strengths.bot(game, "random")
+    view = {"phase": "play", "turn": True, "hand": [1, 2, 3, 4], "legal": [2, 4], "led": 5, "trump": 0x10,
+            "deal": 1, "tricks": [0, 0], "talon": 0, "stock": 0, "king": False, "seat": 0, "elder": 0,
+            "played": [], "gallery": False}
+    picked = set()
+    for i in range(40):
+        bot.inner.acted = None
+        out = bot.presses(dict(view, deal=i, stock=i))
+        cards = [a for b, a in out if b == B.SELECT]
+        assert len(cards) == 1 and out[-1] == (B.CONFIRM, 0)
+        picked.add(view["hand"][cards[0] - 1])
+    assert picked == {2, 4}
+    other = dict(view, phase="exchange", exchange=[1, 2]) if game == "piquet" else \
+        dict(view, phase="propose")
+    rules = kits.bot(game, "rules")
+    bot.inner.acted = None
+    assert bot.presses(other) == rules.presses(other)
+
+
+def test_club_random_backs_a_tableau_at_random_with_the_rules_bots_stake():
+    random.seed(3)
+    bot = strengths.bot("club", "random")
+    view = {"phase": "stake", "turn": True, "deal": 0, "banker": 1, "lays": 1, "talia": 0, "range": [0, 9],
+            "order": 0, "seat": 2, "balances": [100, 100, 100, 100]}
+    tableaux = set()
+    for d in range(30):
+        out = bot.presses(dict(view, deal=d))
+        assert out[0][0] == B.SELECT and out[1:] == [(B.BET_PLUS, 2), (B.CONFIRM, 0)]
+        tableaux.add(out[0][1])
+    assert tableaux == {1, 2, 3}
+
+
+@pytest.mark.parametrize("bots", [["rules", "random"], ["random", "rules"]])
+def test_the_rules_bot_takes_the_random_bots_money_at_piquet(bots):
+    r, _ = MC.simulate("piquet", 30, 3, bots=bots)
+    strong = bots.index("rules")
+    rows = r["seats"]
+    assert rows[strong]["ci95"][0] > 1 > rows[1 - strong]["ci95"][1]
+    assert rows[strong]["points_per_deal"] > rows[1 - strong]["points_per_deal"]
+    assert rows[strong]["net"] == -rows[1 - strong]["net"] > 0
+
+
+def test_simulate_names_the_strengths_it_has(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--game", "piquet", "--rounds", "2", "--bots", "expert"])
+    assert e.value.code == 2
+    assert "piquet has no bots of strength 'expert'; it has: rules, random" in capsys.readouterr().err
+
+
+# ---- the same tallies for any number of workers ------------------------------------------------
+@pytest.mark.parametrize("game, rounds, chunk, bots", [
+    ("club", 23000, 5000, ["rules"]),
+    ("club", 900, 200, ["random", "rules", "random", "rules"]),
+    ("ecarte", 24, 5, ["random", "rules"]),
+])
+def test_the_same_seed_gives_the_same_tallies_on_one_two_or_three_workers(game, rounds, chunk, bots):
+    runs = [MC.simulate(game, rounds, 21, workers=w, chunk=chunk, bots=bots, trace=3)[0] for w in (1, 2, 3)]
+    assert [r["workers"] for r in runs] == [1, 2, 3]
+    assert figures(runs[0]) == figures(runs[1]) == figures(runs[2])
+    assert runs[0]["rounds"] == rounds and runs[0]["chunks"] == -(-rounds // chunk) >= 3
+    other = MC.simulate(game, rounds, 22, chunk=chunk, bots=bots)[0]
+    assert other["seats"] != runs[0]["seats"]
