@@ -137,3 +137,60 @@ def test_simulate_plot_draws_the_rtp_convergence(tmp_path):
 def test_a_plot_that_cannot_be_written_is_refused_first(args, message):
     p = run(*args)
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+# ---- what the figures draw: the figures' own data, read back from matplotlib's artists ------------
+@pytest.fixture
+def drawn(monkeypatch):
+    from tapis.host import plot
+
+    figs = []
+    monkeypatch.setattr(plot, "_save", lambda fig, path: figs.append(fig))
+    return figs
+
+
+def test_the_rtp_plot_draws_each_seats_trace_and_its_band(drawn):
+    from tapis.host import plot
+    from tapis.simulator import montecarlo as MC
+
+    report, _ = MC.simulate("club", 40000, 2, trace=8)
+    plot.rtp_convergence(report, "x.png")
+    ax = drawn[0].axes[0]
+    assert len(ax.lines) == 4 + 1  # a line a seat and RTP = 1
+    rounds = [p["rounds"] for p in report["trace"]]
+    for s in range(4):
+        line = ax.lines[s]
+        assert list(line.get_xdata()) == rounds == [5000 * (i + 1) for i in range(8)]
+        assert list(line.get_ydata()) == [p["seats"][s][0] for p in report["trace"]]
+        assert line.get_ydata()[-1] == report["seats"][s]["rtp"]
+        band = ax.collections[s].get_paths()[0].vertices
+        lo, hi = zip(*(p["seats"][s][1] for p in report["trace"]))
+        assert band[:, 1].min() == pytest.approx(min(lo)) and band[:, 1].max() == pytest.approx(max(hi))
+    assert list(ax.lines[4].get_ydata()) == [1.0, 1.0]
+
+
+def test_the_ecarte_plot_draws_the_exact_odds_by_the_dealers_trumps(drawn):
+    from tapis.host import plot
+
+    split = odds_split.ecarte_by_trumps(*FOSTER)
+    plot.ecarte_by_trumps(split, "7H,KS,QS,JS,7D", "8H", "x.png")
+    ax = drawn[0].axes[0]
+    points, voles = ax.containers
+    rows = [r for r in split if r[1]]
+    assert [b.get_height() for b in points] == [r[2] / r[1] for r in rows]
+    assert [b.get_height() for b in voles] == [r[3] / r[1] for r in rows]
+    assert points[0].get_height() == 1.0 and points[1].get_height() == 1.0  # 0 and 1 trumps: every hand
+    assert ax.lines[0].get_ydata()[0] == 44724 / 65780
+
+
+def test_the_club_plot_stacks_each_patterns_outcomes_to_one_and_their_weights_to_one(drawn):
+    from tapis.host import plot
+
+    split = odds_split.club_by_pattern()
+    plot.club_by_pattern(split, "x.png")
+    top, bottom = drawn[0].axes
+    wins, pushes, losses = top.containers
+    for w, p, l in zip(wins, pushes, losses):
+        assert w.get_height() + p.get_height() + l.get_height() == pytest.approx(1)
+    assert sum(b.get_height() for b in bottom.containers[0]) == pytest.approx(1)
+    assert len(wins) == 25
