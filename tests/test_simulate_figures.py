@@ -139,3 +139,32 @@ def test_the_same_seed_gives_the_same_tallies_on_one_two_or_three_workers(game, 
     assert runs[0]["rounds"] == rounds and runs[0]["chunks"] == -(-rounds // chunk) >= 3
     other = MC.simulate(game, rounds, 22, chunk=chunk, bots=bots)[0]
     assert other["seats"] != runs[0]["seats"]
+
+
+# ---- CSV: every figure of the JSON, a column each ------------------------------------------------
+@pytest.mark.parametrize("game, rounds, bots", [("ecarte", 12, ["rules", "random"]), ("piquet", 4, ["rules"]),
+                                               ("club", 6000, ["rules"])])
+def test_the_csv_has_a_column_for_every_figure_of_the_json(game, rounds, bots):
+    import csv
+    import io
+
+    from tapis.host.commands import simulate as cmd
+
+    report, _ = MC.simulate(game, rounds, 4, bots=bots)
+    out = io.StringIO()
+    cmd.write_csv(report, out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(rows) == len(report["seats"]) == len(report["bots"])
+    need = {"game", "unit", "rounds", "seed", "variant", "bot", "seat", "staked", "returned", "rtp",
+            "ci95_low", "ci95_high", "house_edge", "house_edge_ci95_low", "house_edge_ci95_high"}
+    if game != "club":
+        need |= {"win_rate", "win_rate_ci95_low", "win_rate_ci95_high", "points_per_deal",
+                 "points_per_deal_ci95_low", "points_per_deal_ci95_high", "deal_win_rate", "net"}
+    assert need <= set(rows[0])
+    for row, seat in zip(rows, report["seats"]):
+        want = cmd.flat(seat)
+        assert set(row) == set(want) | {"game", "unit", "rounds", "seed", "variant", "bot"}
+        for k, v in want.items():
+            assert row[k] == ("" if v is None else str(v)), k
+        assert row["bot"] == report["bots"][seat["seat"]] and row["game"] == game
+        assert row["rounds"] == str(rounds) and row["unit"] == report["unit"]
