@@ -94,7 +94,8 @@ def club_tableaux(cards, n):
 class Sums:
     """Integer sums per seat, mergeable exactly: stakes as (x = staked, y = returned)."""
 
-    FIELDS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net")
+    FIELDS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net", "won", "pushed", "lost")
+    DUEL = {pure_duel.PUNTER: 8, pure_duel.PUSH: 9, pure_duel.BANKER: 10}  # a stake's duel: its field
 
     def __init__(self, seats):
         self.seats = seats
@@ -102,8 +103,9 @@ class Sums:
         self.house = 0
         self.rounds = 0
 
-    def add_stake(self, seat, x, y):
+    def add_stake(self, seat, x, y, duel):
         d = self.data[seat]
+        d[self.DUEL[duel]] += 1
         d[0] += 1
         d[1] += x
         d[2] += y
@@ -217,7 +219,7 @@ def club_play(o, res, last, duel=pure_duel):
             bal[seat] += to_punter
             house += to_house
             net_banker += to_bank
-            sums.add_stake(seat, amount, to_punter)
+            sums.add_stake(seat, amount, to_punter, results[tableau - 1])
         if limited:
             bank = after
         else:
@@ -247,11 +249,15 @@ def club_play(o, res, last, duel=pure_duel):
 def club_report(sums):
     seats = []
     for s, d in enumerate(sums.data):
-        n, x, y, xx, yy, xy, bdeals, bnet = d
+        n, x, y, xx, yy, xy, bdeals, bnet, won, pushed, lost = d
         rtp, ci = stats.ratio(n, x, y, xx, yy, xy)
         he, he_ci = stats.edge(rtp, ci)
-        seats.append({"seat": s, "stakes": n, "staked": x, "returned": y, "rtp": rtp, "ci95": ci,
-                      "house_edge": he, "house_edge_ci95": he_ci, "banker_deals": bdeals, "banker_net": bnet})
+        row = {"seat": s, "stakes": n, "staked": x, "returned": y, "rtp": rtp, "ci95": ci,
+               "house_edge": he, "house_edge_ci95": he_ci, "banker_deals": bdeals, "banker_net": bnet,
+               "won": won, "pushed": pushed, "lost": lost}
+        for k, m in (("win_rate", won), ("push_rate", pushed), ("loss_rate", lost)):
+            row[k], row[k + "_ci95"] = stats.proportion(m, n)  # the duels of its stakes, Wilson's
+        seats.append(row)
     return {"seats": seats, "house": sums.house}
 
 

@@ -211,19 +211,25 @@ def piquet_report(d):
 
 class ClubTally:
     """Club écarté played by the kit's bots on the rules engine: the sums the club_bank
-    twins return (club_bank.SUMS order: n, x, y, xx, yy, xy, deals banked, banker's net),
-    read from the "settle" and "end" events."""
+    twins return (club_bank.SUMS order: n, x, y, xx, yy, xy, deals banked, banker's net,
+    the stakes' duels won, en carte, lost), read from the "result", "settle" and "end" events."""
+
+    DUEL = {-1: 8, 0: 9, 1: 10}  # firmware/games/club/duel.py PUNTER, PUSH, BANKER: the field
 
     def __init__(self, seats):
-        self.sums = [[0] * 8 for _ in range(seats)]
+        self.sums = [[0] * 11 for _ in range(seats)]
         self.house = 0
         self.stakes = []
+        self.results = {}
 
     def feed(self, events):
         for kind, seat, value in events:
-            if kind == "settle":
-                _tableau, amount, _outcome, net = value
+            if kind == "result":
+                self.results[seat] = value[0]
+            elif kind == "settle":
+                tableau, amount, _outcome, net = value
                 self.stakes.append((seat, amount, amount + net))
+                self.sums[seat][self.DUEL[self.results[tableau]]] += 1
             elif kind == "end":
                 house = value[3]
                 net = sum(x - y for _s, x, y in self.stakes) - (house - self.house)

@@ -150,6 +150,15 @@ def test_the_club_tally_of_the_table_bots_is_the_engines_money(seed, variant, de
         bank = g.bank if s == g.banker else 0
         assert g.balances[s] + bank - o.balance == row[2] - row[1] + row[7]
     assert sum(r[6] for r in sums) == deals
+    duels = {-1: 0, 0: 0, 1: 0}  # the duel of each stake, from the engine's log
+    results = {}
+    for kind, who, value in g.log:
+        if kind == "result":
+            results[who] = value[0]
+        elif kind == "settle":
+            duels[results[value[0]]] += 1
+    assert [sum(r[k] for r in sums) for k in (8, 9, 10)] == [duels[-1], duels[0], duels[1]]
+    assert all(sum(r[8:]) == r[0] for r in sums)
     report = MC.club_summary(d)
     assert sum(r["returned"] - r["staked"] + r["banker_net"] for r in report["seats"]) + report["house"] == 0
 

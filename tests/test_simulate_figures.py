@@ -52,6 +52,27 @@ def test_a_limited_bank_pays_its_punters_less_than_they_stake():
                 assert s["ci95"][0] <= 1 <= s["ci95"][1], s
 
 
+def test_the_stakes_duels_are_won_pushed_and_lost_at_the_exact_odds_of_a_fresh_shoe():
+    """Every deal of a shuffled shoe is dealt as from a fresh one (the cards are
+    exchangeable), so a stake's duel is won, en carte or lost with `tapis odds club`'s
+    exact probabilities. Over 1,000,000 deals each seat's rates are within 3.5 sd of them
+    (Wilson's interval at z = 3.5: twelve figures, so not 95 % intervals, which would all
+    cover only about half the time), and the report's 95 % intervals are Wilson's."""
+    from tapis.cython_core import twins
+    from tapis.host import odds_club
+
+    exact = odds_club.odds(twins.duel.solve)
+    r, _ = MC.simulate("club", 1_000_000, 6)
+    for key, rate, name in (("won", "win_rate", "punter_win"), ("pushed", "push_rate", "push"),
+                            ("lost", "loss_rate", "banker_win")):
+        p = float(exact[name])
+        for s in r["seats"]:
+            _k, (lo, hi) = stats.proportion(s[key], s["stakes"], z=3.5)
+            assert lo <= p <= hi, (key, s)
+            assert (s[rate], s[rate + "_ci95"]) == stats.proportion(s[key], s["stakes"])
+    assert all(s["won"] + s["pushed"] + s["lost"] == s["stakes"] > 500000 for s in r["seats"])
+
+
 def test_the_wilson_and_mean_intervals_cover_95_times_in_100():
     rng = random.Random(4)
     cover = {"proportion": 0, "mean": 0}

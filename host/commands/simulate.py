@@ -179,13 +179,16 @@ def text(r):
     yield "Bots: " + ", ".join("seat %d %s" % (s, b) for s, b in enumerate(r["bots"]))
     yield "Staking: " + r["staking"]
     if r["game"] == "club":
-        yield "%-5s %9s %12s  %-28s %-10s %8s %12s" % (
-            "seat", "stakes", "staked", "RTP [95% CI]", "edge", "banked", "banker net")
+        yield "%-5s %9s %12s  %-28s %-10s %8s %12s  %s" % (
+            "seat", "stakes", "staked", "RTP [95% CI]", "edge", "banked", "banker net",
+            "duels won / en carte / lost")
         for s in r["seats"]:
             edge = "%.5f" % s["house_edge"] if s["house_edge"] is not None else "-"
-            yield "%-5d %9d %12d  %-28s %-10s %8d %12d" % (
+            rates = " / ".join("%.4f" % s[k] if s[k] is not None else "-"
+                               for k in ("win_rate", "push_rate", "loss_rate"))
+            yield "%-5d %9d %12d  %-28s %-10s %8d %12d  %s" % (
                 s["seat"], s["stakes"], s["staked"], ci(s["rtp"], s["ci95"], "%.5f"), edge,
-                s["banker_deals"], s["banker_net"])
+                s["banker_deals"], s["banker_net"], rates)
         yield "house: %d" % r["house"]
         return
     won = "parties" if r["game"] == "piquet" else "games"
