@@ -106,12 +106,7 @@ class Sums:
     def add_stake(self, seat, x, y, duel):
         d = self.data[seat]
         d[self.DUEL[duel]] += 1
-        d[0] += 1
-        d[1] += x
-        d[2] += y
-        d[3] += x * x
-        d[4] += y * y
-        d[5] += x * y
+        tallies.add_pair(d, x, y)
 
     def merge(self, other):
         for a, b in zip(self.data, other.data):

@@ -24,6 +24,16 @@ def add(a, b):
     return a + b
 
 
+def add_pair(m, x, y):
+    """One settlement (x staked, y returned) into a seat's MONEY sums m (its first six)."""
+    m[0] += 1
+    m[1] += x
+    m[2] += y
+    m[3] += x * x
+    m[4] += y * y
+    m[5] += x * y
+
+
 def money_row(m):
     """A seat's money: staked, returned, RTP with its interval, house edge, net a settlement."""
     n, x, y, xx, yy, xy = m
@@ -91,13 +101,7 @@ class Tally:
 
     def settled(self):
         for s, (x, y) in self.pays.items():
-            m = self.data["money"][s]
-            m[0] += 1
-            m[1] += x
-            m[2] += y
-            m[3] += x * x
-            m[4] += y * y
-            m[5] += x * y
+            add_pair(self.data["money"][s], x, y)
         self.pays = {}
 
     def result(self, rounds):
@@ -235,9 +239,7 @@ class ClubTally:
                 net = sum(x - y for _s, x, y in self.stakes) - (house - self.house)
                 self.house = house
                 for s, x, y in self.stakes:
-                    d = self.sums[s]
-                    for i, v in enumerate((1, x, y, x * x, y * y, x * y)):
-                        d[i] += v
+                    add_pair(self.sums[s], x, y)
                 self.sums[seat][6] += 1
                 self.sums[seat][7] += net
                 self.stakes = []

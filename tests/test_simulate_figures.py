@@ -189,3 +189,16 @@ def test_the_csv_has_a_column_for_every_figure_of_the_json(game, rounds, bots):
             assert row[k] == ("" if v is None else str(v)), k
         assert row["bot"] == report["bots"][seat["seat"]] and row["game"] == game
         assert row["rounds"] == str(rounds) and row["unit"] == report["unit"]
+
+
+def test_random_bots_on_a_dask_cluster_play_as_they_do_here():
+    """The random bots' coins are seeded per chunk, whichever worker thread plays it."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=2, processes=False, protocol="tcp://",
+                      host="127.0.0.1", dashboard_address=None) as cluster:
+        there, backend = MC.simulate("club", 800, 5, scheduler=cluster.scheduler_address, chunk=100,
+                                     bots=["random", "rules", "random", "rules"])
+    here, _ = MC.simulate("club", 800, 5, chunk=100, bots=["random", "rules", "random", "rules"])
+    assert backend == "dask" and figures(there) == figures(here)
+    assert sum(s["stakes"] for s in here["seats"]) > 1000
