@@ -88,6 +88,7 @@ def main():
           % (n, rc * n, rp * n / 3600))
     print("ratio compiled/pure: sure %.0fx   verdict %.0fx   atlas row %.0fx" % (pu / cs, pv / cv, rp / rc))
     if a.command:
+        os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "tapis", "odds", "ecarte", "--all", "--workers", "2", "--out",
                         os.path.join(ROOT, "build", "ecarte-atlas.csv")], cwd=ROOT, check=True, capture_output=True)

@@ -20,7 +20,8 @@ from tapis.firmware import deck as _deck
 
 SHOE = 104
 DEAL = 17  # four tableaux of four, then the trump
-SUMS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net")  # per seat, in this order
+SUMS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net",  # per seat, in this order
+        "won", "pushed", "lost")  # the duels of a seat's stakes: its tableau won, en carte, lost
 
 cdef enum:
     _NEW = 0
@@ -71,7 +72,7 @@ cdef struct Bank:
     int64_t lay, unit, bank, house
     int64_t minimums[2]
     int64_t bal[8]
-    int64_t sums[8][8]
+    int64_t sums[8][11]
 
 
 cdef void _open(Bank* b, o, int64_t unit, int hold_talias) except *:
@@ -190,6 +191,7 @@ cdef int _deal(Bank* b, int r1, int r2, int r3, int talia_over) noexcept nogil:
                 d[3] += a * a
                 d[4] += back * back
                 d[5] += a * back
+                d[9 if r == 0 else (10 if r == 1 else 8)] += 1
             pos += 3
     if limited:
         b.bank = bank
@@ -211,7 +213,7 @@ cdef int _deal(Bank* b, int r1, int r2, int r3, int talia_over) noexcept nogil:
 
 
 cdef _close(Bank* b):
-    return ([[b.sums[s][f] for f in range(8)] for s in range(b.n)], b.house,
+    return ([[b.sums[s][f] for f in range(11)] for s in range(b.n)], b.house,
             [b.bal[s] for s in range(b.n)], b.banker, b.bank)
 
 

@@ -19,13 +19,17 @@ from tapis.cython_core import twins as cores
 def register(sub):
     p = sub.add_parser("club", help="exact chances of one punter tableau against the banker's, fresh 2x52 shoe")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=run)
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw the outcomes by the trumps each tableau holds (matplotlib)")
+    p.set_defaults(func=run, parser=p)
 
 
-def counts(solve, ranks=13, suits=4, copies=2, tableau=4):
+def counts(solve, ranks=13, suits=4, copies=2, tableau=4, split=None):
     """{BANKER: ways, PUSH: ways, PUNTER: ways} over (turned card's rank, banker's tableau,
     punter's tableau), cards told apart; and the total. `solve(pattern)` is the duel's
-    minimax (banker tricks - punter tricks). The parameters shrink the shoe for tests."""
+    minimax (banker tricks - punter tricks). The parameters shrink the shoe for tests.
+    split: a dict to receive the same ways by the trumps each tableau holds,
+    {(banker's, punter's): [punter wins, pushes, banker wins]}."""
     others = (suits - 1) * ranks * copies  # non-trumps in the shoe
     left = suits * ranks * copies - 1  # the turned card is out
     ways = {1: 0, 0: 0, -1: 0}
@@ -47,6 +51,8 @@ def counts(solve, ranks=13, suits=4, copies=2, tableau=4):
             fill = comb(others, tableau - i) * comb(others - (tableau - i), tableau - j)
             d = solve(code)
             ways[1 if d > 0 else (-1 if d < 0 else 0)] += w * fill
+            if split is not None:
+                split.setdefault((i, j), [0, 0, 0])[1 if d == 0 else (2 if d > 0 else 0)] += w * fill
     total = ranks * comb(left, tableau) * comb(left - tableau, tableau)
     assert sum(ways.values()) == total
     return ways, total
@@ -59,13 +65,32 @@ def odds(solve, **shoe):
 
 
 def run(args):
+    if args.plot is not None:
+        from tapis.host import plot
+
+        why = plot.cannot_write(args.plot)
+        if why:
+            args.parser.error("--plot: " + why)
     duel, core = cores.duel, cores.CORE
     o = odds(duel.solve)
     text = {k: "%d/%d" % (v.numerator, v.denominator) for k, v in o.items()}
+    if args.plot:
+        from tapis.host import odds_split, plot
+
+        split = odds_split.club_by_pattern()
+        plot.club_by_pattern(split, args.plot)
     if args.json:
-        print(json.dumps(dict(text, core=core)))
+        out = dict(text, core=core)
+        if args.plot:
+            out.update(plot=args.plot, by_trumps=[
+                {"banker_trumps": b, "punter_trumps": p, "punter_win": "%d/%d" % (v[0].numerator, v[0].denominator),
+                 "push": "%d/%d" % (v[1].numerator, v[1].denominator),
+                 "banker_win": "%d/%d" % (v[2].numerator, v[2].denominator)} for (b, p), v in split.items()])
+        print(json.dumps(out))
     else:
         print("One punter tableau against the banker's, fresh 2x52 shoe (%s core):" % core)
         for k, v in o.items():
             print("  %-11s %-28s %.6f" % (k, text[k], float(v)))
+        if args.plot:
+            print("  plot: %s (outcomes by the trumps each tableau holds)" % args.plot)
     return 0

@@ -17,6 +17,8 @@ def register(sub):
     p.add_argument("--workers", type=A.positive, help="with --all: worker processes (default 1)")
     p.add_argument("--limit", type=A.positive, metavar="N", help="with --all: only N classes, spread evenly (a quick look)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw elder's chances against the dealer's trump count (matplotlib)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -56,6 +58,14 @@ def count(hand, turned, dealers=None):
 
 
 def run(args):
+    if args.plot is not None:
+        from tapis.host import plot
+
+        if args.all:
+            args.parser.error("--plot goes with --hand and --turned: it draws one hand's odds")
+        why = plot.cannot_write(args.plot)
+        if why:
+            args.parser.error("--plot: " + why)
     if args.all:
         if args.hand is not None or args.turned is not None:
             args.parser.error("--all takes no --hand or --turned: it covers every hand")
@@ -69,8 +79,13 @@ def run(args):
             args.parser.error("--%s goes with --all" % flag)
     hand, turned = position(args)
     total, wins, voles = count(hand, turned)
+    split = plotted(args, hand, turned) if args.plot else None
     if args.json:
-        print(json.dumps({"total": total, "wins": wins, "voles": voles}))
+        out = {"total": total, "wins": wins, "voles": voles}
+        if split:
+            out.update(plot=args.plot, by_dealer_trumps=[
+                {"trumps": k, "total": n, "wins": w, "voles": v} for k, n, w, v in split])
+        print(json.dumps(out))
     else:
         from tapis.firmware.cards import name
 
@@ -83,4 +98,16 @@ def run(args):
         split = ecarte_solver.dealer_trumps(hand, turned)
         print("  the dealer holds 0..5 trumps in %s hands; fewer than two in %d"
               % (", ".join(str(k) for k in split), split[0] + split[1]))
+        if args.plot:
+            print("  plot: %s (elder's chances against the dealer's trump count)" % args.plot)
     return 0
+
+
+def plotted(args, hand, turned):
+    """Draw --plot: the count split by the dealer's trumps (host/odds_split.py)."""
+    from tapis.firmware.cards import name
+    from tapis.host import odds_split, plot
+
+    split = odds_split.ecarte_by_trumps(hand, turned)
+    plot.ecarte_by_trumps(split, " ".join(name(c) for c in hand), name(turned), args.plot)
+    return split

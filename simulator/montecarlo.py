@@ -1,20 +1,35 @@
-# Monte Carlo for `tapis simulate`: each seat's return to player, with a 95% confidence
-# interval, under the game's rules and a stated staking pattern.
+# Monte Carlo for `tapis simulate`: écarté, piquet and club écarté with a bot of a chosen
+# strength at each seat (simulator/strengths.py): win rates, points per deal,
+# game values, each seat's return to player and house edge, with 95 % confidence
+# intervals (simulator/tallies.py, simulator/stats.py).
 #
 # Reproducibility whatever the number of workers: the rounds are cut into fixed chunks,
 # chunk k is an independent session seeded from (seed, k) alone, and each chunk returns
 # integer sums, so merging them is exact and order-free. Workers (processes, or Dask
-# distributed with a scheduler address) only decide where the chunks run.
+# distributed with a scheduler address: simulator/workers.py) only decide where the
+# chunks run; the results are merged in chunk order, so the convergence trace is the
+# same too.
+#
+# How a deal is played: écarté, piquet, and club with other bots than "rules", on the
+# rules with the table adapter's views and the bots' presses (simulator/direct.py), the
+# bots seeing their seat's view only; club with "rules" bots at every seat in one call
+# of the compiled club_bank twin (the stated staking pattern below).
+import functools
 import hashlib
-import math
 import random
+import threading
 from array import array
+from contextlib import closing
 
 from tapis.cython_core import twins as core
 from tapis.firmware import deck
 from tapis.firmware.games import club as R
+from tapis.firmware.games import find as find_game
+from tapis.firmware.games import named
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
+from tapis.simulator import kits, stats, strengths, tallies, workers as W
+from tapis.simulator.direct import DirectTable
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT, bank_choice, stake_for
 
 CHUNK = 5000  # rounds per chunk
@@ -31,8 +46,9 @@ def chunk_seed(seed, k):
 
 
 def chunks(rounds, size=CHUNK):
-    """[(k, rounds in chunk k)]: the same cut for any number of workers."""
-    return [(k, min(size, rounds - k * size)) for k in range((rounds + size - 1) // size)]
+    """(k, rounds in chunk k), one at a time: the same cut for any number of workers."""
+    for k in range((rounds + size - 1) // size):
+        yield k, min(size, rounds - k * size)
 
 
 # ---- club écarté ------------------------------------------------------------------
@@ -78,7 +94,8 @@ def club_tableaux(cards, n):
 class Sums:
     """Integer sums per seat, mergeable exactly: stakes as (x = staked, y = returned)."""
 
-    FIELDS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net")
+    FIELDS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net", "won", "pushed", "lost")
+    DUEL = {pure_duel.PUNTER: 8, pure_duel.PUSH: 9, pure_duel.BANKER: 10}  # a stake's duel: its field
 
     def __init__(self, seats):
         self.seats = seats
@@ -86,14 +103,10 @@ class Sums:
         self.house = 0
         self.rounds = 0
 
-    def add_stake(self, seat, x, y):
+    def add_stake(self, seat, x, y, duel):
         d = self.data[seat]
-        d[0] += 1
-        d[1] += x
-        d[2] += y
-        d[3] += x * x
-        d[4] += y * y
-        d[5] += x * y
+        d[self.DUEL[duel]] += 1
+        tallies.add_pair(d, x, y)
 
     def merge(self, other):
         for a, b in zip(self.data, other.data):
@@ -201,7 +214,7 @@ def club_play(o, res, last, duel=pure_duel):
             bal[seat] += to_punter
             house += to_house
             net_banker += to_bank
-            sums.add_stake(seat, amount, to_punter)
+            sums.add_stake(seat, amount, to_punter, results[tableau - 1])
         if limited:
             bank = after
         else:
@@ -228,60 +241,202 @@ def club_play(o, res, last, duel=pure_duel):
     return sums
 
 
-def club_report(sums, z=1.959963984540054):
+def club_report(sums):
     seats = []
     for s, d in enumerate(sums.data):
-        n, x, y, xx, yy, xy, bdeals, bnet = d
-        row = {"seat": s, "stakes": n, "staked": x, "returned": y, "rtp": None, "ci95": None,
-               "banker_deals": bdeals, "banker_net": bnet}
-        if n and x:
-            r = y / x
-            ss = yy - 2 * r * xy + r * r * xx  # sum of (y - r x)^2
-            se = math.sqrt(max(ss, 0.0) / (n * (n - 1))) / (x / n) if n > 1 else float("inf")
-            row.update(rtp=r, ci95=[r - z * se, r + z * se])
+        n, x, y, xx, yy, xy, bdeals, bnet, won, pushed, lost = d
+        rtp, ci = stats.ratio(n, x, y, xx, yy, xy)
+        he, he_ci = stats.edge(rtp, ci)
+        row = {"seat": s, "stakes": n, "staked": x, "returned": y, "rtp": rtp, "ci95": ci,
+               "house_edge": he, "house_edge_ci95": he_ci, "banker_deals": bdeals, "banker_net": bnet,
+               "won": won, "pushed": pushed, "lost": lost}
+        for k, m in (("win_rate", won), ("push_rate", pushed), ("loss_rate", lost)):
+            row[k], row[k + "_ci95"] = stats.proportion(m, n)  # the duels of its stakes, Wilson's
         seats.append(row)
     return {"seats": seats, "house": sums.house}
 
 
-SIMULATORS = {"club": (club_session, club_report, CLUB_STAKING)}
+def club_summary(d):
+    """The club report of a merged tally (either path's: the same sums)."""
+    sums = Sums(len(d["sums"]))
+    sums.data, sums.house, sums.rounds = d["sums"], d["house"], d["rounds"]
+    return club_report(sums)
+
+
+# ---- the games on the rules engine, a bot at each seat --------------------------------
+ECARTE_STAKING = ("each player stakes 1 unit a game and the loser pays the winner the game's "
+                  "value (treble if he has no point, double with 1 or 2, single with 3 or 4); "
+                  "the first dealer is cut for in each chunk")
+PIQUET_STAKING = ("a unit a point: the loser of a partie pays the winner its Rubicon value "
+                  "(a drawn partie moves nothing)")
+MONEY = ("a seat's return to player is what came back over what it had at risk: a transfer "
+         "of a units is a units staked by each side and 2a returned to the payee; house edge "
+         "= 1 - RTP")
+
+
+def _options(game, variant, big=False):
+    """The game's options, for a variant by name; big: club bankrolls nobody runs through."""
+    o = named.options(game, variant)  # ValueError naming the variants if unknown
+    if big:
+        o = R.Options(**dict(named.variants(game)[variant] if variant else {}, balance=BIG))
+    return o
+
+
+def seat_levels(spec, seats):
+    """The strength at each of `seats` seats: one for all, or one per seat."""
+    levels = list(spec["bots"])
+    if len(levels) == 1:
+        levels *= seats
+    if len(levels) != seats:
+        raise ValueError("%s seats %d here: give one bot strength for all, or %d, got %d (%s)"
+                         % (spec["game"], seats, seats, len(levels), ",".join(spec["bots"])))
+    return levels
+
+
+def check(spec):
+    """The spec's game, variant and bot strengths, checked (ValueError saying what is
+    wrong); returns the strength at each seat."""
+    o = _options(spec["game"], spec["variant"])
+    table = find_game(spec["game"]).Table(kits.find(spec["game"]).new_game(o))
+    levels = seat_levels(spec, table.SEATS)
+    for level in sorted(set(levels)):
+        strengths.bot(spec["game"], level)
+    return levels
+
+
+class _SeededRandom:
+    """The global `random` seeded for one chunk and put back after: a bot that draws from
+    it plays the same in any worker. One chunk at a time in a process (a Dask worker may
+    run chunks on threads; the GIL would serialise them anyway)."""
+
+    lock = threading.Lock()
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def __enter__(self):
+        self.lock.acquire()
+        self.state = random.getstate()
+        random.seed(self.seed)
+
+    def __exit__(self, *exc):
+        random.setstate(self.state)
+        self.lock.release()
+
+
+def table_session(spec, k, n):
+    """One chunk of n rounds on the rules engine (simulator/direct.py), the spec's bots at
+    the seats; the game's tally of it."""
+    game = spec["game"]
+    rng = random.Random(chunk_seed(spec["seed"], k))
+    with _SeededRandom(rng.getrandbits(64)):
+        o = _options(game, spec["variant"])
+        if game == "ecarte":  # the cut for the first deal, from the chunk's stream
+            rules = find_game(game).Rules(o, first_dealer=rng.randrange(2), evaluator=core.evaluate)
+        else:
+            rules = kits.find(game).new_game(o, core.evaluate)
+        seats = find_game(game).Table(rules).SEATS
+        bots = [strengths.bot(game, level) for level in seat_levels(spec, seats)]
+        table = DirectTable(game=game, players=bots, randbelow=rng.randrange, rules=rules, keep_log=False)
+        tally = TALLIES[game](seats)
+        if game == "club":
+            table.run_deals(n, tally.feed)
+        else:
+            table.run_games(n, tally.feed)
+        return tally.result(n)
+
+
+TALLIES = {"ecarte": tallies.EcarteTally, "piquet": tallies.PiquetTally, "club": tallies.ClubTally}
+
+
+def club_chunk(spec, k, n):
+    if set(spec["bots"]) == {"rules"}:
+        _seats, data, house, rounds = club_session(spec["seed"], k, n, _options("club", spec["variant"], True))
+        return {"sums": data, "house": house, "rounds": rounds}
+    return table_session(spec, k, n)
+
+
+def club_staking(spec):
+    if set(spec["bots"]) == {"rules"}:
+        return CLUB_STAKING
+    o = _options("club", spec["variant"])
+    return ("the kit's bots at the seats on the rules engine, each banking and staking as its "
+            "strength does, from balances of %d and a bank of %d" % (o.balance, o.bank))
+
+
+class Simulation:
+    """What `tapis simulate --game G` plays: a round's unit, the chunk size, a chunk's
+    session, the report of a merged tally and the staking in words."""
+
+    def __init__(self, unit, chunk, session, report, staking):
+        self.unit, self.chunk, self.session, self.report, self.staking = unit, chunk, session, report, staking
+
+
+SIMULATORS = {
+    "club": Simulation("deals", CHUNK, club_chunk, club_summary, club_staking),
+    "ecarte": Simulation("games", 50, table_session, tallies.ecarte_report,
+                         lambda spec: ECARTE_STAKING + "; " + MONEY),
+    "piquet": Simulation("parties", 10, table_session, tallies.piquet_report,
+                         lambda spec: PIQUET_STAKING + "; " + MONEY),
+}
+
+
+def run_chunk(spec, k, n):
+    """Chunk k (n rounds) of the run `spec`: what every backend calls."""
+    return SIMULATORS[spec["game"]].session(spec, k, n)
 
 
 # ---- running the chunks -----------------------------------------------------------
-def simulate(game, rounds, seed, workers=1, scheduler=None, progress=None, chunk=CHUNK):
-    """Run `rounds` rounds of `game` in chunks; returns the report dict. progress(done,
-    total) after each chunk."""
-    session, report, staking = SIMULATORS[game]
-    jobs = chunks(rounds, chunk)
-    done = []
-    tick = (lambda: progress(len(done), len(jobs))) if progress else (lambda: None)
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C: `report` holds the figures of the chunks merged until then."""
+
+    def __init__(self, report):
+        KeyboardInterrupt.__init__(self)
+        self.report = report
+
+
+def simulate(game, rounds, seed, workers=1, scheduler=None, progress=None, chunk=None,
+             bots=("rules",), variant=None, trace=0):
+    """Run `rounds` rounds of `game` in chunks; returns (the report, the backend).
+    progress(n) after each chunk of n rounds, in chunk order; trace: keep about that many
+    points of each seat's RTP and interval as the rounds accumulate (report["trace"])."""
+    sim = SIMULATORS[game]
+    spec = {"game": game, "seed": seed, "bots": list(bots), "variant": variant}
+    levels = check(spec)
+    size = chunk or sim.chunk
+    count = (rounds + size - 1) // size
+    workers = max(1, min(workers, count))
+    task = functools.partial(run_chunk, spec)
     if scheduler:
-        from distributed import Client, as_completed
-
-        with Client(scheduler, timeout=10) as client:
-            futs = [client.submit(session, seed, k, n, pure=False) for k, n in jobs]
-            for f in as_completed(futs):
-                done.append(f.result())
-                tick()
-        backend = "dask"
+        parts, backend = W.dask(task, chunks(rounds, size), scheduler), "dask"
     elif workers > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed as done_as
-
-        with ProcessPoolExecutor(workers) as pool:
-            futs = [pool.submit(session, seed, k, n) for k, n in jobs]
-            for f in done_as(futs):
-                done.append(f.result())
-                tick()
-        backend = "processes"
+        parts, backend = W.processes(task, chunks(rounds, size), workers), "processes"
     else:
-        for k, n in jobs:
-            done.append(session(seed, k, n))
-            tick()
-        backend = "inline"
-    total = None
-    for part in done:
-        s = Sums.from_list(part)
-        total = s if total is None else total.merge(s)
-    out = {"game": game, "rounds": rounds, "seed": seed, "chunks": len(jobs), "chunk": chunk,
-           "staking": staking}
-    out.update(report(total))
-    return out, backend
+        parts, backend = W.inline(task, chunks(rounds, size)), "inline"
+    head = {"game": game, "unit": sim.unit, "rounds": rounds, "seed": seed, "bots": levels,
+            "variant": variant, "chunks": count, "chunk": size, "staking": sim.staking(spec),
+            "workers": workers, "backend": backend}
+    total, done, points = None, 0, []
+    stride = max(1, (count + trace - 1) // trace) if trace else 0
+
+    def report():
+        out = dict(head)
+        if done < rounds:
+            out.update(rounds=done, asked=rounds, interrupted=True)
+        out.update(sim.report(total) if total is not None else {"seats": []})
+        if trace:
+            out["trace"] = points
+        return out
+
+    try:
+        with closing(parts):
+            for j, (n, part) in enumerate(parts):
+                total = part if total is None else tallies.add(total, part)
+                done += n
+                if stride and ((j + 1) % stride == 0 or j + 1 == count):
+                    points.append({"rounds": done, "seats": [[s["rtp"], s["ci95"]] for s in sim.report(total)["seats"]]})
+                if progress:
+                    progress(n)
+    except KeyboardInterrupt:
+        raise Interrupted(report())
+    return report(), backend

@@ -42,13 +42,13 @@ def settlement(events, house_before, house_after):
     banker = None
     for kind, seat, value in events:
         if kind == "settle":
-            _tableau, amount, _outcome, net = value
+            tableau, amount, _outcome, net = value
             assert seat not in stakes  # one stake a seat a deal
-            stakes[seat] = (amount, amount + net)
+            stakes[seat] = (amount, amount + net, tableau)
         elif kind == "end":
             banker = seat
     fees = house_after - house_before
-    return stakes, banker, sum(a - back for a, back in stakes.values()) - fees
+    return stakes, banker, sum(a - back for a, back, _t in stakes.values()) - fees
 
 
 def results(events):
@@ -60,7 +60,7 @@ def sums_of(options, cards, last, unit=UNIT):
     """Drive the engine through the session and count what the twins count: (sums per seat
     in club_bank.SUMS order, house, balances, banker, bank, per-deal records, events seen).
     A record is (engine balances, bank, house, banker, settlement, duel results)."""
-    data = [[0] * 8 for _ in range(options.seats)]
+    data = [[0] * 11 for _ in range(options.seats)]
     records = []
     seen = set()
     house = 0
@@ -68,8 +68,10 @@ def sums_of(options, cards, last, unit=UNIT):
     for g, events in drive(options, cards, last, unit):
         stakes, banker, net = settlement(events, house, g.house)
         house = g.house
-        for seat, (x, y) in stakes.items():
+        duels = results(events)
+        for seat, (x, y, tableau) in stakes.items():
             d = data[seat]
+            d[{-1: 8, 0: 9, 1: 10}[duels[tableau - 1]]] += 1  # the duel: won, en carte, lost
             d[0] += 1
             d[1] += x
             d[2] += y

@@ -61,12 +61,14 @@ def check_against_the_engine(o, seed, rounds, unit=UNIT, hold=HOLD_TALIAS):
     res = [[r[5][t] for r in records] for t in range(3)]
     assert tuple(pure.play(o, res, last, unit, hold)) == want
     conserved(o, want)
-    before = [[0] * 8 for _ in range(o.seats)]
-    for i, (balances, bank, house, banker, (stakes, deal_banker, net), _r) in enumerate(records):
+    before = [[0] * 11 for _ in range(o.seats)]
+    for i, (balances, bank, house, banker, (stakes, deal_banker, net), duels) in enumerate(records):
         sums, h, bal, bkr, bnk = compiled.play(o, [r[:i + 1] for r in res], last[:i + 1], unit, hold)
         assert (bal, bnk, h, bkr) == (balances, bank, house, banker), i
         step = [[a - b for a, b in zip(x, y)] for x, y in zip(sums, before)]
-        assert {s: (d[1], d[2]) for s, d in enumerate(step) if d[0]} == stakes, i
+        assert {s: (d[1], d[2], [-1, 0, 1][d[8:].index(1)] if d[0] else None) for s, d in enumerate(step)
+                if d[0]} == {s: (x, y, duels[t - 1]) for s, (x, y, t) in stakes.items()}, i
+        assert all(sum(d[8:]) == d[0] for d in step)  # each stake's duel counted once
         assert all(d[0] in (0, 1) and d[3] == d[1] ** 2 and d[5] == d[1] * d[2] for d in step)
         assert [s for s, d in enumerate(step) if d[6]] == [deal_banker] and step[deal_banker][7] == net
         before = sums

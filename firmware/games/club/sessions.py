@@ -20,7 +20,8 @@ from . import duel as D
 
 SHOE = const(104)
 DEAL = const(17)  # four tableaux of four, then the trump
-SUMS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net")  # per seat, in this order
+SUMS = ("n", "x", "y", "xx", "yy", "xy", "bank_deals", "bank_net",  # per seat, in this order
+        "won", "pushed", "lost")  # the duels of a seat's stakes: its tableau won, en carte, lost
 
 _LIMITED = const(1)
 _RESPONSIBLE = const(2)
@@ -58,7 +59,7 @@ class _Bank:
         self.banker, self.kind, self.bank, self.lays, self.broken = o.first_banker, 0, 0, 0, False
         self.bank_deals, self.resp_talias, self.holds, self.house = 0, 0, 0, 0
         self.decide = True
-        self.sums = [[0] * 8 for _ in range(o.seats)]
+        self.sums = [[0] * 11 for _ in range(o.seats)]
 
     def _rotate(self):
         self.bal[self.banker] += self.bank
@@ -150,6 +151,7 @@ class _Bank:
                 d[3] += a * a
                 d[4] += back * back
                 d[5] += a * back
+                d[9 if r == D.PUSH else (10 if r == D.BANKER else 8)] += 1
         if limited:
             self.bank = bank
         else:

@@ -1,0 +1,107 @@
+"""`tapis simulate` for écarté, piquet and club: a deal on the direct table (rules, the table
+adapters' views as JSON, the bots' presses: simulator/direct.py) against the same deal on the
+emulated table (frames, links, devices, the firmware controller), then whole runs on one and
+two workers, and where a direct deal's time goes. All in one run; the logs are compared.
+
+    .venv/bin/python benchmarks/simulate.py [--deals N] [--repeat R] [--seed S]
+
+Deal rates are CPU time of this process (one core), best of R interleaved runs, with the
+compiled core. Whole runs are wall clock (the workers are other processes).
+"""
+import argparse
+import cProfile
+import os
+import pstats
+import time
+
+from tapis.cython_core import twins
+from tapis.simulator import montecarlo as MC
+from tapis.simulator.direct import DirectTable
+from tapis.simulator.kits.ecarte import bots as ecarte_bots
+from tapis.simulator.table import EmulatedTable
+
+DEALS = {"ecarte": 400, "piquet": 60, "club": 400}
+RUNS = {"ecarte": 400, "piquet": 40, "club": 4_000_000}  # rounds of a whole run: games, parties, deals
+
+
+def deal_rate(make, game, deals, seed):
+    ecarte_bots._ADVICE.clear()  # the advisor's cache: each run pays for its own answers
+    t = make(seed, game, evaluator=twins.evaluate)
+    t0 = time.process_time()
+    t.run_deals(deals)
+    return deals / (time.process_time() - t0), t.game.log
+
+
+def tables(deals, repeat, seed):
+    print("deals/s, CPU time, best of %d interleaved (compiled core; %s)" % (repeat, twins.CORE))
+    print("%-8s %10s %10s %7s  %s" % ("game", "emulated", "direct", "ratio", "same events"))
+    for game in ("ecarte", "piquet", "club"):
+        n = deals or DEALS[game]
+        best = {"emulated": 0.0, "direct": 0.0}
+        logs = {}
+        for _ in range(repeat):
+            for name, make in (("emulated", EmulatedTable), ("direct", DirectTable)):
+                rate, logs[name] = deal_rate(make, game, n, seed)
+                best[name] = max(best[name], rate)
+        same = logs["emulated"] == logs["direct"]
+        print("%-8s %10.0f %10.0f %6.2fx  %s (%d events)" % (
+            game, best["emulated"], best["direct"], best["direct"] / best["emulated"], same, len(logs["direct"])))
+        assert same, game
+
+
+def runs(seed):
+    print("whole runs, wall clock: MC.simulate on 1 and 2 workers (machine: %d CPUs, load %.1f)" % (
+        os.cpu_count(), os.getloadavg()[0]))
+    print("%-8s %10s %12s %12s %7s" % ("game", "rounds", "1 worker /s", "2 workers /s", "ratio"))
+    for game in ("ecarte", "piquet", "club"):
+        n = RUNS[game]
+        rates, reports = [], []
+        for w in (1, 2):
+            t0 = time.perf_counter()
+            r, _ = MC.simulate(game, n, seed, workers=w)
+            rates.append(n / (time.perf_counter() - t0))
+            reports.append({k: v for k, v in r.items() if k not in ("workers", "backend")})
+        assert reports[0] == reports[1], game
+        print("%-8s %10d %12.1f %12.1f %6.2fx  (%s)" % (game, n, rates[0], rates[1], rates[1] / rates[0],
+                                                       MC.SIMULATORS[game].unit))
+
+
+def profile(seed):
+    """Shares of a direct deal's CPU time, écarté and piquet."""
+    for game, n in (("ecarte", 300), ("piquet", 40)):
+        ecarte_bots._ADVICE.clear()
+        t = DirectTable(seed, game, evaluator=twins.evaluate)
+        prof = cProfile.Profile()
+        prof.runcall(t.run_deals, n)
+        st = pstats.Stats(prof)
+        total = st.total_tt
+        cum = {}
+        for (path, _line, fn), (_cc, _nc, _tt, ct, _callers) in st.stats.items():
+            key = None
+            if fn == "view" and "games" in path:
+                key = "the adapter's views"
+            elif fn in ("dumps", "loads") and "json" in path:
+                key = "JSON (encode, decode)"
+            elif fn == "presses" and "kits" in path:
+                key = "the bots"
+            elif fn == "apply" and path.endswith("rules.py"):
+                key = "the rules (apply)"
+            if key:
+                cum[key] = cum.get(key, 0) + ct
+        print("%s, %d deals: %.2f ms a deal; %s" % (game, n, 1000 * total / n, ", ".join(
+            "%s %.0f %%" % (k, 100 * v / total) for k, v in sorted(cum.items(), key=lambda kv: -kv[1]))))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--deals", type=int, help="deals per table run (default: per game)")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--seed", type=int, default=7)
+    a = p.parse_args()
+    tables(a.deals, a.repeat, a.seed)
+    runs(a.seed)
+    profile(a.seed)
+
+
+if __name__ == "__main__":
+    main()
