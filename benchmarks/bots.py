@@ -1,6 +1,6 @@
 """The bots' strengths, measured: each level against the next weaker one, seat for seat
 and deal order for deal order (each session is played twice, the levels swapping
-seats), on the rules alone (simulator/kits/match.py), with the time each level takes.
+seats), on the rules alone (simulator/direct.py), with the time each level takes.
 
     .venv/bin/python benchmarks/bots.py [--game G] [--sessions N] [--deals N] [--seed S]
 
@@ -16,7 +16,7 @@ import time
 
 from tapis.cython_core.twins import evaluate
 from tapis.simulator import kits
-from tapis.simulator.kits.match import Match
+from tapis.simulator.direct import DirectTable
 
 PAIRS = (("rules", "random"), ("advisor", "rules"))
 WON = {"ecarte": "game", "piquet": "partie"}  # the event whose seat won a game
@@ -24,7 +24,7 @@ WON = {"ecarte": "game", "piquet": "partie"}  # the event whose seat won a game
 
 def session(game, levels, deals, seed):
     """[(points or money, games won) per level in `levels`'s order] of one session."""
-    m = Match(game, seed, [kits.bot(game, lv) for lv in levels], evaluator=evaluate)
+    m = DirectTable(seed, game, evaluator=evaluate, players=[kits.bot(game, lv) for lv in levels])
     g = m.game
     start = list(g.balances) if game == "club" else None
     m.run_deals(deals)

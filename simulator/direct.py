@@ -40,6 +40,10 @@ class DirectTable:
         self.shown = [None] * seats  # the JSON each seat's display last showed
         self.pack, self.dealt, self.cut = [], 0, None
         self.keep_log = keep_log
+        # presses, and those the table refused per seat: `late` when another seat's press
+        # made the view they answered stale (a king that ended the game while the other
+        # chose his card), `refused` otherwise, the bot's own mistakes
+        self.presses, self.refused, self.late = 0, [0] * seats, [0] * seats
 
     def run(self, until, on_events=None):
         """Play until until(game) is true; on_events(new events) as they come."""
@@ -101,12 +105,15 @@ class DirectTable:
                 self.shown[s] = data
                 asked.append((s, self.players[s].presses(json.loads(data))))
         for s, presses in asked:
+            late = presses and json.dumps(t.view(s)) != self.shown[s]
             for button, arg in presses:
+                self.presses += 1
                 try:
                     action = t.press(s, button, arg)
                     if action is not None:
                         self.game.apply(action)
                         t.done(s)
                 except IllegalAction as e:
+                    (self.late if late else self.refused)[s] += 1
                     t.refuse(s, str(e))
         return bool(asked)

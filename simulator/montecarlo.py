@@ -1,5 +1,5 @@
 # Monte Carlo for `tapis simulate`: écarté, piquet and club écarté with a bot of a chosen
-# strength at each seat (simulator/strengths.py): win rates, points per deal,
+# strength at each seat (the kits' BOTS, simulator/kits): win rates, points per deal,
 # game values, each seat's return to player and house edge, with 95 % confidence
 # intervals (simulator/tallies.py, simulator/stats.py).
 #
@@ -17,7 +17,6 @@
 import functools
 import hashlib
 import random
-import threading
 from array import array
 from contextlib import closing
 
@@ -28,7 +27,7 @@ from tapis.firmware.games import find as find_game
 from tapis.firmware.games import named
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
-from tapis.simulator import kits, stats, strengths, tallies, workers as W
+from tapis.simulator import kits, stats, tallies, workers as W
 from tapis.simulator.direct import DirectTable
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT, bank_choice, stake_for
 
@@ -300,28 +299,8 @@ def check(spec):
     table = find_game(spec["game"]).Table(kits.find(spec["game"]).new_game(o))
     levels = seat_levels(spec, table.SEATS)
     for level in sorted(set(levels)):
-        strengths.bot(spec["game"], level)
+        kits.bot(spec["game"], level)
     return levels
-
-
-class _SeededRandom:
-    """The global `random` seeded for one chunk and put back after: a bot that draws from
-    it plays the same in any worker. One chunk at a time in a process (a Dask worker may
-    run chunks on threads; the GIL would serialise them anyway)."""
-
-    lock = threading.Lock()
-
-    def __init__(self, seed):
-        self.seed = seed
-
-    def __enter__(self):
-        self.lock.acquire()
-        self.state = random.getstate()
-        random.seed(self.seed)
-
-    def __exit__(self, *exc):
-        random.setstate(self.state)
-        self.lock.release()
 
 
 def table_session(spec, k, n):
@@ -329,21 +308,21 @@ def table_session(spec, k, n):
     the seats; the game's tally of it."""
     game = spec["game"]
     rng = random.Random(chunk_seed(spec["seed"], k))
-    with _SeededRandom(rng.getrandbits(64)):
-        o = _options(game, spec["variant"])
-        if game == "ecarte":  # the cut for the first deal, from the chunk's stream
-            rules = find_game(game).Rules(o, first_dealer=rng.randrange(2), evaluator=core.evaluate)
-        else:
-            rules = kits.find(game).new_game(o, core.evaluate)
-        seats = find_game(game).Table(rules).SEATS
-        bots = [strengths.bot(game, level) for level in seat_levels(spec, seats)]
-        table = DirectTable(game=game, players=bots, randbelow=rng.randrange, rules=rules, keep_log=False)
-        tally = TALLIES[game](seats)
-        if game == "club":
-            table.run_deals(n, tally.feed)
-        else:
-            table.run_games(n, tally.feed)
-        return tally.result(n)
+    o = _options(game, spec["variant"])
+    if game == "ecarte":  # the cut for the first deal, from the chunk's stream
+        rules = find_game(game).Rules(o, first_dealer=rng.randrange(2), evaluator=core.evaluate)
+    else:
+        rules = kits.find(game).new_game(o, core.evaluate)
+    seats = find_game(game).Table(rules).SEATS
+    # each bot's own stream from the chunk's: the same play in any worker
+    bots = [kits.bot(game, level, 1 + rng.randrange(1 << 31)) for level in seat_levels(spec, seats)]
+    table = DirectTable(game=game, players=bots, randbelow=rng.randrange, rules=rules, keep_log=False)
+    tally = TALLIES[game](seats)
+    if game == "club":
+        table.run_deals(n, tally.feed)
+    else:
+        table.run_games(n, tally.feed)
+    return tally.result(n)
 
 
 TALLIES = {"ecarte": tallies.EcarteTally, "piquet": tallies.PiquetTally, "club": tallies.ClubTally}

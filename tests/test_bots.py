@@ -7,7 +7,7 @@ import pytest
 from tapis.cython_core.twins import evaluate
 from tapis.host.cli import main
 from tapis.simulator import kits
-from tapis.simulator.kits.match import Match
+from tapis.simulator.direct import DirectTable
 from tapis.simulator.table import EmulatedTable
 
 DEALS = {"ecarte": 12, "piquet": 6, "club": 40}
@@ -25,7 +25,7 @@ def test_every_game_has_the_three_strengths_weakest_first():
 def test_each_strength_plays_whole_deals_with_no_refused_press(game, level):
     seats = 4 if game == "club" else 2
     for seed in (1, 2):
-        m = Match(game, seed, [kits.bot(game, level) for _ in range(seats)], evaluator=evaluate)
+        m = DirectTable(seed, game, evaluator=evaluate, players=[kits.bot(game, level) for _ in range(seats)])
         m.run_deals(DEALS[game])
         assert m.game.finished_deals() >= DEALS[game]
         assert sum(m.refused) == 0, "%s %s: the table refused %r" % (game, level, m.refused)
@@ -42,7 +42,7 @@ def test_mixed_strengths_on_the_emulated_table_through_the_controller(game):
 
 
 def _points(game, levels, deals, seed):
-    m = Match(game, seed, [kits.bot(game, lv) for lv in levels], evaluator=evaluate)
+    m = DirectTable(seed, game, evaluator=evaluate, players=[kits.bot(game, lv) for lv in levels])
     m.run_deals(deals)
     got = [0, 0]
     for kind, seat, value in m.game.log:

@@ -221,26 +221,14 @@ def test_the_chunks_are_a_stream_not_a_list():
     assert list(MC.chunks(12001, 5000)) == [(0, 5000), (1, 5000), (2, 2001)]
 
 
-def test_a_bot_drawing_from_random_plays_the_same_in_any_worker(monkeypatch):
+def test_a_random_bot_draws_from_its_chunks_stream_and_plays_the_same_in_any_worker():
     import random
 
-    from tapis.firmware import panel as B
-    from tapis.simulator.kits.club.bots import ClubBot
-
-    class Dicey(ClubBot):  # a punter who picks his tableau with the global random
-        def presses(self, view):
-            out = ClubBot.presses(self, view)
-            return [(b, random.randint(1, 3)) if b == B.SELECT and view["phase"] == "stake" else (b, a)
-                    for b, a in out]
-
-    monkeypatch.setattr(kits.find("club"), "BOTS", {"rules": ClubBot, "dicey": Dicey}, raising=False)
-    spec = {"game": "club", "seed": 3, "bots": ["dicey"], "variant": None}
+    spec = {"game": "club", "seed": 3, "bots": ["random"], "variant": None}
     random.seed(1)
-    before = random.random()
     a = MC.run_chunk(spec, 0, 300)
-    random.seed(1)
+    random.seed(99)  # the global random is not the bots' source
     b = MC.run_chunk(spec, 0, 300)
-    assert random.random() == before  # the caller's random is put back
     assert a == b and a["sums"] != MC.table_session(dict(spec, bots=["rules"]), 0, 300)["sums"]
 
 
@@ -283,7 +271,7 @@ def test_more_workers_than_chunks_are_not_started():
 
 @pytest.mark.parametrize("args, message", [
     (["--workers", "1000"], "--workers 1000: at most"),
-    (["--bots", "rules,nobody"], "no bots of strength 'nobody'; it has: rules"),
+    (["--bots", "rules,nobody"], "no bots of strength 'nobody'; it has: random, rules, advisor"),
     (["--bots", "rules,rules,rules"], "give one bot strength for all, or 2, got 3"),
     (["--bots", "rules,"], "names separated by commas"),
     (["--variant", "nope"], "no variant 'nope'"),

@@ -5,10 +5,9 @@ import random
 
 import pytest
 
-from tapis.firmware import panel as B
 from tapis.firmware.games import club as R
 from tapis.host.cli import main
-from tapis.simulator import kits, stats, strengths
+from tapis.simulator import stats
 from tapis.simulator import montecarlo as MC
 
 
@@ -88,46 +87,9 @@ def test_the_wilson_and_mean_intervals_cover_95_times_in_100():
 
 
 # ---- bots of a strength per seat -------------------------------------------------------------
-def test_the_strengths_are_the_kits_and_random():
-    for game in ("ecarte", "piquet", "club"):
-        assert strengths.names(game)[-1] == "random" and "rules" in strengths.names(game)
-    with pytest.raises(ValueError, match="ecarte has no bots of strength 'nobody'; it has: rules.*random"):
-        strengths.bot("ecarte", "nobody")
-
-
-@pytest.mark.parametrize("game", ["ecarte", "piquet"])
-def test_the_random_bot_plays_a_legal_card_at_random_and_decides_the_rest_as_the_rules_bot(game):
-    random.seed(2)
-    bot = strengths.bot(game, "random")
-    view = {"phase": "play", "turn": True, "hand": [1, 2, 3, 4], "legal": [2, 4], "led": 5, "trump": 0x10,
-            "deal": 1, "tricks": [0, 0], "talon": 0, "stock": 0, "king": False, "seat": 0, "elder": 0,
-            "played": [], "gallery": False}
-    picked = set()
-    for i in range(40):
-        bot.inner.acted = None
-        out = bot.presses(dict(view, deal=i, stock=i))
-        cards = [a for b, a in out if b == B.SELECT]
-        assert len(cards) == 1 and out[-1] == (B.CONFIRM, 0)
-        picked.add(view["hand"][cards[0] - 1])
-    assert picked == {2, 4}
-    other = dict(view, phase="exchange", exchange=[1, 2]) if game == "piquet" else \
-        dict(view, phase="propose")
-    rules = kits.bot(game, "rules")
-    bot.inner.acted = None
-    assert bot.presses(other) == rules.presses(other)
-
-
-def test_club_random_backs_a_tableau_at_random_with_the_rules_bots_stake():
-    random.seed(3)
-    bot = strengths.bot("club", "random")
-    view = {"phase": "stake", "turn": True, "deal": 0, "banker": 1, "lays": 1, "talia": 0, "range": [0, 9],
-            "order": 0, "seat": 2, "balances": [100, 100, 100, 100]}
-    tableaux = set()
-    for d in range(30):
-        out = bot.presses(dict(view, deal=d))
-        assert out[0][0] == B.SELECT and out[1:] == [(B.BET_PLUS, 2), (B.CONFIRM, 0)]
-        tableaux.add(out[0][1])
-    assert tableaux == {1, 2, 3}
+def test_simulate_refuses_a_strength_no_kit_has():
+    with pytest.raises(ValueError, match="ecarte has no bots of strength 'nobody'; it has: random, rules, advisor"):
+        MC.check({"game": "ecarte", "variant": None, "bots": ["nobody"]})
 
 
 @pytest.mark.parametrize("bots", [["rules", "random"], ["random", "rules"]])
@@ -144,7 +106,7 @@ def test_simulate_names_the_strengths_it_has(capsys):
     with pytest.raises(SystemExit) as e:
         main(["simulate", "--game", "piquet", "--rounds", "2", "--bots", "expert"])
     assert e.value.code == 2
-    assert "piquet has no bots of strength 'expert'; it has: rules, random" in capsys.readouterr().err
+    assert "piquet has no bots of strength 'expert'; it has: random, rules, advisor" in capsys.readouterr().err
 
 
 # ---- the same tallies for any number of workers ------------------------------------------------

@@ -24,7 +24,7 @@ def register(sub):
                    help="rounds to play: deals of club écarté, games of écarté (to 5 points), parties of piquet")
     p.add_argument("--bots", type=levels, default=["rules"], metavar="LEVEL[,LEVEL...]",
                    help="the bots' strength: one for every seat, or one per seat in seat order "
-                        "(default rules; the kit's strengths and random: simulator/strengths.py)")
+                        "(default rules; the kits' BOTS: random, rules, advisor)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
     p.add_argument("--workers", type=A.positive, help="worker processes (default 1)")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")

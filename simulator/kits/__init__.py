@@ -24,11 +24,12 @@ def levels(name):
     return tuple(getattr(kit, "BOTS", {"rules": kit.Bot}))
 
 
-def bot(name, level="rules"):
+def bot(name, level="rules", seed=1):
     """A new bot for a seat of the game `name`, at a strength a kit names in its BOTS
-    ({level: bot class}; "rules": rules of thumb, the kit's Bot)."""
+    ({level: bot class}; "rules": rules of thumb, the kit's Bot). `seed`: the stream of
+    the bots that draw (random play, the advisor's samples); the others ignore it."""
     kit = find(name)
     levels = getattr(kit, "BOTS", {"rules": kit.Bot})
     if level not in levels:
         raise ValueError("%s has no bots of strength %r; it has: %s" % (name, level, ", ".join(levels)))
-    return levels[level]()
+    return levels[level](seed)

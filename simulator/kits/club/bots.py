@@ -33,7 +33,7 @@ class ClubBot:
     pattern of stake_for, its unit growing with what it has (2, or a 50th of it). A
     stronger or weaker bot overrides the decisions (bank, stake)."""
 
-    def __init__(self):
+    def __init__(self, seed=None):  # plays the same whatever the seed
         self.acted = None
         self.holds = 0
 

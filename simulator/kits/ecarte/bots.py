@@ -85,7 +85,7 @@ class EcarteBot:
     once. A stronger or weaker bot overrides the decisions (stands, refuses, discards, card,
     answer, choice, asks)."""
 
-    def __init__(self):
+    def __init__(self, seed=None):  # plays the same whatever the seed
         self.acted = None  # the decision point last answered, so each is answered once
 
     def presses(self, view):
@@ -213,9 +213,9 @@ def ecarte_gallery(view):
     return []
 
 
-def _advisor_bot():
+def _advisor_bot(seed=1):
     from .advisor import AdvisorBot  # the search and the verdict load with the first advisor
-    return AdvisorBot()
+    return AdvisorBot(seed)
 
 
 BOTS = {"random": RandomBot, "rules": EcarteBot, "advisor": _advisor_bot}  # weakest first

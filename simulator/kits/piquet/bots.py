@@ -73,7 +73,7 @@ class PiquetBot:
     keep values (piquet_discard), the card by piquet_card. A stronger or weaker bot
     overrides the decisions (blanche, exchange, look, declare, card)."""
 
-    def __init__(self):
+    def __init__(self, seed=None):  # plays the same whatever the seed
         self.acted = None  # the decision point last answered, so each is answered once
 
     def presses(self, view):
@@ -138,9 +138,9 @@ class RandomBot(PiquetBot):
         return legal[self.rng.below(len(legal))]
 
 
-def _advisor_bot():
+def _advisor_bot(seed=1):
     from .advisor import AdvisorBot  # the exchange search loads with the first advisor
-    return AdvisorBot()
+    return AdvisorBot(seed)
 
 
 BOTS = {"random": RandomBot, "rules": PiquetBot, "advisor": _advisor_bot}  # weakest first
