@@ -1,8 +1,15 @@
 # Argument types shared by the subcommands: each refuses bad text with a clear message
 # (argparse turns it into exit code 2).
+#
+# Cards are taken as tapis prints them, not only as the board's parser takes them
+# (firmware/cards.py, kept small for the board's heap): `7♥`, `10H`, `t♠`, and a hand pasted
+# whole from a deal record (`["7D", "TD", "JS"]`) or from the table's watch (`J♠ 7♦ T♦`).
 import argparse
 
-from tapis.firmware.cards import CardError, parse, parse_list
+from tapis.firmware.cards import CardError, parse
+
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_SEPARATORS = str.maketrans({c: " " for c in ",;[]()\"'"})
 
 
 def positive(text):
@@ -25,15 +32,34 @@ def seed(text):
     return n
 
 
+def _code(token):
+    """One printed card ('7♥', '10H', 'ks', '"QC"') -> its code; CardError quotes the token."""
+    t = token.replace("\ufe0f", "").replace("\ufe0e", "")  # emoji / text presentation selectors
+    t = t[:-1] + SUIT_SYMBOLS[t[-1]] if t and t[-1] in SUIT_SYMBOLS else t
+    try:
+        return parse(t)
+    except CardError:
+        raise CardError("bad card %r: expected a rank 2-9, T (or 10), J, Q, K, A and a suit "
+                        "S H D C (or ♠ ♥ ♦ ♣), e.g. 'KH', '10♥'" % token) from None
+
+
+def parse_cards(text):
+    """A hand as printed: cards separated by spaces or commas, brackets and quotes allowed."""
+    return [_code(t) for t in text.translate(_SEPARATORS).split()]
+
+
 def card(text):
     try:
-        return parse(text)
+        got = parse_cards(text)
+        if len(got) != 1:
+            raise CardError("expected one card, got %r" % text)
+        return got[0]
     except CardError as e:
         raise argparse.ArgumentTypeError(str(e))
 
 
 def cards(text):
     try:
-        return parse_list(text)
+        return parse_cards(text)
     except CardError as e:
         raise argparse.ArgumentTypeError(str(e))

@@ -97,7 +97,10 @@ def reboot(board):
 
 def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     board, result, env, keys = flashed
-    assert result["ok"] and result["verified"] == result["files"] >= 20
+    assert result["ok"] and result["verified"] is True and result["files"] >= 20
+    assert result["schema"] == "tapis.flash/1" and result["micropython"] == micropython.version()
+    # a first flash writes everything: the image, the device id, the manifest, its signature, the key
+    assert (result["written"], result["unchanged"]) == (result["files"] + 4, 0)
     key_file = keys / ("%s.key" % result["device"])
     assert result["key_file"] == str(key_file) and key_file.exists()
     assert not str(key_file).startswith(str(micropython.REPO))  # never in the repository
@@ -140,9 +143,26 @@ def test_code_signed_with_another_key_is_refused(flashed):
         board.execute("open('manifest.sig','w').write(%r)" % saved, forward=False)
 
 
-def test_flash_to_a_port_with_no_board_fails_clearly(tmp_path):
+def test_flash_to_a_port_with_no_board_exits_2_in_one_line(tmp_path):
+    """The README promises exit 2 for bad input: a port that is not there, or where no
+    MicroPython answers, is bad input; one line on stderr, no traceback."""
     p = tapis("flash", "--port", str(tmp_path / "no-such-port"))
-    assert p.returncode == 1 and "cannot reach a MicroPython board" in p.stderr
+    assert p.returncode == 2 and p.stderr.startswith("tapis flash: cannot open the port")
+    assert len(p.stderr.strip().splitlines()) == 1 and not p.stdout
+    p = tapis("flash", "--port", "bogus://x", "--json")
+    assert p.returncode == 2 and json.loads(p.stdout) == {"schema": "tapis.flash/1", "ok": False,
+                                                          "error": p.stderr.strip()[len("tapis flash: "):]}
+
+
+def test_flash_to_a_port_where_no_micropython_answers_exits_2():
+    master, slave = os.openpty()  # a serial line with nobody at the other end
+    try:
+        p = tapis("flash", "--port", os.ttyname(slave), "--check")
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert p.returncode == 2 and "no MicroPython board answers at" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
 
 
 def test_flash_needs_a_port():
