@@ -63,3 +63,29 @@ def cards(text):
         return parse_cards(text)
     except CardError as e:
         raise argparse.ArgumentTypeError(str(e))
+
+
+def _number(text):
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a number of seconds, got %r" % text)
+    if x != x or x in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError("expected a finite number of seconds, got %r" % text)
+    return x
+
+
+def seconds(text):
+    """A duration: a number of seconds above 0."""
+    x = _number(text)
+    if x <= 0:
+        raise argparse.ArgumentTypeError("expected a number of seconds above 0, got %r" % text)
+    return x
+
+
+def seconds_or_zero(text):
+    """A pause: 0 (none) or a number of seconds above it; never negative."""
+    x = _number(text)
+    if x < 0:
+        raise argparse.ArgumentTypeError("expected 0 or more seconds, got %r" % text)
+    return x
