@@ -39,7 +39,7 @@ def _code(token):
     try:
         return parse(t)
     except CardError:
-        raise CardError("bad card %r: expected a rank 2-9, T (or 10), J, Q, K, A and a suit "
+        raise CardError("bad card code %r: expected a rank 2-9, T (or 10), J, Q, K, A and a suit "
                         "S H D C (or ♠ ♥ ♦ ♣), e.g. 'KH', '10♥'" % token) from None
 
 

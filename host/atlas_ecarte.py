@@ -93,6 +93,6 @@ def run(args):
     rows = compute(keys, workers, progress)
     write_csv(rows, out)
     report = summarise(rows, complete=len(keys) == K.CLASSES)
-    report.update(out=out, workers=workers, core=CORE)
+    report.update(schema="tapis.odds.ecarte.atlas/1", out=out, workers=workers, core=CORE)
     print(json.dumps(report) if args.json else render(report))
     return 0

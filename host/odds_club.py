@@ -58,12 +58,16 @@ def odds(solve, **shoe):
             "banker_win": Fraction(ways[1], total)}
 
 
+SCHEMA = "tapis.odds.club/1"
+
+
 def run(args):
     duel, core = cores.duel, cores.CORE
     o = odds(duel.solve)
     text = {k: "%d/%d" % (v.numerator, v.denominator) for k, v in o.items()}
-    if args.json:
-        print(json.dumps(dict(text, core=core)))
+    if args.json:  # each outcome's probability and its exact fraction (host/odds_ecarte.py's words)
+        print(json.dumps(dict({k: {"probability": float(v), "fraction": text[k]} for k, v in o.items()},
+                              schema=SCHEMA, core=core)))
     else:
         print("One punter tableau against the banker's, fresh 2x52 shoe (%s core):" % core)
         for k, v in o.items():

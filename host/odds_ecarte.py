@@ -3,7 +3,13 @@
 # dealer hand of 5 from the 26 unseen cards (65,780), both sides play perfectly with all
 # cards seen (elder maximises his tricks, dealer minimises them), obeying the play rules.
 # `wins` counts the dealer hands against which elder takes 3 or more tricks, `voles` all 5.
+#
+# The JSON vocabulary of odds and eval (the same keys, the same meanings): a probability is
+# `probability` (a float) beside `fraction` (the same, exact, "n/d"), prefixed by what it is
+# of when it is not the point (`vole_probability`, `vole_fraction`); `total` dealer hands,
+# `wins` and `voles` among them; `dealer_trumps` the dealer hands by how many trumps they hold.
 import json
+from fractions import Fraction
 
 from tapis.host import args as A
 
@@ -55,6 +61,26 @@ def count(hand, turned, dealers=None):
     return ecarte_solver.odds_against(hand, turned, dealers, True)
 
 
+SCHEMA = "tapis.odds.ecarte/1"
+
+
+def double_dummy(hand, turned, counts=None):
+    """The double-dummy odds of a position, in the vocabulary above (eval carries the same
+    under "double_dummy")."""
+    from tapis.cython_core.twins import ecarte_solver
+
+    total, wins, voles = counts or count(hand, turned)
+    return {"total": total, "wins": wins, "voles": voles,
+            "probability": wins / total, "fraction": fraction(wins, total),
+            "vole_probability": voles / total, "vole_fraction": fraction(voles, total),
+            "dealer_trumps": list(ecarte_solver.dealer_trumps(hand, turned))}
+
+
+def fraction(n, d):
+    f = Fraction(n, d)
+    return "%d/%d" % (f.numerator, f.denominator)
+
+
 def run(args):
     if args.all:
         if args.hand is not None or args.turned is not None:
@@ -67,13 +93,14 @@ def run(args):
     for flag in ("out", "workers", "limit"):
         if getattr(args, flag) is not None:
             args.parser.error("--%s goes with --all" % flag)
+    from tapis.firmware.cards import name, names
+
     hand, turned = position(args)
     total, wins, voles = count(hand, turned)
     if args.json:
-        print(json.dumps({"total": total, "wins": wins, "voles": voles}))
+        print(json.dumps(dict(schema=SCHEMA, hand=names(hand), turned=name(turned),
+                              **double_dummy(hand, turned, (total, wins, voles)))))
     else:
-        from tapis.firmware.cards import name
-
         print("elder %s, turned %s, elder leads without proposing; double dummy over %d dealer hands"
               % (" ".join(name(c) for c in hand), name(turned), total))
         print("  point (3+ tricks)  %6d  %.4f  (odds %d to %d)" % (wins, wins / total, wins, total - wins))
