@@ -22,6 +22,25 @@ def positive(text):
     return n
 
 
+def cores():
+    """The processors this process may run on."""
+    import os
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers(text):
+    """A number of worker processes: 1 up to four a core (more only queue for the processors)."""
+    n = positive(text)
+    most = 4 * cores()
+    if n > most:
+        raise argparse.ArgumentTypeError("at most %d worker processes (4 per core, %d cores here), got %r"
+                                         % (most, cores(), text))
+    return n
+
+
 def seed(text):
     try:
         n = int(text)

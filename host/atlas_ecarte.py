@@ -52,18 +52,28 @@ def compute(keys, workers=1, progress=None):
     else:
         import multiprocessing
 
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_deaf_to_ctrl_c)
         results = pool.imap(_rows, chunks)  # imap keeps the order of the chunks
     try:
         for i, rows in enumerate(results):
             out += rows
             if progress:
                 progress(i + 1, len(chunks))
-    finally:
+    except BaseException:  # Ctrl-C (the parent's alone): the workers stop now, none outlives it
         if pool is not None:
-            pool.close()
+            pool.terminate()
             pool.join()
+        raise
+    if pool is not None:
+        pool.close()
+        pool.join()
     return out
+
+
+def _deaf_to_ctrl_c():
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def write_csv(rows, path):

@@ -20,7 +20,7 @@ def register(sub):
     p.add_argument("--all", action="store_true",
                    help="the atlas: every distinct hand and turned card, odds and seed-002 verdict (a CSV and a summary)")
     p.add_argument("--out", metavar="FILE.csv", help="with --all: where the table goes (default ecarte-atlas.csv)")
-    p.add_argument("--workers", type=A.positive, help="with --all: worker processes (default 1)")
+    p.add_argument("--workers", type=A.workers, help="with --all: worker processes (default 1)")
     p.add_argument("--limit", type=A.positive, metavar="N", help="with --all: only N classes, spread evenly (a quick look)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run, parser=p)

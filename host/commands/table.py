@@ -18,7 +18,9 @@ def register(sub):
     p.add_argument("--board", choices=["cpython", "micropython"], default="cpython",
                    help="where the firmware runs: here, or on the virtual board (real MicroPython)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
-    p.add_argument("--delay", type=float, help="seconds between lines when watching (default 0.05 on a terminal)")
+    p.add_argument("--delay", type=A.seconds_or_zero,
+                   help="seconds between lines when watching (default 0.05 on a terminal)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar with --deals N --json")
     p.set_defaults(func=run, parser=p)
 
 
@@ -36,12 +38,14 @@ def run(args):
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     out = sys.stdout
     on_table = on_events = None
+    advance = lambda k=1: None
     if args.json:
         recorder = kit.Recorder(seed)
 
         def on_events(events):
             for record in recorder.feed(events):
                 out.write(json.dumps(record) + "\n")
+                advance()
     else:
         delay = args.delay if args.delay is not None else (0.05 if out.isatty() else 0.0)
 
@@ -64,13 +68,18 @@ def run(args):
         print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
+    from tapis.host.progress import progress
+
     sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, on_table=on_table)
-    # A deal's record is complete when the next deal starts, which the rules do at
-    # once, in the same step that ends a deal or a game.
-    if args.deals is None:
-        sim.run_games(1, on_events)
-    else:
-        sim.run_deals(args.deals, on_events)
-    if args.board == "micropython":
-        sim.close()
+    try:
+        # A deal's record is complete when the next deal starts, which the rules do at
+        # once, in the same step that ends a deal or a game.
+        if args.deals is None:
+            sim.run_games(1, on_events)
+        else:  # the records are the JSON run's only output: a bar on a terminal's stderr shows it going
+            with progress(args.deals, "deals", quiet=args.quiet or not args.json) as advance:
+                sim.run_deals(args.deals, on_events)
+    finally:
+        if args.board == "micropython":
+            sim.close()  # the virtual board's process too, on Ctrl-C
     return 0
