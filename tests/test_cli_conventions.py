@@ -217,3 +217,32 @@ def test_a_long_table_run_draws_a_bar_in_deals_on_a_terminal_and_none_when_quiet
     assert len(out.splitlines()) == 40 and "40/40" in screen and "deals" in screen
     out, screen = on_a_terminal_stderr("table", "--deals", "40", "--json", "--seed", "2", "--quiet")
     assert len(out.splitlines()) == 40 and screen == ""
+
+
+# ---- one JSON vocabulary ---------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["info"], ["ports"], ["odds", "club"],
+    ["eval", "ecarte", "--hand", "7H KS QS JS 7D", "--turned", "8H"],
+    ["eval", "club", "--banker", "KS JS 9S 2H", "--punter", "QS JS 2S 3D", "--trump", "S"],
+    ["eval", "piquet", "--elder", "AS KS QS JS TS 9S AH KH QH AD KD QD",
+     "--younger", "8S 7S JH TH 9H 8H 7H JD TD 9D AC KC"],
+    ["flash", "--port", "/dev/tapis-no-such-port"],
+])
+def test_every_json_answer_names_its_schema(argv):
+    p = tapis(*argv, "--json")
+    assert p.returncode in (0, 2), p.stderr
+    import re
+    for line in p.stdout.splitlines():
+        schema = json.loads(line)["schema"]
+        assert re.fullmatch(r"tapis\.%s(\.[a-z]+)*/1" % argv[0], schema), schema
+
+
+def test_recall_json_names_its_schema(tmp_path):
+    from table_rig import Rig
+
+    rig = Rig(3, "ecarte")
+    rig.run(1)
+    (tmp_path / "j.bin").write_bytes(rig.store.read())
+    p = tapis("recall", "--journal", str(tmp_path / "j.bin"), "--json")
+    assert p.returncode == 0 and p.stdout, p.stderr
+    assert {json.loads(line)["schema"] for line in p.stdout.splitlines()} == {"tapis.recall.game/1"}

@@ -14,6 +14,9 @@ from tapis.firmware.journal import JournalError
 from tapis.firmware.rules import CARDS
 
 
+SCHEMA = "tapis.recall.game/1"  # one object a game (its keys: reader.group)
+
+
 def register(sub):
     p = sub.add_parser("recall", help="show the last games of a table's journal")
     p.add_argument("--last", type=_positive, default=10, metavar="N",
@@ -151,7 +154,7 @@ def run(args):
         return 0
     if args.json:
         for g in games:
-            print(json.dumps(g))
+            print(json.dumps(dict(g, schema=SCHEMA)))
     else:
         print(text(games))
     return 0
