@@ -49,8 +49,9 @@ def installed(tmp_path_factory):
     return wheel, env_dir
 
 
-def run(env_dir, *argv, timeout=300):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TAPIS_PURE")}
+def run(env_dir, *argv, timeout=300, **extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TAPIS_PURE", "TAPIS_CACHE")}
+    env.update(extra)
     env["PATH"] = str(env_dir / "bin") + os.pathsep + env.get("PATH", "")
     return subprocess.run(list(argv), cwd=env_dir, env=env, capture_output=True, text=True, timeout=timeout)
 
@@ -110,3 +111,12 @@ def test_the_installed_tool_runs_from_the_fresh_venv(installed):
     # flash with no board: one line and exit 2, not a ModuleNotFoundError for mpremote
     p = run(env_dir, "tapis", "flash", "--port", "/dev/tapis-no-such-port")
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.strip(), p.stderr
+
+
+def test_the_micropython_board_without_its_runtime_says_to_run_tapis_setup(installed, tmp_path):
+    _, env_dir = installed  # the wheel carries no node_modules: the runtime is `tapis setup`'s to fetch
+    p = run(env_dir, "tapis", "table", "--board", "micropython", "--deals", "1", TAPIS_CACHE=str(tmp_path))
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "tapis setup" in p.stderr
+    p = run(env_dir, "tapis", "setup", "--help")
+    assert p.returncode == 0 and "npm" in p.stdout
