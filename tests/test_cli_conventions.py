@@ -246,3 +246,36 @@ def test_recall_json_names_its_schema(tmp_path):
     p = tapis("recall", "--journal", str(tmp_path / "j.bin"), "--json")
     assert p.returncode == 0 and p.stdout, p.stderr
     assert {json.loads(line)["schema"] for line in p.stdout.splitlines()} == {"tapis.recall.game/1"}
+
+
+# ---- the README's commands are the tool's -------------------------------------------------------------
+def readme_commands():
+    import re
+    import shlex
+
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
+    found = []
+    for line in lines:
+        words = shlex.split(line, comments=True)
+        while words and "=" in words[0]:  # TAPIS_PURE=1 ...
+            words = words[1:]
+        if words[:3] == ["python", "-m", "tapis"]:
+            words = ["tapis"] + words[3:]
+        if words and words[0] in ("tapis", ".venv/bin/tapis"):
+            found.append(words[1:])
+    return found
+
+
+def test_the_readme_has_commands_and_each_is_one_the_tool_takes():
+    from tapis.host.cli import build_parser
+
+    commands = readme_commands()
+    assert len(commands) >= 20
+    parser = build_parser()
+    for argv in commands:
+        if argv == ["--version"]:
+            continue
+        ns = parser.parse_args(argv)  # SystemExit(2) on anything it does not take
+        assert callable(ns.func), argv
