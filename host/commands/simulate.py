@@ -18,7 +18,7 @@ def register(sub):
     p.add_argument("--workers", type=A.positive, default=1, help="worker processes (default 1)")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the chunks on a Dask distributed scheduler (pip install 'tapis[dask]')")
+                   help="run the chunks on a Dask distributed scheduler (pip install 'tapis-table[dask]')")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run, parser=p)
 
@@ -46,7 +46,7 @@ def run(args):
         try:
             import distributed  # noqa: F401
         except ImportError:
-            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis[dask]'")
+            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     progress = Bar(sys.stderr) if sys.stderr.isatty() else None
     try:
