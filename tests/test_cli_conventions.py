@@ -63,6 +63,15 @@ def test_bad_input_exits_2_in_one_clear_line(argv, words):
     one_clear_line(tapis(*argv), *words)
 
 
+def test_a_monitor_that_cannot_start_says_why_last_and_keeps_no_capture(tmp_path):
+    kept = tmp_path / "kept.cap"
+    one_clear_line(tapis("shoe", "monitor", "--port", str(tmp_path / "no-port"), "--capture", str(kept)),
+                   "cannot open")
+    assert not kept.exists()
+    (tmp_path / "text").write_text("hello\n")
+    one_clear_line(tapis("shoe", "monitor", "--from", str(tmp_path / "text")), "not a tapis shoe capture")
+
+
 @pytest.mark.parametrize("argv", [["table", "--bogus"], ["eval", "ecarte", "--hand", "KS", "--turned", "8H", "--nope"],
                                   ["shoe", "monitor", "--port", "loop://", "--interval", "1"]])
 def test_an_unknown_option_gets_the_usage_of_its_subcommand(argv):

@@ -105,7 +105,8 @@ def _expired(args, clock):
 
 
 def _reads(args, clock):
-    """(seconds since the start, bytes) of every read: live from the port, or from a capture."""
+    """(seconds since the start, bytes) of every read: live from the port, or from a capture.
+    The port or the capture is opened now (a bad one exits 2 before anything is shown)."""
     from tapis.host.shoe import CaptureError, read_capture
 
     if args.source is not None:
@@ -118,15 +119,21 @@ def _reads(args, clock):
             clock.start = datetime.datetime.fromisoformat(header["time"])
         except (KeyError, TypeError, ValueError):
             pass
-        sys.stderr.write("reading the capture %s (of %s, %s dialect)\n"
-                         % (args.source, header.get("port"), args.dialect))
-        for t, data in chunks:
-            if args.duration is not None and t >= args.duration:
-                return
-            clock.at = t
-            yield t, data
-        return
-    port = _open(args)
+        return _replay(args, clock, header, chunks)
+    return _live(args, clock, _open(args))
+
+
+def _replay(args, clock, header, chunks):
+    sys.stderr.write("reading the capture %s (of %s, %s dialect)\n"
+                     % (args.source, header.get("port"), args.dialect))
+    for t, data in chunks:
+        if args.duration is not None and t >= args.duration:
+            return
+        clock.at = t
+        yield t, data
+
+
+def _live(args, clock, port):
     sys.stderr.write("monitoring %s (%s dialect); Ctrl-C to stop\n" % (args.port, args.dialect))
     sys.stderr.flush()
     try:
@@ -144,6 +151,7 @@ def monitor(args):
 
     mon = Monitor(None if args.dialect == "auto" else args.dialect)
     clock = _Clock()
+    reads = _reads(args, clock)
     capture = None
     if args.capture is not None:
         try:
@@ -153,7 +161,7 @@ def monitor(args):
         capture.write(capture_header(args.port or args.source, args.baud, clock.start.isoformat()))
     seen = 0
     try:
-        for t, data in _reads(args, clock):
+        for t, data in reads:
             if capture is not None:
                 capture.write(capture_line(t, data))
                 capture.flush()
