@@ -72,6 +72,15 @@ def test_recall_refuses_a_corrupt_journal(tmp_path, table):
     assert r.returncode == 2 and "corrupt" in r.stderr and r.stdout == ""
 
 
+def test_a_journal_that_cannot_be_read_is_one_plain_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "tapis", "recall"], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == ("tapis recall: cannot read journal.bin: No such file or "
+                                                      "directory (name a journal with --journal PATH, or a table "
+                                                      "with --port URL)")
+    r = tapis("recall", "--journal", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip() == "tapis recall: cannot read %s: Is a directory" % tmp_path
+
+
 def test_an_empty_journal_says_so_and_exits_0(tmp_path):
     path = tmp_path / "empty.bin"
     path.write_bytes(b"")

@@ -146,8 +146,13 @@ def run(args):
     except JournalError as e:
         sys.stderr.write("tapis recall: the journal is corrupt and was not read: %s\n" % e)
         return 2
-    except (OSError, TimeoutError) as e:
+    except TimeoutError as e:
         sys.stderr.write("tapis recall: %s\n" % e)
+        return 2
+    except OSError as e:  # a journal that cannot be read, a port that cannot be opened
+        what = e.strerror if e.strerror and e.filename else e
+        hint = "" if args.journal or args.port else " (name a journal with --journal PATH, or a table with --port URL)"
+        sys.stderr.write("tapis recall: %s%s%s\n" % ("cannot read %s: " % e.filename if e.filename else "", what, hint))
         return 2
     if not games:
         _note(args, "no games in %s (an empty journal)" % source)
