@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from tapis.host import args as A
-from tapis.firmware.cards import names
+from tapis.firmware import deck
+from tapis.firmware.cards import name, names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,6 +104,26 @@ def test_ten_as_10_or_t_and_a_turned_card_as_printed():
     for bad in ("1H", "10", "♥", "KX", "11H", "8H 9H"):
         with pytest.raises(Exception):
             A.card(bad)
+
+
+@given(st.lists(st.sampled_from(deck.deck52()), min_size=1, max_size=12),
+       st.lists(st.sampled_from(["plain", "pretty", "ten", "lower", "ascii"]), min_size=12, max_size=12),
+       st.sampled_from([" ", ",", ", ", "  ", ";"]), st.sampled_from(["bare", "record"]))
+def test_every_card_as_any_tool_prints_it_reads_back(cards, looks, sep, wrap):
+    """The forms tapis prints a card in (deal records, the table's watch, its ASCII look-alike,
+    10 for T) in any mix, joined as a list or pasted as a JSON record, read back as those cards."""
+    import json as _json
+    from tapis.host.console import ascii_text
+    from tapis.simulator.kits.show import pretty
+
+    def look(c, how):
+        text = {"plain": name(c), "pretty": pretty(c), "ascii": ascii_text(pretty(c)),
+                "ten": name(c).replace("T", "10"), "lower": pretty(c).lower()}[how]
+        return text
+
+    printed = [look(c, how) for c, how in zip(cards, looks)]
+    text = _json.dumps(printed, ensure_ascii=False) if wrap == "record" else sep.join(printed)
+    assert A.parse_cards(text) == cards
 
 
 def test_eval_answers_alike_for_a_hand_as_printed_and_as_coded():
