@@ -310,3 +310,26 @@ def test_the_readme_has_commands_and_each_is_one_the_tool_takes():
             continue
         ns = parser.parse_args(argv)  # SystemExit(2) on anything it does not take
         assert callable(ns.func), argv
+
+
+def test_the_one_progress_bar_shows_counts_rate_and_unit_on_a_terminal_only():
+    import io
+
+    from tapis.host.progress import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    with progress(3, "files", stream=screen) as advance:
+        for _ in range(2):
+            advance()
+        advance(1, total=4)  # the real total, once known
+        advance()
+    assert "4/4" in screen.getvalue() and "files" in screen.getvalue()
+    for quiet, stream in ((True, Terminal()), (False, io.StringIO())):
+        with progress(3, "files", quiet=quiet, stream=stream) as advance:
+            advance()
+            advance(1, total=5)
+        assert stream.getvalue() == ""
