@@ -6,7 +6,6 @@
 # then a summary. Rows come back in class order whatever the workers, so any worker count
 # writes the same file.
 import csv
-import sys
 
 from tapis.host import ecarte_classes as K
 
@@ -88,7 +87,7 @@ def run(args):
     import json
 
     from tapis.host.atlas_summary import render, summarise
-    from tapis.host.commands.simulate import Bar
+    from tapis.host.progress import progress
     from tapis.cython_core.twins import CORE
 
     out, workers = args.out or "ecarte-atlas.csv", args.workers or 1
@@ -99,8 +98,15 @@ def run(args):
     keys = K.classes()
     if args.limit is not None and args.limit < len(keys):  # spread evenly, first and last in
         keys = [keys[i * (len(keys) - 1) // max(args.limit - 1, 1)] for i in range(args.limit)]
-    progress = Bar(sys.stderr) if sys.stderr.isatty() else None
-    rows = compute(keys, workers, progress)
+    with progress(len(keys), "classes", quiet=args.quiet) as advance:
+        done = [0]
+
+        def chunk_done(i, n):  # the chunks are CHUNK classes, the last one what is left
+            now = min(i * CHUNK, len(keys))
+            advance(now - done[0])
+            done[0] = now
+
+        rows = compute(keys, workers, chunk_done)
     write_csv(rows, out)
     report = summarise(rows, complete=len(keys) == K.CLASSES)
     report.update(schema="tapis.odds.ecarte.atlas/1", out=out, workers=workers, core=CORE)

@@ -22,6 +22,7 @@ def register(sub):
     p.add_argument("--out", metavar="FILE.csv", help="with --all: where the table goes (default ecarte-atlas.csv)")
     p.add_argument("--workers", type=A.workers, help="with --all: worker processes (default 1)")
     p.add_argument("--limit", type=A.positive, metavar="N", help="with --all: only N classes, spread evenly (a quick look)")
+    p.add_argument("--quiet", action="store_true", help="with --all: no progress bar")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run, parser=p)
 
@@ -90,8 +91,8 @@ def run(args):
         return atlas_ecarte.run(args)
     if args.hand is None or args.turned is None:
         args.parser.error("give --hand and --turned, or --all for the atlas")
-    for flag in ("out", "workers", "limit"):
-        if getattr(args, flag) is not None:
+    for flag in ("out", "workers", "limit", "quiet"):
+        if getattr(args, flag) not in (None, False):
             args.parser.error("--%s goes with --all" % flag)
     from tapis.firmware.cards import name, names
 
