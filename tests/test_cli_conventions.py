@@ -60,6 +60,7 @@ def test_version_from_the_command_and_from_python_m():
     (["odds", "ecarte", "--all", "--workers", "1000", "--limit", "1"], ["--workers", "at most"]),
     (["eval", "ecarte", "--hand", "7X KS QS JS 7D", "--turned", "8H"], ["'7X'"]),
     (["eval", "club", "--banker", "KS JS 9S 2H", "--punter", "QS JS 2S 3D", "--trump", "♥♥"], ["trump"]),
+    (["eval", "club", "--banker", "KS JS 9S 2H", "--punter", "QS JS 2S 3D", "--trump", "8S 9S"], ["trump"]),
 ])
 def test_bad_input_exits_2_in_one_clear_line(argv, words):
     one_clear_line(tapis(*argv), *words)
@@ -133,8 +134,8 @@ def test_eval_answers_alike_for_a_hand_as_printed_and_as_coded():
         p = tapis("eval", "ecarte", "--hand", hand, "--turned", turned, "--json")
         assert p.returncode == 0 and json.loads(p.stdout) == json.loads(coded.stdout), p.stderr
     club = [tapis("eval", "club", "--banker", b, "--punter", "QS,JS,2S,3D", "--trump", t, "--json").stdout
-            for b, t in (("KS JS 9S 2H", "S"), ("K♠ J♠ 9♠ 2♥", "♠"))]
-    assert club[0] and club[0] == club[1]
+            for b, t in (("KS JS 9S 2H", "S"), ("K♠ J♠ 9♠ 2♥", "♠"), ("KS JS 9S 2H", "8S"))]
+    assert club[0] and club[0] == club[1] == club[2]  # a record's "trump" (the turned card) names the suit
 
 
 # ---- interruptions, pipes, terminals -------------------------------------------------------------
