@@ -192,7 +192,7 @@ def test_ctrl_c_in_the_atlas_stops_its_workers_too():
         time.sleep(0.2)
         workers = subprocess.run(["ps", "-o", "pid=", "--ppid", str(p.pid)], capture_output=True,
                                  text=True).stdout.split()
-    assert len(workers) == 2
+    assert len(workers) >= 2
     rc, err = interrupt(p)
     assert rc == 130 and "Traceback" not in err, err
     time.sleep(0.5)
