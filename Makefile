@@ -13,6 +13,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip uninstall --quiet --yes tapis 2>/dev/null || true  # the distribution's old name
 	$(BIN)/pip install --quiet -e '.[dev]'
 	cd $(MP) && npm ci --no-audit --no-fund --loglevel=error
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/stubs

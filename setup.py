@@ -5,6 +5,7 @@
 # (firmware/ is tapis.firmware, and so on), so the wheel installs nothing else at the top.
 import glob
 import os
+import shutil
 import sys
 
 from setuptools import Extension, setup
@@ -21,10 +22,27 @@ class OptionalBuildExt(build_ext):
             _warn(e)
 
     def build_extension(self, ext):
+        if not self.inplace and self._reuse(ext):
+            return
         try:
             build_ext.build_extension(self, ext)
         except Exception as e:
             _warn(e)
+
+    def _reuse(self, ext):
+        """A wheel built in a checkout takes the core `make install` already compiled in place
+        (cython_core/X.cpython-3xx-*.so: this interpreter's ABI, newer than its .pyx and .c)
+        instead of compiling it again."""
+        target = self.get_ext_fullpath(ext.name)
+        built = os.path.join("cython_core", os.path.basename(target))
+        pyx = os.path.join("cython_core", ext.name.rsplit(".", 1)[-1] + ".pyx")
+        if not os.path.isfile(built) or any(
+                os.path.isfile(src) and os.path.getmtime(src) > os.path.getmtime(built)
+                for src in [pyx] + list(ext.sources)):
+            return False
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(built, target)
+        return True
 
 
 def _warn(e):

@@ -6,7 +6,6 @@
 # then a summary. Rows come back in class order whatever the workers, so any worker count
 # writes the same file.
 import csv
-import sys
 
 from tapis.host import ecarte_classes as K
 
@@ -52,18 +51,28 @@ def compute(keys, workers=1, progress=None):
     else:
         import multiprocessing
 
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_deaf_to_ctrl_c)
         results = pool.imap(_rows, chunks)  # imap keeps the order of the chunks
     try:
         for i, rows in enumerate(results):
             out += rows
             if progress:
                 progress(i + 1, len(chunks))
-    finally:
+    except BaseException:  # Ctrl-C (the parent's alone): the workers stop now, none outlives it
         if pool is not None:
-            pool.close()
+            pool.terminate()
             pool.join()
+        raise
+    if pool is not None:
+        pool.close()
+        pool.join()
     return out
+
+
+def _deaf_to_ctrl_c():
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def write_csv(rows, path):
@@ -78,7 +87,7 @@ def run(args):
     import json
 
     from tapis.host.atlas_summary import render, summarise
-    from tapis.host.commands.simulate import Bar
+    from tapis.host.progress import progress
     from tapis.cython_core.twins import CORE
 
     out, workers = args.out or "ecarte-atlas.csv", args.workers or 1
@@ -89,10 +98,17 @@ def run(args):
     keys = K.classes()
     if args.limit is not None and args.limit < len(keys):  # spread evenly, first and last in
         keys = [keys[i * (len(keys) - 1) // max(args.limit - 1, 1)] for i in range(args.limit)]
-    progress = Bar(sys.stderr) if sys.stderr.isatty() else None
-    rows = compute(keys, workers, progress)
+    with progress(len(keys), "classes", quiet=args.quiet) as advance:
+        done = [0]
+
+        def chunk_done(i, n):  # the chunks are CHUNK classes, the last one what is left
+            now = min(i * CHUNK, len(keys))
+            advance(now - done[0])
+            done[0] = now
+
+        rows = compute(keys, workers, chunk_done)
     write_csv(rows, out)
     report = summarise(rows, complete=len(keys) == K.CLASSES)
-    report.update(out=out, workers=workers, core=CORE)
+    report.update(schema="tapis.odds.ecarte.atlas/1", out=out, workers=workers, core=CORE)
     print(json.dumps(report) if args.json else render(report))
     return 0

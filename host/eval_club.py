@@ -4,7 +4,7 @@ import argparse
 import json
 from collections import Counter
 
-from tapis.firmware.cards import SUITS, name
+from tapis.firmware.cards import SUITS, name, names, suit
 from tapis.host import args as A
 from tapis.cython_core import twins as core
 
@@ -17,17 +17,27 @@ def tableau(text):
 
 
 def trump_suit(text):
+    """A suit (S, ♠, s), or the turned card as a deal record's "trump" prints it (8H): its suit."""
     t = text.strip().upper()
-    if len(t) != 1 or t not in SUITS:
-        raise argparse.ArgumentTypeError("a trump suit is one of %s, got %r" % (" ".join(SUITS), text))
-    return SUITS.index(t)
+    t = A.SUIT_SYMBOLS.get(t, t)
+    if len(t) == 1 and t in SUITS:
+        return SUITS.index(t)
+    try:
+        cards = A.parse_cards(text)
+    except A.CardError:
+        cards = []
+    if len(cards) == 1:
+        return suit(cards[0])
+    raise argparse.ArgumentTypeError("a trump suit is one of %s (or the turned card, e.g. 8H), got %r"
+                                     % (" ".join(SUITS), text))
 
 
 def register(sub):
     p = sub.add_parser("club", help="the trump duel of the banker's tableau against a punter's")
     p.add_argument("--banker", type=tableau, required=True, help="the banker's 4 cards, e.g. KS,JS,9S,2H")
     p.add_argument("--punter", type=tableau, required=True, help="the punter's 4 cards")
-    p.add_argument("--trump", type=trump_suit, required=True, help="the trump suit: S H D C")
+    p.add_argument("--trump", type=trump_suit, required=True,
+                   help="the trump suit: S H D C (or ♠ ♥ ♦ ♣), or the turned card, e.g. 8H")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run, parser=p)
 
@@ -39,7 +49,9 @@ def run(args):
         args.parser.error("a 2x52 shoe has each card twice; %s appears %d times" % twice[0])
     duel = core.duel
     result, bt, pt = duel.duel(args.banker, args.punter, args.trump)
-    out = {"result": duel.RESULT_NAMES[result], "banker_tricks": bt, "punter_tricks": pt}
+    out = {"schema": "tapis.eval.club/1", "banker": names(args.banker), "punter": names(args.punter),
+           "trump_suit": SUITS[args.trump], "result": duel.RESULT_NAMES[result], "banker_tricks": bt,
+           "punter_tricks": pt}
     if args.json:
         print(json.dumps(out))
     else:

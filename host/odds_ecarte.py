@@ -3,7 +3,13 @@
 # dealer hand of 5 from the 26 unseen cards (65,780), both sides play perfectly with all
 # cards seen (elder maximises his tricks, dealer minimises them), obeying the play rules.
 # `wins` counts the dealer hands against which elder takes 3 or more tricks, `voles` all 5.
+#
+# The JSON vocabulary of odds and eval (the same keys, the same meanings): a probability is
+# `probability` (a float) beside `fraction` (the same, exact, "n/d"), prefixed by what it is
+# of when it is not the point (`vole_probability`, `vole_fraction`); `total` dealer hands,
+# `wins` and `voles` among them; `dealer_trumps` the dealer hands by how many trumps they hold.
 import json
+from fractions import Fraction
 
 from tapis.host import args as A
 
@@ -14,8 +20,9 @@ def register(sub):
     p.add_argument("--all", action="store_true",
                    help="the atlas: every distinct hand and turned card, odds and seed-002 verdict (a CSV and a summary)")
     p.add_argument("--out", metavar="FILE.csv", help="with --all: where the table goes (default ecarte-atlas.csv)")
-    p.add_argument("--workers", type=A.positive, help="with --all: worker processes (default 1)")
+    p.add_argument("--workers", type=A.workers, help="with --all: worker processes (default 1)")
     p.add_argument("--limit", type=A.positive, metavar="N", help="with --all: only N classes, spread evenly (a quick look)")
+    p.add_argument("--quiet", action="store_true", help="with --all: no progress bar")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw elder's chances against the dealer's trump count (matplotlib)")
@@ -57,6 +64,26 @@ def count(hand, turned, dealers=None):
     return ecarte_solver.odds_against(hand, turned, dealers, True)
 
 
+SCHEMA = "tapis.odds.ecarte/1"
+
+
+def double_dummy(hand, turned, counts=None):
+    """The double-dummy odds of a position, in the vocabulary above (eval carries the same
+    under "double_dummy")."""
+    from tapis.cython_core.twins import ecarte_solver
+
+    total, wins, voles = counts or count(hand, turned)
+    return {"total": total, "wins": wins, "voles": voles,
+            "probability": wins / total, "fraction": fraction(wins, total),
+            "vole_probability": voles / total, "vole_fraction": fraction(voles, total),
+            "dealer_trumps": list(ecarte_solver.dealer_trumps(hand, turned))}
+
+
+def fraction(n, d):
+    f = Fraction(n, d)
+    return "%d/%d" % (f.numerator, f.denominator)
+
+
 def run(args):
     if args.plot is not None:
         from tapis.host import plot
@@ -74,21 +101,22 @@ def run(args):
         return atlas_ecarte.run(args)
     if args.hand is None or args.turned is None:
         args.parser.error("give --hand and --turned, or --all for the atlas")
-    for flag in ("out", "workers", "limit"):
-        if getattr(args, flag) is not None:
+    for flag in ("out", "workers", "limit", "quiet"):
+        if getattr(args, flag) not in (None, False):
             args.parser.error("--%s goes with --all" % flag)
+    from tapis.firmware.cards import name, names
+
     hand, turned = position(args)
     total, wins, voles = count(hand, turned)
     split = plotted(args, hand, turned) if args.plot else None
     if args.json:
-        out = {"total": total, "wins": wins, "voles": voles}
+        out = dict(schema=SCHEMA, hand=names(hand), turned=name(turned),
+                   **double_dummy(hand, turned, (total, wins, voles)))
         if split:
             out.update(plot=args.plot, by_dealer_trumps=[
                 {"trumps": k, "total": n, "wins": w, "voles": v} for k, n, w, v in split])
         print(json.dumps(out))
     else:
-        from tapis.firmware.cards import name
-
         print("elder %s, turned %s, elder leads without proposing; double dummy over %d dealer hands"
               % (" ".join(name(c) for c in hand), name(turned), total))
         print("  point (3+ tricks)  %6d  %.4f  (odds %d to %d)" % (wins, wins / total, wins, total - wins))

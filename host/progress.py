@@ -7,10 +7,11 @@ from contextlib import contextmanager
 
 @contextmanager
 def progress(total, unit, quiet=False, stream=None):
-    """`with progress(n, "deals") as advance: ... advance(k)`. A no-op off a terminal."""
+    """`with progress(n, "deals") as advance: ... advance(k)` (`advance(k, total=m)` once the real
+    total is known). A no-op off a terminal."""
     stream = stream or sys.stderr
     if quiet or not getattr(stream, "isatty", lambda: False)():
-        yield lambda k=1: None
+        yield lambda k=1, total=None: None
         return
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -22,7 +23,9 @@ def progress(total, unit, quiet=False, stream=None):
     with Progress(*columns, console=Console(file=stream), transient=False) as bar:
         task = bar.add_task(unit, total=total, rate="")
 
-        def advance(k=1):
+        def advance(k=1, total=None):  # total: once the real count is known
+            if total is not None:
+                bar.update(task, total=total)
             bar.advance(task, k)
             speed = bar.tasks[0].speed
             if speed:

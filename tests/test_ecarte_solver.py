@@ -3,6 +3,7 @@
 # `tapis eval ecarte`, the twins (names, signatures, same answers) and the bots' use of it.
 import itertools
 import json
+from fractions import Fraction
 import random
 import subprocess
 import sys
@@ -149,8 +150,14 @@ def test_fosters_hand_cannot_lose_the_point_unless_the_dealer_holds_two_trumps()
 
 def test_odds_json_has_total_wins_voles_and_a_human_form():
     got = odds_json("KH,QH,8S,9D,TC", "7H")
-    assert sorted(got) == ["total", "voles", "wins"]
+    assert sorted(got) == ["dealer_trumps", "fraction", "hand", "probability", "schema", "total", "turned",
+                           "vole_fraction", "vole_probability", "voles", "wins"]
+    assert got["schema"] == "tapis.odds.ecarte/1" and got["hand"] == ["KH", "QH", "8S", "9D", "TC"]
     assert got["total"] == 65780 and 0 <= got["voles"] <= got["wins"] <= got["total"]
+    assert Fraction(got["fraction"]) == Fraction(got["wins"], got["total"])
+    assert got["probability"] == got["wins"] / got["total"]
+    assert Fraction(got["vole_fraction"]) == Fraction(got["voles"], got["total"])
+    assert sum(got["dealer_trumps"]) == got["total"]
     p = tapis("odds", "ecarte", "--hand", "KH QH 8S 9D TC", "--turned", "7H")
     assert p.returncode == 0 and str(got["wins"]) in p.stdout and str(got["voles"]) in p.stdout
 
@@ -162,8 +169,11 @@ def test_eval_stands_on_two_to_one_and_holding_the_trump_king_only_if_the_vole_i
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)
     odds = odds_json(hand, turned)
-    assert {k: got[k] for k in ("total", "wins", "voles")} == odds
-    assert got["probability"] == odds["wins"] / odds["total"]
+    # odds gives the probabilities eval gives, in the same words (the double dummy's own advice beside)
+    assert {k: v for k, v in got["double_dummy"].items() if k not in ("advice", "reason")} == \
+        {k: v for k, v in odds.items() if k not in ("schema", "hand", "turned")}
+    assert got["double_dummy"]["probability"] == odds["wins"] / odds["total"]
+    assert (got["hand"], got["turned"]) == (odds["hand"], odds["turned"])
     king = ("K" + turned[1]) in hand.split()
     stand = 3 * odds["wins"] >= 2 * odds["total"] and (not king or 2 * odds["voles"] >= odds["total"])
     # the double-dummy rule's advice sits under "double_dummy"; "advice" is the seed's verdict
@@ -280,6 +290,7 @@ def test_eval_dealer_refuses_on_two_to_one_against_every_elder_hand():
         assert p.returncode == 0, p.stderr
         got = json.loads(p.stdout)
         stand, wins, voles, total, _ = pure.advice(codes(hand.split()), parse("7H"), False)
-        assert (got["advice"], got["wins"], got["voles"], got["total"]) == (
+        dd = got["double_dummy"]
+        assert (got["advice"], dd["wins"], dd["voles"], dd["total"]) == (
             "refuse" if stand else "accept", wins, voles, total)
         assert got["advice"] == ("refuse" if 3 * wins >= 2 * total else "accept")

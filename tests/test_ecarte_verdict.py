@@ -264,8 +264,9 @@ def test_eval_json_carries_the_verdict_and_the_double_dummy_odds_apart(hand, tur
     dd_stand, wins, voles, total, why = solver.advice(h, t, True)
     dd = got["double_dummy"]
     assert (dd["wins"], dd["voles"], dd["total"], dd["reason"]) == (wins, voles, total, why)
-    assert dd["advice"] == ("stand" if dd_stand else "propose") and got["wins"] == wins
-    assert got["dealer_trumps"] == list(solver.dealer_trumps(h, t))
+    assert dd["advice"] == ("stand" if dd_stand else "propose") and "wins" not in got
+    assert dd["dealer_trumps"] == list(solver.dealer_trumps(h, t))
+    assert got["schema"] == "tapis.eval.ecarte/1" and got["seat"] == "elder"
     text = tapis("eval", "ecarte", "--hand", hand, "--turned", turned).stdout
     assert "seed 002 verdict" in text and "double dummy" in text and str(wins) in text
 

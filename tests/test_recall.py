@@ -81,11 +81,49 @@ def test_recall_refuses_a_corrupt_journal(tmp_path, table):
     assert r.returncode == 2 and "corrupt" in r.stderr and r.stdout == ""
 
 
-@pytest.mark.parametrize("bad", [["--last", "0"], ["--last", "x"],
+def test_a_journal_that_cannot_be_read_is_one_plain_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "tapis", "recall"], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == ("tapis recall: cannot read journal.bin: No such file or "
+                                                      "directory (name a journal with --journal PATH, or a table "
+                                                      "with --port URL)")
+    r = tapis("recall", "--journal", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip() == "tapis recall: cannot read %s: Is a directory" % tmp_path
+
+
+def test_an_empty_journal_says_so_and_exits_0(tmp_path):
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    r = tapis("recall", "--journal", str(path))
+    assert r.returncode == 0 and r.stdout == "" and "no games" in r.stderr and "empty" in r.stderr
+    r = tapis("recall", "--journal", str(path), "--quiet", "--json")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+
+
+def test_a_torn_journal_is_read_up_to_the_tear_with_a_warning(tmp_path, table):
+    data = table.store.read()
+    whole = tapis("recall", "--journal", _write(tmp_path / "whole.bin", data), "--json")
+    assert whole.returncode == 0 and "torn" not in whole.stderr
+    r = tapis("recall", "--journal", _write(tmp_path / "torn.bin", data[:-3]), "--json")
+    assert r.returncode == 0, r.stderr
+    assert "warning" in r.stderr and "torn" in r.stderr and len(r.stderr.splitlines()) == 1
+    from tapis.firmware.reader import parse
+    last = parse(data)[1][-1]  # where the last whole record begins: the tear cut that one, and only it
+    before = tapis("recall", "--journal", _write(tmp_path / "before.bin", data[:last]), "--json")
+    assert before.returncode == 0 and "torn" not in before.stderr
+    assert r.stdout == before.stdout != whole.stdout
+
+
+def _write(path, data):
+    path.write_bytes(data)
+    return str(path)
+
+
+@pytest.mark.parametrize("bad", [["--last", "0"], ["--last", "x"], ["--timeout", "-1", "--port", "loop://"],
+                                 ["--timeout", "nan", "--port", "loop://"],
                                  ["--journal", "a", "--port", "loop://"]])
 def test_recall_bad_input_exits_2(bad):
     r = tapis("recall", *bad)
-    assert r.returncode == 2 and r.stderr
+    assert r.returncode == 2 and r.stderr and "Traceback" not in r.stderr
 
 
 def step_table(rig):

@@ -61,7 +61,10 @@ def test_monitor_decodes_frames_live_with_timestamps(pty_pair):
     os.write(master, frames[1][4:] + b"\x00\x07" + frames[2] + frames[3] + frames[4])  # and line noise
     out, err = p.communicate(timeout=10)
     assert p.returncode == 0, err
-    evs = [json.loads(line) for line in out.splitlines()]
+    *evs, summary = [json.loads(line) for line in out.splitlines()]
+    assert {e["schema"] for e in evs} == {S.EVENT} and summary["schema"] == S.SUMMARY
+    assert (summary["frames"], summary["cards"], summary["faults"], summary["crc_errors"]) == (5, 1, 2, 0)
+    assert summary["skipped"] == 2  # the line noise
     assert [(e["dialect"], e["type"]) for e in evs] == [("frames", "SHUFFLE"), ("frames", "DRAW"),
                                                         ("frames", "CARD"), ("frames", "FAULT"), ("frames", "FAULT")]
     assert evs[0]["pack"] == 32 and evs[1]["n"] == 2 and evs[2]["card"] == "KH"
@@ -79,6 +82,7 @@ def test_monitor_detects_the_text_dialect_and_flags_garbled_lines(pty_pair):
     assert p.returncode == 0, err
     lines = out.splitlines()
     assert len(lines) == 6
+    assert err.strip().splitlines()[-1] == "6 lines: 3 cards, 2 faults, 1 garbled"
     assert lines[0].endswith("text   CARD    KH") and lines[1].endswith("CARD    TS")
     assert lines[2].endswith("CARD    7D")
     assert "ERR"[0:0] + "D 7S 8S (two cards delivered together)" in lines[3]
@@ -191,3 +195,163 @@ def test_the_text_dialect_round_trips_what_frames_carry(events):
     a, b = S.Monitor().feed(text), S.Monitor().feed(frames)
     strip = lambda evs: [{k: v for k, v in e.items() if k not in ("dialect", "addr", "seq")} for e in evs]
     assert len(a) == len(events) and strip(a) == strip(b)
+
+
+# ---- what the monitor counts, marks and keeps ------------------------------------------------
+NO_SOF = st.integers(0, 255).filter(lambda b: b != F.SOF)
+
+
+def clean_frame(addr, seq, payload):
+    """A CARD frame with no start byte inside it (so a corrupt one resynchronises past it)."""
+    frame = F.encode(addr, seq, W.CARD, bytes(payload))
+    return frame if F.SOF not in frame[1:] else None
+
+
+@given(st.lists(st.one_of(
+    st.tuples(st.just("frame"), NO_SOF, NO_SOF, st.lists(NO_SOF, max_size=4)),
+    st.tuples(st.just("crc"), NO_SOF, NO_SOF, st.lists(NO_SOF, max_size=4)),
+    st.tuples(st.just("noise"), st.lists(NO_SOF, min_size=1, max_size=9))), max_size=12),
+    st.integers(1, 16))
+def test_the_monitor_counts_crc_errors_resyncs_and_noise_exactly(parts, chunk):
+    stream, want = b"", {"frames": 0, "crc_errors": 0, "skipped": 0}
+    for kind, *rest in parts:
+        if kind == "noise":
+            stream += bytes(rest[0])
+            want["skipped"] += len(rest[0])
+            continue
+        frame = clean_frame(*rest)
+        if frame is None:
+            continue
+        if kind == "crc":
+            frame = frame[:-1] + bytes([frame[-1] ^ (0x01 if frame[-1] != 0xA4 else 0x02)])  # never SOF
+            want["crc_errors"] += 1
+            want["skipped"] += len(frame)
+        else:
+            want["frames"] += 1
+        stream += frame
+    mon = S.Monitor("frames")
+    for i in range(0, len(stream), chunk):
+        mon.feed(stream[i:i + chunk])
+    got = mon.summary()
+    assert {k: got[k] for k in want} == want
+    assert got["resyncs"] == got["crc_errors"] and got["bytes"] == len(stream)
+
+
+def test_an_impossible_length_is_a_resync_but_no_crc_error():
+    mon = S.Monitor("frames")
+    good = F.encode(W.SHOE, 1, W.CARD, bytes([parse("KH")]))
+    evs = mon.feed(b"\xa5\x10\x01\x10\xff\xff" + good)  # a length of 65535: not a frame
+    assert [e["card"] for e in evs] == ["KH"]
+    s = mon.summary()
+    assert (s["frames"], s["crc_errors"], s["resyncs"], s["skipped"]) == (1, 0, 1, 6)
+
+
+def test_a_frame_sent_again_is_marked_resent_and_counted_once():
+    mon = S.Monitor()
+    card = F.encode(W.SHOE, 7, W.CARD, bytes([parse("QS")]))
+    ack = F.encode(W.CONTROLLER, 3, W.ACK)
+    evs = mon.feed(card + ack + card + ack + F.encode(W.SHOE, 8, W.CARD, bytes([parse("QS")])))
+    assert [e.get("resent", False) for e in evs] == [False, False, True, False, False]
+    assert S.render(evs[2]).endswith("QS (resent)")
+    s = mon.summary()
+    assert (s["frames"], s["cards"], s["resent"]) == (5, 2, 1)  # the second QS is another card
+
+
+def test_a_capture_reads_back_as_it_was_seen_live(pty_pair, tmp_path):
+    master, path = pty_pair
+    capture = tmp_path / "shoe.capture"
+    p = start("monitor", "--port", path, "--count", "4", "--json", "--capture", str(capture))
+    stream = [F.encode(W.SHOE, 1, W.CARD, bytes([parse("7H")])), b"\x00\x13",
+              F.encode(W.SHOE, 2, W.CARD, bytes([parse("AS")])),
+              F.encode(W.SHOE, 2, W.CARD, bytes([parse("AS")])),
+              F.encode(W.SHOE, 3, W.FAULT, b"E")]
+    for part in stream:
+        os.write(master, part)
+        time.sleep(0.05)
+    live, err = p.communicate(timeout=10)
+    assert p.returncode == 0, err
+    lines = capture.read_text().splitlines()
+    assert json.loads(lines[0])["schema"] == S.CAPTURE and len(lines) >= 2
+    back = subprocess.run([sys.executable, "-m", "tapis", "shoe", "monitor", "--from", str(capture), "--json"],
+                          capture_output=True, text=True, timeout=30)
+    assert back.returncode == 0, back.stderr
+    assert back.stdout == live  # the same events, the same times, the same counts
+    *evs, summary = [json.loads(line) for line in live.splitlines()]
+    assert [e.get("card") or e["fault"] for e in evs] == ["7H", "AS", "AS", "E"]
+    assert evs[2]["resent"] and summary["resent"] == 1 and summary["skipped"] == 2
+    text = subprocess.run([sys.executable, "-m", "tapis", "shoe", "monitor", "--from", str(capture), "--hex"],
+                          capture_output=True, text=True, timeout=30)
+    assert text.returncode == 0 and "bytes" in text.stdout and "A5 10 01 10 00 01" in text.stdout
+    assert "1 resent" in text.stderr
+
+
+def test_a_file_that_is_no_capture_exits_2(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("KH\n")
+    for source in (str(bad), str(tmp_path / "missing")):
+        p = subprocess.run([sys.executable, "-m", "tapis", "shoe", "monitor", "--from", source],
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and "--from" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_the_readme_emulate_and_monitor_pair_shows_cards_in_the_default_dialect():
+    """`tapis shoe emulate --port A --stream` and `tapis shoe monitor --port B`, A and B the two
+    ends of a null-modem cable (here two ptys and a thread copying A to B)."""
+    import threading
+
+    (ma, sa), (mb, sb) = os.openpty(), os.openpty()
+    for fd in (sa, sb):
+        tty.setraw(fd)
+    stop = threading.Event()
+
+    def cable():
+        while not stop.is_set():
+            if select.select([ma], [], [], 0.05)[0]:
+                try:
+                    os.write(mb, os.read(ma, 4096))
+                except OSError:
+                    return
+
+    wire = threading.Thread(target=cable, daemon=True)
+    wire.start()
+    try:
+        mon = start("monitor", "--port", os.ttyname(sb), "--count", "33", "--json")
+        emu = start("emulate", "--port", os.ttyname(sa), "--stream", "--pack", "32", "--seed", "3",
+                    "--interval", "0.01")
+        out, err = mon.communicate(timeout=30)
+        assert mon.returncode == 0, err
+        assert emu.wait(timeout=30) == 0
+    finally:
+        stop.set()
+        wire.join()
+        for fd in (ma, sa, mb, sb):
+            os.close(fd)
+    *evs, summary = [json.loads(line) for line in out.splitlines()]
+    expected = deck.shuffle(deck.deck32(), Seeded(3).below)
+    assert {e["dialect"] for e in evs} == {"frames"}
+    assert [e["card"] for e in evs[:-1]] == [name(c) for c in expected]
+    assert evs[-1]["fault"] == "E" and [e["seq"] for e in evs] == list(range(1, 34))
+    assert (summary["cards"], summary["resent"], summary["crc_errors"]) == (32, 0, 0)
+
+
+def test_negative_or_endless_times_are_refused():
+    for argv in (["emulate", "--port", "loop://", "--interval", "-1"],
+                 ["emulate", "--port", "loop://", "--duration", "0"],
+                 ["monitor", "--port", "loop://", "--duration", "-2"],
+                 ["monitor", "--port", "loop://", "--duration", "nan"]):
+        p = subprocess.run([sys.executable, "-m", "tapis", "shoe"] + argv, capture_output=True, text=True,
+                           timeout=30)
+        assert p.returncode == 2 and "seconds" in p.stderr and argv[0] in p.stderr, (argv, p.stderr)
+
+
+def test_ctrl_c_stops_the_monitor_with_130_and_its_counts(pty_pair):
+    import signal
+
+    master, path = pty_pair
+    p = start("monitor", "--port", path)
+    os.write(master, F.encode(W.SHOE, 1, W.CARD, bytes([parse("9D")])))
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 130 and "Traceback" not in err
+    assert out.rstrip().endswith("CARD    9D") and "1 frames: 1 cards" in err

@@ -4,10 +4,14 @@ import json
 import sys
 import time
 
+from tapis.host import args as A
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
 from tapis.firmware.reader import group, parse
 from tapis.firmware.journal import JournalError
+
+
+SCHEMA = "tapis.recall.game/1"  # one object a game (its keys: reader.group)
 
 
 def register(sub):
@@ -17,8 +21,9 @@ def register(sub):
     src = p.add_mutually_exclusive_group()
     src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait on --port")
+    p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no notes, only the games and errors")
     p.set_defaults(func=run, parser=p)
 
 
@@ -33,15 +38,20 @@ def _positive(text):
     return n
 
 
-def from_journal(data, last):
-    """The last `last` games of journal bytes (JournalError if it is corrupt)."""
-    games = group(parse(data)[0])
+def from_journal(data, last, torn=None):
+    """The last `last` games of journal bytes (JournalError if it is corrupt); `torn(n)` is told
+    of the n bytes of a record a power loss cut short at the end (the journal reads on without)."""
+    recs, _offs, cut = parse(data)
+    if cut and torn:
+        torn(cut)
+    games = group(recs)
     return games[max(0, len(games) - last):]
 
 
-def fetch(port, last, step=None, timeout=10.0):
+def fetch(port, last, step=None, timeout=10.0, advance=None):
     """Ask a table for its last games over `port` (read()/write()); `step()` lets an
-    in-process table run between polls. Returns the games as dicts."""
+    in-process table run between polls; `advance(done, total)` hears of each game's record as
+    it completes. Returns the games as dicts."""
     link = Link(port, W.DEV_HOST, b"tapis-recall")
     link.send(W.HOST, W.RECALL, bytes((last,)))
     chunks, total = {}, None
@@ -57,6 +67,8 @@ def fetch(port, last, step=None, timeout=10.0):
                 return []
             total = n
             chunks.setdefault(i, {})[k] = (kn, bytes(payload[4:]))
+            if advance:
+                advance(sum(1 for c in chunks.values() if len(c) == next(iter(c.values()))[0]), n)
         if total is not None and len(chunks) == total and all(
                 len(c) == next(iter(c.values()))[0] for c in chunks.values()):
             link.poll(ms + 1)  # acknowledge the last ones
@@ -90,24 +102,53 @@ def text(games, symbols=True):
     return "\n".join(out)
 
 
+def _note(args, text):
+    if not args.quiet:
+        sys.stderr.write("tapis recall: %s\n" % text)
+
+
 def run(args):
     try:
         if args.port:
             from tapis.host.ports import open_port
-            games = fetch(open_port(args.port), args.last, timeout=args.timeout)
+            from tapis.host.progress import progress
+
+            port = open_port(args.port)
+            with progress(args.last, "games", quiet=args.quiet) as step:
+                seen = [0]
+
+                def advance(done, total):
+                    if done > seen[0]:
+                        step(done - seen[0], total=total)
+                        seen[0] = done
+
+                games = fetch(port, args.last, timeout=args.timeout, advance=advance)
+            source = "the table on %s" % args.port
         else:
             path = args.journal or "journal.bin"
             with open(path, "rb") as f:
-                games = from_journal(f.read(), args.last)
+                data = f.read()
+            games = from_journal(data, args.last, lambda n: _note(
+                args, "warning: the journal's last record is torn (%d bytes a power loss cut short); "
+                      "read up to it" % n))
+            source = path
     except JournalError as e:
         sys.stderr.write("tapis recall: the journal is corrupt and was not read: %s\n" % e)
         return 2
-    except (OSError, TimeoutError) as e:
+    except TimeoutError as e:
         sys.stderr.write("tapis recall: %s\n" % e)
         return 2
+    except OSError as e:  # a journal that cannot be read, a port that cannot be opened
+        what = e.strerror if e.strerror and e.filename else e
+        hint = "" if args.journal or args.port else " (name a journal with --journal PATH, or a table with --port URL)"
+        sys.stderr.write("tapis recall: %s%s%s\n" % ("cannot read %s: " % e.filename if e.filename else "", what, hint))
+        return 2
+    if not games:
+        _note(args, "no games in %s (an empty journal)" % source)
+        return 0
     if args.json:
         for g in games:
-            print(json.dumps(g))
+            print(json.dumps(dict(g, schema=SCHEMA)))
     else:
         from tapis.host.watch import print_lines
         utf8 = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"

@@ -16,13 +16,21 @@ def register(sub):
                        "(one card code per line, ERR <code> for a fault; see docs/protocol.md).")
     sp = p.add_subparsers(dest="action", metavar="ACTION")
     sp.required = True
-    m = sp.add_parser("monitor", help="decode a shoe's traffic live, with timestamps")
-    m.add_argument("--port", required=True, help="pyserial URL or device path")
+    m = sp.add_parser("monitor", help="decode a shoe's traffic live, with timestamps",
+                      description="Decode what arrives on a port (or a capture read back), with "
+                      "timestamps; at the end, what was counted: frames, cards, faults, frames sent "
+                      "again (marked resent), CRC errors, resynchronisations, bytes outside any frame.")
+    src = m.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", help="pyserial URL or device path")
+    src.add_argument("--from", dest="source", metavar="FILE",
+                     help="decode a capture made with --capture instead of a port")
     m.add_argument("--baud", type=A.positive, default=115200, help="baud rate (default 115200)")
     m.add_argument("--dialect", choices=DIALECTS, default="auto", help="default: detect from the traffic")
+    m.add_argument("--hex", action="store_true", help="also show every read's raw bytes, in hex and ASCII")
+    m.add_argument("--capture", metavar="FILE", help="save every read's bytes, timed, for --from")
     m.add_argument("--count", type=A.positive, help="stop after N events (default: run until Ctrl-C)")
-    m.add_argument("--duration", type=float, help="stop after this many seconds")
-    m.add_argument("--json", action="store_true", help="one JSON object per event")
+    m.add_argument("--duration", type=A.seconds, help="stop after this many seconds")
+    m.add_argument("--json", action="store_true", help="one JSON object per event, then the summary")
     m.set_defaults(func=monitor, parser=m)
     e = sp.add_parser("emulate", help="act as a shoe on a serial port or pty")
     e.add_argument("--port", required=True, help="pyserial URL or device path")
@@ -30,13 +38,18 @@ def register(sub):
     e.add_argument("--dialect", choices=("frames", "text"), default="frames",
                    help="frames (default): answer SHUFFLE and DRAW frames as the table's shoe; "
                    "text: stream the shuffled pack, one card per line, then ERR E")
-    e.add_argument("--decks", type=A.positive, default=1, help="text dialect: packs in the shoe (default 1)")
+    e.add_argument("--stream", action="store_true",
+                   help="frames: deal the pack unasked, one CARD frame every --interval seconds, then "
+                   "FAULT E, for a monitor or a reader to watch (a table asks with DRAW instead); "
+                   "the text dialect always streams")
+    e.add_argument("--decks", type=A.positive, default=1, help="streaming: packs in the shoe (default 1)")
     e.add_argument("--pack", type=int, choices=(32, 36, 52), default=52,
-                   help="text dialect: cards in one pack (default 52)")
+                   help="streaming: cards in one pack (default 52)")
     e.add_argument("--seed", type=A.seed, help="seed for a reproducible shuffle (default: random, printed)")
-    e.add_argument("--interval", type=float, default=0.2, help="text dialect: seconds between cards")
+    e.add_argument("--interval", type=A.seconds_or_zero, default=0.2,
+                   help="streaming: seconds between cards (default 0.2)")
     e.add_argument("--count", type=A.positive, help="stop after delivering N cards")
-    e.add_argument("--duration", type=float, help="stop after this many seconds")
+    e.add_argument("--duration", type=A.seconds, help="stop after this many seconds")
     e.add_argument("--json", action="store_true", help="log what it sends and receives as JSON lines")
     e.set_defaults(func=emulate, parser=e)
 
@@ -44,8 +57,6 @@ def register(sub):
 def _open(args):
     from tapis.host.ports import PortError, open_port
 
-    if args.duration is not None and args.duration <= 0:
-        args.parser.error("--duration must be positive, got %r" % args.duration)
     try:
         return open_port(args.port, args.baud)
     except PortError as e:
@@ -53,13 +64,21 @@ def _open(args):
 
 
 class _Clock:
-    def __init__(self):
+    """Stamps events with the wall-clock time and the seconds since the start; `at` replays
+    a capture's times."""
+
+    def __init__(self, start=None):
         self.t0 = time.monotonic()
+        self.start = start or datetime.datetime.now().astimezone()
+        self.at = None  # seconds since the start, when replaying a capture
+
+    def elapsed(self):
+        return time.monotonic() - self.t0
 
     def stamp(self, ev):
-        now = datetime.datetime.now().astimezone()
-        ev["time"] = now.isoformat(timespec="milliseconds")
-        ev["t"] = round(time.monotonic() - self.t0, 3)
+        t = self.elapsed() if self.at is None else self.at
+        ev["time"] = (self.start + datetime.timedelta(seconds=t)).isoformat(timespec="milliseconds")
+        ev["t"] = round(t, 3)
         return ev
 
     def line(self, ev, prefix=""):
@@ -72,53 +91,112 @@ def _render(ev):
 
 
 def _emit(args, clock, ev, prefix=""):
+    from tapis.host.shoe import EVENT
+
     clock.stamp(ev)
     if args.json:
-        print(json.dumps(ev), flush=True)
+        print(json.dumps(dict(ev, schema=EVENT)), flush=True)
     else:
         print(clock.line(ev, prefix), flush=True)
 
 
 def _expired(args, clock):
-    return args.duration is not None and time.monotonic() - clock.t0 >= args.duration
+    return args.duration is not None and clock.elapsed() >= args.duration
 
 
-def monitor(args):
-    from tapis.host.shoe import Monitor
+def _reads(args, clock):
+    """(seconds since the start, bytes) of every read: live from the port, or from a capture.
+    The port or the capture is opened now (a bad one exits 2 before anything is shown)."""
+    from tapis.host.shoe import CaptureError, read_capture
 
-    port = _open(args)
-    mon = Monitor(None if args.dialect == "auto" else args.dialect)
-    clock = _Clock()
-    seen = 0
+    if args.source is not None:
+        try:
+            with open(args.source, encoding="utf-8") as f:
+                header, chunks = read_capture(f)
+        except (OSError, UnicodeDecodeError, CaptureError) as e:
+            args.parser.error("--from %s: %s" % (args.source, e))
+        try:
+            clock.start = datetime.datetime.fromisoformat(header["time"])
+        except (KeyError, TypeError, ValueError):
+            pass
+        return _replay(args, clock, header, chunks)
+    return _live(args, clock, _open(args))
+
+
+def _replay(args, clock, header, chunks):
+    sys.stderr.write("reading the capture %s (of %s, %s dialect)\n"
+                     % (args.source, header.get("port"), args.dialect))
+    for t, data in chunks:
+        if args.duration is not None and t >= args.duration:
+            return
+        clock.at = t
+        yield t, data
+
+
+def _live(args, clock, port):
     sys.stderr.write("monitoring %s (%s dialect); Ctrl-C to stop\n" % (args.port, args.dialect))
     sys.stderr.flush()
     try:
         while not _expired(args, clock):
             data = port.wait(0.05)
-            if not data:
-                continue
+            if data:
+                clock.at = round(clock.elapsed(), 6)  # the read's time: the capture keeps the same
+                yield clock.at, data
+    finally:
+        port.close()
+
+
+def monitor(args):
+    from tapis.host.shoe import SUMMARY, Monitor, capture_header, capture_line, render_summary
+
+    mon = Monitor(None if args.dialect == "auto" else args.dialect)
+    clock = _Clock()
+    reads = _reads(args, clock)
+    capture = None
+    if args.capture is not None:
+        try:
+            capture = open(args.capture, "w", encoding="utf-8")
+        except OSError as e:
+            args.parser.error("--capture %s: %s" % (args.capture, e.strerror or e))
+        capture.write(capture_header(args.port or args.source, args.baud, clock.start.isoformat()))
+    seen = 0
+    try:
+        for t, data in reads:
+            if capture is not None:
+                capture.write(capture_line(t, data))
+                capture.flush()
+            if args.hex:
+                _emit(args, clock, {"dialect": mon.dialect, "type": "BYTES", "hex": data.hex()})
             for ev in mon.feed(data):
                 _emit(args, clock, ev)
                 seen += 1
                 if args.count and seen >= args.count:
                     return 0
-    except KeyboardInterrupt:
         return 0
-    finally:
-        port.close()
-    return 0
+    finally:  # also on Ctrl-C (then the command exits 130): what was counted, and the capture kept
+        if capture is not None:
+            capture.close()
+        summary = mon.summary()
+        if args.json:
+            print(json.dumps(dict(summary, schema=SUMMARY, type="SUMMARY")), flush=True)
+        else:
+            sys.stderr.write(render_summary(summary) + "\n")
 
 
 class _Tap:
-    """A Port that logs what goes through it, decoded, as the monitor would show it."""
+    """A Port that logs what goes through it, decoded, as the monitor would show it (a frame
+    the link sends again is marked resent)."""
 
     def __init__(self, port, args, clock):
         from tapis.host.shoe import Monitor
 
         self.port, self.args, self.clock = port, args, clock
         self.rx, self.tx = Monitor("frames"), Monitor("frames")
-        self.cards = 0  # distinct cards delivered
-        self.recent = []  # (type, seq) of the last data frames sent, to tell resends
+
+    @property
+    def cards(self):
+        """Cards delivered (each once, whatever the resends)."""
+        return self.tx.counts["cards"]
 
     def read(self):
         data = self.port.wait(0.001)
@@ -128,54 +206,60 @@ class _Tap:
 
     def write(self, data):
         for ev in self.tx.feed(data):
-            if ev["type"] in ("CARD", "FAULT"):
-                key = (ev["type"], ev["seq"])
-                if key in self.recent:  # the Link sends it again: not a new card
-                    ev["resent"] = True
-                else:
-                    self.recent.append(key)
-                    del self.recent[:-128]
-                    self.cards += ev["type"] == "CARD"
             _emit(self.args, self.clock, dict(ev, direction="out"), "-> ")
         return self.port.write(data)
 
 
-def emulate(args):
-    from tapis.firmware.rng import Seeded
+def _stream(args, port, clock, rng):
+    """Deal the shuffled pack unasked, one card every --interval seconds, then the empty
+    shoe's fault: as text lines, or as frames from the shoe's address (sequence 1, 2, ...)."""
+    from tapis.firmware import frames as F
+    from tapis.firmware import wire as W
     from tapis.firmware.dialect import card_line
     from tapis.host.shoe import text_pack
+
+    tap = _Tap(port, args, clock)
+    tap.tx.dialect = args.dialect
+    text = args.dialect == "text"
+
+    def card(c, seq):
+        return card_line(c) if text else F.encode(W.SHOE, seq & 255, W.CARD, bytes((c,)))
+
+    def empty(seq):
+        return b"ERR E\n" if text else F.encode(W.SHOE, seq & 255, W.FAULT, bytes((W.EMPTY,)))
+
+    seq = 0
+    for c in text_pack(args.pack, args.decks, rng):
+        if (args.count and tap.cards >= args.count) or _expired(args, clock):
+            return 0
+        seq += 1
+        tap.write(card(c, seq))
+        if args.interval > 0:
+            time.sleep(args.interval)
+    tap.write(empty(seq + 1))
+    return 0
+
+
+def emulate(args):
+    from tapis.firmware.rng import Seeded
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     port = _open(args)
     clock = _Clock()
-    sys.stderr.write("emulating a shoe on %s (%s dialect, seed %d); Ctrl-C to stop\n"
-                     % (args.port, args.dialect, seed))
+    streaming = args.stream or args.dialect == "text"
+    sys.stderr.write("emulating a shoe on %s (%s dialect%s, seed %d); Ctrl-C to stop\n"
+                     % (args.port, args.dialect, ", dealing unasked" if streaming else "", seed))
     sys.stderr.flush()
     rng = Seeded(seed)
     try:
-        if args.dialect == "text":
-            for i, c in enumerate(text_pack(args.pack, args.decks, rng)):
-                if (args.count and i >= args.count) or _expired(args, clock):
-                    return 0
-                port.write(card_line(c))
-                _emit(args, clock, {"dialect": "text", "type": "CARD", "card": card_line(c).decode().strip(),
-                                    "direction": "out"}, "-> ")
-                if args.interval > 0:
-                    time.sleep(args.interval)
-            port.write(b"ERR E\n")
-            _emit(args, clock, {"dialect": "text", "type": "FAULT", "fault": "E", "meaning": "shoe empty",
-                                "direction": "out"}, "-> ")
-            return 0
+        if streaming:
+            return _stream(args, port, clock, rng)
         from tapis.simulator.devices import EmuShoe
 
         tap = _Tap(port, args, clock)
         shoe = EmuShoe(tap, rng)
-        now = 0
         while not _expired(args, clock) and not (args.count and tap.cards >= args.count):
-            now = int((time.monotonic() - clock.t0) * 1000)
-            shoe.step(now)
-        return 0
-    except KeyboardInterrupt:
+            shoe.step(int(clock.elapsed() * 1000))
         return 0
     finally:
         port.close()

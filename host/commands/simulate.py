@@ -29,7 +29,7 @@ def register(sub):
     p.add_argument("--workers", type=A.positive, help="worker processes (default 1)")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the chunks on a Dask distributed scheduler (pip install 'tapis[dask]')")
+                   help="run the chunks on a Dask distributed scheduler (pip install 'tapis-table[dask]')")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="machine-readable output: one JSON object")
     out.add_argument("--csv", action="store_true", help="one CSV row per seat")
@@ -58,7 +58,7 @@ def check(args):
         try:
             import distributed  # noqa: F401
         except ImportError:
-            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis[dask]'")
+            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
     most = workers.max_workers()
     if args.workers is not None and args.workers > most:
         args.parser.error("--workers %d: at most %d on this machine (four per CPU)" % (args.workers, most))
@@ -124,10 +124,13 @@ def count(n, unit):
     return "%s %s" % ("{:,}".format(n), unit[:-1] if n == 1 else unit)
 
 
+SCHEMA = "tapis.simulate/1"
+
+
 def show(args, report):
     report.pop("trace", None)
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(dict(report, schema=SCHEMA)))
     elif args.csv:
         write_csv(report, sys.stdout)
     else:

@@ -18,10 +18,11 @@ def register(sub):
     p.add_argument("--board", choices=["cpython", "micropython"], default="cpython",
                    help="where the firmware runs: here, or on the virtual board (real MicroPython)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
-    p.add_argument("--delay", type=float, help="seconds between lines when watching (default %.2f on a terminal; "
+    p.add_argument("--delay", type=A.seconds_or_zero, help="seconds between lines when watching (default %.2f on a terminal; "
                    "keys there: space pause, s step, + - speed, q quit)" % DELAY)
     p.add_argument("--bots", type=A.bots, metavar="LEVEL",
                    help="the bots' strength: random, rules (default) or advisor; per seat: 0=advisor,1=random")
+    p.add_argument("--quiet", action="store_true", help="no progress bar with --deals N")
     p.add_argument("--interactive", action="store_true",
                    help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
@@ -42,7 +43,7 @@ def run(args):
             options = named.options(args.game, args.variant)
         except ValueError as e:
             args.parser.error(str(e))
-    if args.delay is not None and not 0 <= args.delay <= 60:
+    if args.delay is not None and args.delay > 60:
         sys.stderr.write("tapis table: --delay is 0 to 60 seconds, got %r\n" % args.delay)
         return 2
     seats = find(args.game).Table(kit.new_game(options)).SEATS
@@ -85,7 +86,7 @@ def _record(sim, play, kit, seed, args, out):
     if recorder is None:
         print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
         renderer = kit.Renderer(Watch(out, 0, keys=False).line, None, _utf8(out), watcher=True)
-    with progress(args.deals or 0, "deals", quiet=args.deals is None) as advance:
+    with progress(args.deals or 0, "deals", quiet=args.deals is None or args.quiet) as advance:
         done = [0]
 
         def on_events(events):

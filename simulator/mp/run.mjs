@@ -2,6 +2,8 @@
 //
 //   node run.mjs --root DIR [--root-as NAME] [--path P]... [--stdin nonblock] SCRIPT.py [args...]
 //   node run.mjs --root DIR ... -c "python code" [args...]
+//   node run.mjs --micropython PKG_DIR ...   the port's package where it was installed
+//                                            (`tapis setup`); default: this folder's node_modules
 //
 // Each --root DIR has its .py files copied into the in-memory FS as /NAME/... (NAME is
 // --root-as, given after its --root, or the directory's basename), and "/" is put on sys.path,
@@ -14,14 +16,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
-const USAGE = "usage: node run.mjs [--root DIR [--root-as NAME]]... [--path P]... " +
+const USAGE = "usage: node run.mjs [--micropython PKG_DIR] [--root DIR [--root-as NAME]]... [--path P]... " +
   "[--stdin block|nonblock] (SCRIPT.py | -c CODE) [args...]\n";
 const die = (msg) => { fs.writeSync(2, msg); process.exit(2); };
 
 // ---- arguments -------------------------------------------------------------------------------
 const roots = [], paths = [];
-let stdinMode = "block", code = null, script = null, argv = [];
+let stdinMode = "block", code = null, script = null, argv = [], pkgDir = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const a = args[i], val = () => (i + 1 < args.length ? args[++i] : die(`${a} needs a value\n${USAGE}`));
@@ -32,6 +35,7 @@ for (let i = 0; i < args.length; i++) {
   }
   else if (a === "--root-as") { if (!roots.length) die("--root-as must follow a --root\n"); roots.at(-1).name = val(); }
   else if (a === "--path") paths.push(val());
+  else if (a === "--micropython") pkgDir = path.resolve(val());
   else if (a === "--stdin") { stdinMode = val(); if (!["block", "nonblock"].includes(stdinMode)) die(USAGE); }
   else if (a === "-c") { code = val(); argv = ["-c", ...args.slice(i + 1)]; break; }
   else if (a === "-h" || a === "--help") { fs.writeSync(1, USAGE); process.exit(0); }
@@ -84,7 +88,8 @@ function makeStdin(nonblock) {
 // ---- load MicroPython ------------------------------------------------------------------------
 // The package does not `export` anything: importing it sets globalThis.loadMicroPython.
 const require = createRequire(import.meta.url);
-await import(require.resolve("@micropython/micropython-webassembly-pyscript"));
+const PORT = "@micropython/micropython-webassembly-pyscript";
+await import(pkgDir ? pathToFileURL(path.join(pkgDir, "micropython.mjs")).href : require.resolve(PORT));
 const mp = await globalThis.loadMicroPython({
   linebuffer: false,
   stdin: makeStdin(stdinMode === "nonblock"),
