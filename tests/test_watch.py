@@ -136,10 +136,13 @@ def test_ctrl_c_in_table_is_one_line_and_exit_130(monkeypatch, capsys):
     assert err == "tapis table: stopped (Ctrl-C), seed 9\n"
 
 
-def test_a_bad_delay_is_one_line_and_exit_2(capsys):
-    assert main(["table", "--delay", "-1"]) == 2
+def test_a_bad_delay_is_refused_with_exit_2_naming_it(capsys):
+    with pytest.raises(SystemExit) as e:  # negative: refused by its argument type
+        main(["table", "--delay", "-1"])
+    assert e.value.code == 2
+    assert "--delay" in capsys.readouterr().err.strip().splitlines()[-1]
+    assert main(["table", "--delay", "61"]) == 2  # a minute a line: refused as a typo
     assert capsys.readouterr().err.count("\n") == 1
-
 
 def _hand(text):
     return set(CARD.findall(text))
