@@ -47,7 +47,7 @@ def drive(seed, deals, check):
     pack = []
     while g.deal_no <= deals:
         if g.to_act == R.CHANCE:
-            if g.phase == R.DEAL and g.delivered == 0:
+            if g.cards_due()[1]:  # a fresh pack: the cut, or a new deal
                 pack = deck.shuffle(deck.deck32(), rng.below)
             g.apply(("shoe", R.CHANCE, pack[g.delivered]))
         else:
@@ -84,10 +84,14 @@ def test_scoring_invariants(seed):
                 assert pts == 1
                 kings[seat] += 1
                 assert kings[seat] == 1
-            elif why.startswith("abandoned"):  # 000:76: the vole if he took no trick, else the point
+            elif why == "abandoned: point won":  # 000:76: after 3 tricks his point stands
+                assert deal_tricks[seat] >= 3 and pts in (1, 2)
+            elif why.startswith("abandoned"):  # 000:76: the vole if he took no trick, the point after 1-2
                 other = deal_tricks[1 - seat]
-                assert (why == "abandoned: vole") == (other == 0) and pts in (1, 2)
+                assert (why == "abandoned: vole") == (other == 0) and pts in (1, 2) and other < 3
                 assert why != "abandoned: vole" or pts == 2
+            elif why.startswith("conceded"):  # 002:27: the point, the conceder sure of a trick
+                assert why == "conceded: point" and deal_tricks[1 - seat] < 3 and pts in (1, 2)
             else:
                 assert why in ("point", "vole") and pts in (1, 2)
                 assert sum(deal_tricks) == 5 and deal_tricks[seat] >= 3
@@ -133,7 +137,7 @@ class EcarteMachine(RuleBasedStateMachine):
     @invariant()
     def money_is_conserved(self):
         if hasattr(self, "g"):
-            assert sum(self.g.wagers.balances) == 0
+            assert sum(self.g.wagers.balances) + self.g.wagers.pot == 0  # pool écarté: the pool too
 
     @rule()
     def shoe_delivers_the_next_card(self):

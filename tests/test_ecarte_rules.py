@@ -224,7 +224,7 @@ def test_illegal_actions_are_refused_clearly_and_change_nothing():
 
 
 def test_a_card_delivered_twice_voids_the_deal_and_a_foreign_card_is_refused():
-    g = R.Ecarte()
+    g = R.Ecarte(first_dealer=0)
     shoe(g, "7S")
     with pytest.raises(R.IllegalAction, match="not in the 32-card pack"):
         g.apply(("shoe", R.CHANCE, C("2S")))

@@ -162,7 +162,10 @@ def test_sinking_a_declaration_lets_the_lower_one_score():
     g.apply(("declare", 0, "sequence"))
     ev = g.apply(("declare", 1, "sequence"))
     assert ("verdict", 0, ("sequence", "good")) in ev  # huitième against a quint
-    assert ("verdict", -1, ("sets", "none")) in ev  # neither holds a set: nothing asked
+    g.apply(("declare", 0, "sequence"))  # his other sequences too: the quart (003:80)
+    g.apply(("sink", 0, "sets"))  # neither holds a set, and both are asked (SPEC §4)
+    ev = g.apply(("declare", 1, "sets"))
+    assert ("verdict", -1, ("sets", "none")) in ev
     assert g.phase == R.PLAY and g.points == [22, 5]  # younger's point of 5; no repique
 
 
@@ -204,13 +207,17 @@ def test_illegal_actions_are_refused_with_the_reason_and_change_nothing():
     assert snapshot(g) == before
 
 
-def test_the_shoe_may_not_deliver_outside_the_pack_or_twice():
+def test_the_shoe_may_not_deliver_outside_the_pack_and_a_card_twice_voids_the_deal():
+    """SPEC §4 "Misdeals" (as 000:79 in écarté): a card twice is an imperfect pack: the
+    deal is void and the same dealer deals again from a fresh pack."""
     g = R.Piquet(first_dealer=0)
     with pytest.raises(IllegalAction, match="not in the 32-card pack"):
         g.apply(("shoe", CHANCE, C("6S")))
     g.apply(("shoe", CHANCE, C("7S")))
-    with pytest.raises(IllegalAction, match="twice"):
-        g.apply(("shoe", CHANCE, C("7S")))
+    ev = g.apply(("shoe", CHANCE, C("7S")))
+    assert ("duplicate", CHANCE, C("7S")) in ev and ("void", CHANCE, "imperfect pack: 7S twice") in ev
+    assert ev[-1] == ("deal", 0, 2) and g.delivered == 0 and g.cards_due() == (32, 32)
+    assert g.in_partie == 1  # a void deal is not one of the partie's six
     c = R.Piquet(named.options("piquet", "au-cent"), first_dealer=0)
     c.apply(("shoe", CHANCE, C("6S")))
 
@@ -341,8 +348,10 @@ def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
                 assert value == (hi - lo + 100 if lo >= 100 else hi + lo + 100)
             assert w == (-1 if a == b else scores.index(hi))
             scores = [0, 0]
-    if not o.cent:
-        assert g.parties == 1 and len(g.results) == 1
+    if not o.cent:  # six deals make the partie, unless they leave it tied (SPEC §4)
+        ended = [e for e in g.log if e[0] == "partie"]
+        assert g.parties == len(g.results) == len(ended) <= 1
+        assert ended or (scores[0] == scores[1] and g.in_partie == 7)
 
 
 def test_replaying_the_inputs_reproduces_the_log():
@@ -488,11 +497,18 @@ def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_sh
     g.apply(t.press(1, B.ACCEPT, 0))
     g.apply(t.press(0, B.ACCEPT, 0))
     g.apply(t.press(1, B.ACCEPT, 0))
+    assert t.view(0)["category"] == "other sequences"  # the winner: his quart too? (003:80)
+    g.apply(t.press(0, B.REFUSE, 0))  # no: his huitième alone
+    g.apply(t.press(0, B.ACCEPT, 0))  # asked at the sets, holding none (SPEC §4)
+    g.apply(t.press(1, B.REFUSE, 0))
     shown = {d["category"]: d for d in t.view(1)["declarations"]}
     assert shown["point"]["verdict"] == "good" and shown["point"]["winner"] == 1
-    assert [0, "sinks"] in shown["point"]["calls"] and [1, "point of 5 (51)"] in shown["point"]["calls"]
-    assert shown["sequence"]["calls"] == [[0, "huitième to the ace"], [1, "quint to the ace"]]
+    # the sunk point is not shown, nor younger's pips: his 5 cards stood alone
+    assert shown["point"]["calls"] == [[1, "point of 5"]]
+    # equal lengths would bring out the top cards; 8 against 5 shows elder's length only
+    assert shown["sequence"]["calls"] == [[0, "huitième"]]
     assert shown["sequence"]["verdict"] == "good" and shown["sets"]["verdict"] == "none"
+    assert g.points == [18, 5]  # the huitième without the quart
     assert g.phase == R.PLAY and sorted(t.view(0)["legal"]) == t.hand(0)
     with pytest.raises(IllegalAction, match="select one card"):
         t.press(0, B.CONFIRM, 0)

@@ -138,7 +138,7 @@ def drive_with_bets(seed, deals, gallery):
             assert g.can(a)
             g.apply(a)
         elif g.to_act == R.CHANCE:
-            if g.phase == R.DEAL and g.delivered == 0:
+            if g.cards_due()[1]:  # a fresh pack: the cut, or a new deal
                 pack = deck.shuffle(deck.deck32(), rng.below)
             g.apply(("shoe", R.CHANCE, pack[g.delivered]))
         else:

@@ -10,6 +10,10 @@ from .options import HAND
 from . import declarations as D
 
 
+_WHY = {"unread": "the shoe could not read a card", "double feed": "two cards came out together",
+        "missing": "a short pack: a card is missing", "outofturn": "a deal out of turn"}
+
+
 class Dealing:
     def _reset_deal(self):
         self.hands = [[], []]
@@ -26,7 +30,8 @@ class Dealing:
         self.tricks = [0, 0]
         self.points = [0, 0]  # scored in this deal
         self.declared = [[-1, -1, -1], [-1, -1, -1]]  # key; 0 sunk or none; -1 not yet
-        self.verdicts = [(-1, ""), (-1, ""), (-1, "")]  # (winner, word); "" not yet
+        # (winner, word, the winner's others declared too); "" not yet
+        self.verdicts = [(-1, "", True), (-1, "", True), (-1, "", True)]
         self.covered = [set(), set()]  # cards used in good declarations (carte rouge)
         self.rouge = [False, False]
         self.repique = -1
@@ -46,11 +51,13 @@ class Dealing:
         self.pending = [0, 1]
         self.phase, self.to_act = CUT, CHANCE
 
-    def _new_deal(self):
+    def _new_deal(self, again=False):
+        """A deal; `again`: the same dealer deals the void one again."""
         self._reset_deal()
         self.deal_no += 1
-        self.in_partie += 1
-        self.dealer = 1 - self.dealer
+        if not again:
+            self.in_partie += 1
+            self.dealer = 1 - self.dealer
         p, e, d = self.options.packets, self.elder, self.dealer
         for _ in range(HAND // p):
             self.pending.extend([e] * p + [d] * p)
@@ -65,10 +72,48 @@ class Dealing:
         if not is_card(c) or rank(c) < self.options.low_rank:
             raise IllegalAction("the shoe delivered %r, which is not in the %d-card pack" %
                                 (_show(c), self.options.pack))
-        if c in self.seen:
-            raise IllegalAction("the shoe delivered %s twice: imperfect pack" % name(c))
+
+    def _verify_fault(self, kind, value):
+        if self.phase not in (CUT, DEAL):
+            raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[self.phase]))
+        if kind == "exposed":
+            self._verify_card(value)
+        elif kind == "double feed":
+            try:
+                a, b = value
+            except (TypeError, ValueError):
+                raise IllegalAction("a double feed reports the two cards, got %r" % (value,))
+            self._verify_card(a)
+            self._verify_card(b)
+        elif kind == "outofturn" and (value not in (0, 1) or self.phase == CUT):
+            raise IllegalAction("the shoe reports a deal by seat %r out of turn, but %s" % (
+                value, "the players are cutting" if self.phase == CUT else "it is not a seat"))
+
+    def _on_fault(self, kind, value):
+        """A misdeal never stops the table (SPEC §4): seed 003 gives no lighter remedy, so
+        the deal is void and the same dealer deals again from a fresh pack, as in écarté
+        (000:79). In the cut, a card out face up is a cut card anyway; any other fault,
+        and the players cut again."""
+        self.emit((kind, CHANCE, value))
+        if self.phase == CUT:
+            if kind == "exposed":
+                self._on_card(value)
+                return
+            self.emit(("void", CHANCE, "the players cut again"))
+            self._start_cut()
+            return
+        self._void(_WHY.get(kind, "a card out of turn") if kind != "exposed" else
+                   "%s was exposed in the deal" % name(value))
+
+    def _void(self, why):
+        self.emit(("void", CHANCE, why))
+        self._new_deal(True)
 
     def _on_card(self, c):
+        if c in self.seen and self.phase == DEAL:  # an imperfect pack (as 000:79)
+            self.emit(("duplicate", CHANCE, c))
+            self._void("imperfect pack: %s twice" % name(c))
+            return
         to = self.pending.pop(0)
         self.delivered += 1
         self.seen.add(c)

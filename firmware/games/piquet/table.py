@@ -3,8 +3,10 @@
 # declaring or sinking a category); SELECT + CONFIRM exchange or play cards.
 # Declarations reach the displays as the terminal's verdicts: "good", "not good", "equal".
 from ... import panel as B
-from ...rules import IllegalAction
+from ... import wire as W
+from ...rules import CHANCE, IllegalAction
 from . import events as R
+from .declare import announced
 
 SEATS = 2
 SEQUENCE_NAMES = ("", "", "", "tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
@@ -13,13 +15,14 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "ten", "jack", "queen", "k
 
 
 def describe(category, key):
-    """A declared holding in words: 'point of 5 (49)', 'quint to the king', 'quatorze of aces'."""
+    """A declared holding in words: 'point of 5 (49)', 'quint to the king', 'quatorze of
+    aces'; what declaring did not bring out is left unsaid: 'point of 5', 'quint'."""
     if category == "point":
-        return "point of %d (%d)" % (key >> 8, key & 255)
+        return "point of %d" % (key >> 8) + (" (%d)" % (key & 255) if key & 255 else "")
     if category == "sequence":
         n = key >> 4
-        return "%s to the %s" % (SEQUENCE_NAMES[n] if n < len(SEQUENCE_NAMES) else "%d cards" % n,
-                                 RANK_NAMES[key & 15])
+        name = SEQUENCE_NAMES[n] if n < len(SEQUENCE_NAMES) else "%d cards" % n
+        return name + (" to the %s" % RANK_NAMES[key & 15] if key & 15 else "")
     return "%s of %ss" % (SET_NAMES[key >> 4], RANK_NAMES[key & 15])
 
 
@@ -59,6 +62,21 @@ class PiquetTable:
         raise IllegalAction("button %r does nothing in piquet" % (button,))
 
     def shoe_fault(self, code):
+        """A shoe fault as a rules action (a misdeal: deal.py), or None for a jam or the
+        cut card: the controller asks the shoe again for what is still due."""
+        g, k, n = self.game, code[0] if code else -1, len(code)
+        if g.to_act != CHANCE:
+            return None
+        if k == W.UNREAD:
+            return ("unread", CHANCE, None)
+        if k == W.FACE_UP and n == 2:
+            return ("exposed", CHANCE, code[1])
+        if k == W.DOUBLE and n == 3:
+            return ("double feed", CHANCE, (code[1], code[2]))
+        if k == W.EMPTY:
+            return ("missing", CHANCE, None)
+        if k == W.OUT_OF_TURN and n == 2 and code[1] in (0, 1) and code[1] != g.dealer:
+            return ("outofturn", CHANCE, code[1])
         return None
 
     def done(self, seat):
@@ -70,22 +88,20 @@ class PiquetTable:
         self.msg[seat] = why
 
     def declarations(self):
-        """The declarations so far this deal, as the displays show them."""
+        """The declarations so far this deal, as the displays show them: what declaring
+        brought out (declare.announced), never whether a seat sank or held nothing."""
         g = self.game
         out = []
         for i, cat in enumerate(R.CATEGORIES):
-            if i > g.cat and g.phase == R.DECLARE:
+            v = g.verdicts[i]
+            if not v[1]:
                 break
             calls = []
-            for s in (g.elder, g.younger):
-                key = g.declared[s][i]
-                if key > 0:
+            shown = announced(i, g.declared[g.elder][i], g.declared[g.younger][i])
+            for s, key in zip((g.elder, g.younger), shown):
+                if key:
                     calls.append([s, describe(cat, key)])
-                elif key == 0 and g.holding(s, i):
-                    calls.append([s, "sinks"])
-            v = g.verdicts[i]
-            out.append({"category": cat, "calls": calls,
-                        "verdict": v[1] or None, "winner": v[0] if v[1] else None})
+            out.append({"category": cat, "calls": calls, "verdict": v[1], "winner": v[0]})
         return out
 
     def view(self, seat):
@@ -106,4 +122,6 @@ class PiquetTable:
                 v["exchange"] = list(g.exchange_range(seat))
             elif g.phase == R.DECLARE:
                 v["category"] = R.CATEGORIES[g.cat]
+                if g.verdicts[g.cat][1]:  # he won it: does he declare his other ones too?
+                    v["category"] = "other " + ("sequences" if g.cat == 1 else "sets")
         return v

@@ -23,8 +23,10 @@ class Renderer:
         return " ".join(pretty(c, self.symbols) for c in sorted(cs, key=lambda c: (suit(c), -rank(c))))
 
     def on_view(self, view):
-        for kind, seat, value in view.get("events", ()):
-            line = self.line(kind, seat, value)
+        for e in view.get("events", ()):
+            if not e:  # what the display is not shown (a seat's answer when declaring)
+                continue
+            line = self.line(*e)
             if line:
                 self.write(line)
 
