@@ -1,5 +1,7 @@
 # tapis recall: the journal's past games, from a journal file or from a running table
-# over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON.
+# over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON: the deal
+# records of docs/records.md, the schema tapis table --json prints. A journal with no
+# games says so and exits 1; an incomplete last record (a power loss) is warned of.
 import json
 import sys
 import time
@@ -20,9 +22,21 @@ def register(sub):
     src = p.add_mutually_exclusive_group()
     src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait on --port")
-    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds to wait on --port (default 10)")
+    p.add_argument("--json", action="store_true",
+                   help="one deal record per line (docs/records.md: the schema tapis table --json prints)")
     p.set_defaults(func=run, parser=p)
+
+
+def _seconds(text):
+    import argparse
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--timeout wants a number of seconds, got %r" % (text,))
+    if not 0 < t < float("inf"):
+        raise argparse.ArgumentTypeError("--timeout must be a positive number of seconds, got %r" % (text,))
+    return t
 
 
 def _positive(text):
@@ -38,8 +52,50 @@ def _positive(text):
 
 def from_journal(data, last):
     """The last `last` games of journal bytes (JournalError if it is corrupt)."""
-    games = group(parse(data)[0])
-    return games[max(0, len(games) - last):]
+    return read_journal(data, last)[0]
+
+
+def read_journal(data, last):
+    """(the last `last` games of journal bytes, bytes of an incomplete last record: what a
+    power loss during a write leaves, not read). JournalError if it is corrupt."""
+    recs, _offsets, torn = parse(data)
+    games = group(recs)
+    return games[max(0, len(games) - last):], torn
+
+
+def deal_records(games):
+    """The journal's games as deal records (docs/records.md), oldest first: every deal
+    completed in them, then the one in progress (`"complete": false`). Each carries
+    `journal`: the journal game it belongs to and the deals the journal voided in it."""
+    from tapis.firmware.reader import tuples
+    from tapis.simulator import kits
+
+    out, recorder, was = [], None, None
+    for g in games:
+        kit = kits.find(g["game"])
+        options = find(g["game"]).Options.restore(g["options"])
+        info = {"game": g["number"], "voids": [v["why"] for v in g["voided"]]}
+        if recorder is None or g["state"] is None or (g["game"], g["options"]) != was:
+            if recorder is not None:  # a new session: the last one's deal in progress
+                _add(out, recorder.partial(), last_info)
+            recorder = kit.Recorder(None, options)
+            if g["state"] is not None:
+                recorder.resume(g["state"])
+            else:
+                recorder.feed([tuples(e) for e in g["events"]])
+        was, last_info = (g["game"], g["options"]), info
+        for _action, events, _from in g["inputs"]:
+            for r in recorder.feed([tuples(e) for e in events]):
+                _add(out, r, info)
+    if recorder is not None:
+        _add(out, recorder.partial(), last_info)
+    return out
+
+
+def _add(out, record, info):
+    if record is not None:
+        record["journal"] = info
+        out.append(record)
 
 
 def fetch(port, last, step=None, timeout=10.0):
@@ -102,23 +158,31 @@ def text(games):
 
 
 def run(args):
+    torn = 0
     try:
         if args.port:
             from tapis.host.ports import open_port
+            where = "the table on " + args.port
             games = fetch(open_port(args.port), args.last, timeout=args.timeout)
         else:
-            path = args.journal or "journal.bin"
+            path = where = args.journal or "journal.bin"
             with open(path, "rb") as f:
-                games = from_journal(f.read(), args.last)
+                games, torn = read_journal(f.read(), args.last)
     except JournalError as e:
         sys.stderr.write("tapis recall: the journal is corrupt and was not read: %s\n" % e)
         return 2
     except (OSError, TimeoutError) as e:
         sys.stderr.write("tapis recall: %s\n" % e)
         return 2
+    if torn:  # what a power loss during a write leaves; the board drops it at boot
+        sys.stderr.write("tapis recall: warning: %s ends in an incomplete record (%d bytes, a "
+                         "write the power cut), not read\n" % (where, torn))
+    if not games:  # nothing to show is not what the user asked for: say so, exit 1
+        sys.stderr.write("tapis recall: %s holds no games\n" % where)
+        return 1
     if args.json:
-        for g in games:
-            print(json.dumps(g))
+        for r in deal_records(games):
+            print(json.dumps(r))
     else:
         print(text(games))
     return 0

@@ -37,7 +37,7 @@ def run(args):
     out = sys.stdout
     on_table = on_events = None
     if args.json:
-        recorder = kit.Recorder(seed)
+        recorder = kit.Recorder(seed, options)
 
         def on_events(events):
             for record in recorder.feed(events):

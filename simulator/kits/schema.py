@@ -48,6 +48,19 @@ def tuples(v):
     return v
 
 
+def thawed(frozen):
+    """A snapshot's fields (firmware/snapshot.py), thawed; nested snapshots stay frozen."""
+    from tapis.firmware.snapshot import thaw
+
+    out = {}
+    for k, v in frozen.items():
+        try:
+            out[k] = thaw(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
 def cards_text(v):
     """Every card in a value by name, tuples as lists."""
     if isinstance(v, (tuple, list)):

@@ -6,7 +6,7 @@ from tapis.firmware.cards import name
 from tapis.firmware.games import ecarte as game
 from tapis.firmware.games.ecarte.events import EVENTS
 from tapis.firmware.rules import INPUT, LAW
-from tapis.simulator.kits.schema import as_json, base, cards_text, inputs_text
+from tapis.simulator.kits.schema import as_json, base, cards_text, inputs_text, thawed
 
 # what the rules do with a first card out of the shoe: lock the gallery's bets (rules.py)
 _OUT_OF_SHOE = ("card", "unread", "exposed", "double feed")
@@ -32,12 +32,13 @@ class Recorder:
         self.locked = None
         self.game = 1
 
-    def resume(self, state):
-        """Go on from a game's state (the journal's snapshot of a game begun in a session,
-        thawed): the deal it holds has just begun."""
+    def resume(self, frozen):
+        """Go on from a game's state (the journal's snapshot of a game begun in a session):
+        the deal it holds has just begun."""
+        state = thawed(frozen)
         for k in ("scores", "games", "seated", "streak"):
             setattr(self, k, list(state[k]))
-        w = state["wagers"]
+        w = thawed(frozen["wagers"])
         self.balances, self.pot, self.standing = list(w["balances"]), w["pot"], dict(w["standing"])
         self.locked = None if w["locked"] is None else [list(x) for x in w["locked"]]
         self.game = state["game_no"]

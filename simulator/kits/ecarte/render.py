@@ -35,8 +35,12 @@ class Renderer:
     def line(self, kind, seat, value):
         at = self.seated
         who = seat_name(at[seat]) if seat in (0, 1) else ""
+        if kind == "cut":
+            return "  %s cuts %s" % (seat_name(seat), pretty(value, self.symbols))
         if kind == "deal":
             return "\n── Deal %d · %s deals ──" % (value, who)
+        if kind == "abandon" and value:
+            return "  %s concedes the %s" % (who, value)
         if kind == "turn":
             h = self.hands()
             if not h[0] and not h[1]:  # the quick game: the hands are shown at the showdown
@@ -75,11 +79,12 @@ class Renderer:
         if kind == "bet":
             return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
         if kind == "pay":
-            return "  %s pays %s %d" % (seat_name(seat), seat_name(value[0]), value[1])
+            to = "into the pool" if value[0] == "pool" else seat_name(value[0])
+            return "  %s pays %s %d" % (seat_name(seat), to, value[1])
         if kind == "balances":
             return "  Balances: " + ", ".join("%s %+d" % (seat_name(i), b) for i, b in enumerate(value))
         if kind == "pool":
-            return "★★ %s wins the pool: two games running" % seat_name(seat)
+            return "★★ %s wins the pool of %d: two games running" % (seat_name(seat), value)
         if kind == "seats":
             self.seated = list(value[:2])
             return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)

@@ -4,6 +4,12 @@ from tapis.firmware.games.piquet.table import describe
 from tapis.simulator.kits.show import SEAT_NAMES, pretty
 
 
+# the shoe's faults (firmware/games/piquet/deal.py): each makes the deal void
+MISDEALS = {"unread": "The shoe could not read a card", "missing": "The shoe ran empty: the pack is short",
+            "double feed": "Two cards came out of the shoe together",
+            "outofturn": "The shoe is being dealt out of turn"}
+
+
 class Renderer:
     """Watches the table display's views; `hands()` gives each seat's hand as its own
     display shows it (the watcher sees the players' displays too)."""
@@ -37,6 +43,14 @@ class Renderer:
         if kind == "deal":
             return "\n── Partie %d · deal %d · %s deals, %s is elder ──" % (
                 self.partie, value, who, SEAT_NAMES[1 - seat])
+        if kind in MISDEALS:
+            return "  ! " + MISDEALS[kind]
+        if kind == "exposed":
+            return "  ! A card came out face up: %s" % pretty(value, self.symbols)
+        if kind == "duplicate":
+            return "  ! %s came out twice: the pack is imperfect" % pretty(value, self.symbols)
+        if kind == "void":
+            return "  The deal is void (%s)" % value
         if kind == "blanche":
             return "  %s %s" % (who, "declares carte blanche" if value else "keeps quiet")
         if kind == "show":
