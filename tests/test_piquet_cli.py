@@ -104,8 +104,13 @@ def test_the_hands_are_those_after_the_exchange():
     _, recs = records("--deals", "6", "--seed", "3", "--json")
     for r in recs:
         for seat in (0, 1):
-            took = sum(n for s, n in r["exchanges"] if s == seat)
+            mine = [x for x in r["exchanges"] if x["seat"] == seat]
+            took = sum(len(x["drawn"]) for x in mine)
             assert 1 <= took and len(set(r["dealt"][seat]) - set(r["hands"][seat])) == took
+            # issue 14.12: the record names the cards discarded and drawn, and the talon
+            out = {c for x in mine for c in x["discarded"]}
+            assert len(out) == took and out == set(r["dealt"][seat]) - set(r["hands"][seat])
+            assert {c for x in mine for c in x["drawn"]} <= set(r["talon"])
 
 
 @pytest.mark.parametrize("variant", ["carte-rouge", "last-trick-10", "au-cent"])
