@@ -441,3 +441,114 @@ def test_a_stock_that_cannot_supply_the_draw_gives_back_the_last_discards():
     for _ in range(3):
         g.apply(("shoe", CHANCE, next(cards)))
     assert len(g.hands[DEALER]) == 5 and g.stock == 0 and g.PHASE_NAMES[g.phase] != "draw"
+
+
+# ---- the second round (issue 14): each law cites its seed line --------------------------
+def test_the_turned_king_is_lost_only_to_a_wrong_number_not_to_an_unread_or_refused_card():
+    """000:53, 002:5 (issue 14.2): the turned king is taken away only when a wrong number
+    was dealt and no new deal demanded. A card the shoe could not read, or an exposed card
+    of the non-dealer's that he refuses, is set aside and the next card dealt in its place:
+    the king that comes twelfth out of the shoe then scores for the dealer at once."""
+    order = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  7H KH"
+    sim = table({(1, 2): "unread"}, [order])
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert g.turned == parse("KH") and g.delivered == 12
+    assert g.scores == [1, 0] and ("score", DEALER, (1, "turned king")) in g.log
+    assert not events(sim, "king lost")
+    elder = Panel(choose="set aside")  # 000:47: he refuses his exposed card
+    sim = table({(1, 1): "faceup"}, [order], elder=elder)
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert elder.offered and parse("7S") in g.dead and g.turned == parse("KH")
+    assert g.scores == [1, 0] and not events(sim, "king lost")
+
+
+def test_abandoning_after_three_tricks_keeps_the_point_and_gives_up_only_the_vole():
+    """000:76 (issue 14.1): the opponent scores the point for a hand thrown in after one
+    or two tricks only. An elder who stood (vulnerable) and holds three tricks has won
+    the point: throwing in gives up the vole, he scores 1 and the dealer nothing; before,
+    the dealer scored 2 and the wrong button cost 4 points."""
+    from helpers import dealt
+
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    assert g.vulnerable == ELDER
+    for lead, answer in (("KC", "7C"), ("QC", "8C"), ("JC", "9C")):
+        g.apply(("play", ELDER, parse(lead)))
+        g.apply(("play", DEALER, parse(answer)))
+    assert g.tricks == [0, 3]
+    ev = g.apply(("abandon", ELDER, None))
+    assert ("score", ELDER, (1, "abandoned: point won")) in ev and g.scores == [0, 1]
+    # after one trick the opponent scores the point: 2 against the vulnerable elder (000:83)
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    g.apply(("play", ELDER, parse("KC")))
+    g.apply(("play", DEALER, parse("7C")))
+    ev = g.apply(("abandon", ELDER, None))
+    assert ("score", DEALER, (2, "abandoned: point")) in ev and g.scores == [2, 0]
+    # not vulnerable (he proposed and was given cards), the point is 1
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("propose", ELDER, None))
+    g.apply(("refuse", DEALER, None))  # now the dealer is the vulnerable side
+    g.apply(("play", ELDER, parse("7D")))
+    g.apply(("play", DEALER, parse("9D")))
+    ev = g.apply(("abandon", DEALER, None))
+    assert ("score", ELDER, (2, "abandoned: point")) in ev  # 000:83: the refuser was vulnerable
+
+
+def test_conceding_the_point_when_the_opponent_cannot_win_more_carries_no_penalty():
+    """002:27 (issue 14.1): a player who concedes the point when his opponent cannot win
+    more (he is sure of a trick, all cards seen) loses only the point, as if played out:
+    not the vole of a hand thrown in with no trick. ABANDON 1 on his panel concedes it."""
+    from helpers import dealt
+    from tapis.firmware.games.ecarte.table import EcarteTable
+
+    # the dealer's 7H is the only trump: he is sure of a trick whatever elder leads
+    g = dealt("KC QC JC KD QD", "7C 8C 9C 7D 7H", "8H")
+    g.apply(("propose", ELDER, None))
+    g.apply(("refuse", DEALER, None))  # the dealer is vulnerable
+    t = EcarteTable(g)
+    action = t.press(DEALER, B.ABANDON, 1)
+    assert action == ("abandon", DEALER, "point")
+    ev = g.apply(action)
+    assert ("score", ELDER, (2, "conceded: point")) in ev  # the vulnerable refuser: 2 (002:30)
+    assert g.scores == [0, 2]
+    # nothing sure (no trump, every card beaten): conceding is throwing in with no trick: the vole
+    g = dealt("KC QC JC KD QD", "7C 8C 9C 7D 8D", "8H")
+    g.apply(("stand", ELDER, None))
+    ev = g.apply(("abandon", DEALER, "point"))
+    assert ("score", ELDER, (2, "abandoned: vole")) in ev
+    # a seat that has won the point already cannot concede it
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    for lead, answer in (("KC", "7C"), ("QC", "8C"), ("JC", "9C")):
+        g.apply(("play", ELDER, parse(lead)))
+        g.apply(("play", DEALER, parse(answer)))
+    with pytest.raises(R.IllegalAction, match="has won it with 3 tricks"):
+        g.apply(("abandon", ELDER, "point"))
+
+
+def test_the_players_cut_for_the_first_deal_the_higher_deals_and_equal_cuts_cut_again():
+    """000:11, 000:39, 001:8 (issue 14.4): each player cuts; the higher card in écarté
+    rank (K Q J A T 9 8 7) deals first; equal cards cut again. Seat 0 no longer always
+    deals first."""
+    from helpers import shoe
+
+    g = R.Ecarte()
+    assert g.phase == R.CUT and g.cards_due() == (2, 32)  # a fresh pack for the cut
+    shoe(g, "8H 8S")  # equal: they cut again
+    assert g.phase == R.CUT and g.deal_no == 0
+    shoe(g, "AH KS")  # the king is higher than the ace in écarté
+    assert [e for e in g.log if e[0] == "cut"] == [("cut", 0, parse("8H")), ("cut", 1, parse("8S")),
+                                                  ("cut", 0, parse("AH")), ("cut", 1, parse("KS"))]
+    assert ("deal", 1, 1) in g.log and g.dealer == 1 and g.elder == 0
+    assert g.phase == R.DEAL and g.cards_due() == (11, 32)  # the deal from a fresh pack
+    g = R.Ecarte(R.Options(ace_high=True))  # the ace-high option ranks the cut alike
+    shoe(g, "AH KS")
+    assert g.dealer == 0
+    # on the emulated table the cut is the first thing out of the shoe, and shown
+    sim = table({}, [ORDER])
+    sim.run(lambda g: g.turned is not None)
+    assert events(sim, "cut") == [("cut", 0, parse("KS")), ("cut", 1, parse("7H"))]
+    assert sim.game.dealer == DEALER
