@@ -497,7 +497,7 @@ def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_sh
     g.apply(t.press(1, B.ACCEPT, 0))
     g.apply(t.press(0, B.ACCEPT, 0))
     g.apply(t.press(1, B.ACCEPT, 0))
-    assert t.view(0)["category"] == "other sequences"  # the winner: his quart too? (003:80)
+    assert t.view(0)["category"] == "his other sequences"  # the winner: his quart too? (003:80)
     g.apply(t.press(0, B.REFUSE, 0))  # no: his huitième alone
     g.apply(t.press(0, B.ACCEPT, 0))  # asked at the sets, holding none (SPEC §4)
     g.apply(t.press(1, B.REFUSE, 0))

@@ -2,16 +2,12 @@
 # (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # The piquet cut, deal, carte blanche and exchange (SPEC §4, seed 003:1-56).
-from ...cards import is_card, name, rank
+from ...cards import is_card, rank
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show
 from .events import BLANCHE, CUT, DEAL, EXCHANGE, LOOK, PHASE_NAMES
 from .options import HAND
 from . import declarations as D
-
-
-_WHY = {"unread": "the shoe could not read a card", "double feed": "two cards came out together",
-        "missing": "a short pack: a card is missing", "outofturn": "a deal out of turn"}
 
 
 class Dealing:
@@ -51,11 +47,11 @@ class Dealing:
         self.pending = [0, 1]
         self.phase, self.to_act = CUT, CHANCE
 
-    def _new_deal(self, again=False):
-        """A deal; `again`: the same dealer deals the void one again."""
+    def _new_deal(self, void=False):
+        """A deal; `void`: the same dealer deals the void one again."""
         self._reset_deal()
         self.deal_no += 1
-        if not again:
+        if not void:
             self.in_partie += 1
             self.dealer = 1 - self.dealer
         p, e, d = self.options.packets, self.elder, self.dealer
@@ -73,46 +69,10 @@ class Dealing:
             raise IllegalAction("the shoe delivered %r, which is not in the %d-card pack" %
                                 (_show(c), self.options.pack))
 
-    def _verify_fault(self, kind, value):
-        if self.phase not in (CUT, DEAL):
-            raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[self.phase]))
-        if kind == "exposed":
-            self._verify_card(value)
-        elif kind == "double feed":
-            try:
-                a, b = value
-            except (TypeError, ValueError):
-                raise IllegalAction("a double feed reports the two cards, got %r" % (value,))
-            self._verify_card(a)
-            self._verify_card(b)
-        elif kind == "outofturn" and (value not in (0, 1) or self.phase == CUT):
-            raise IllegalAction("the shoe reports a deal by seat %r out of turn, but %s" % (
-                value, "the players are cutting" if self.phase == CUT else "it is not a seat"))
-
-    def _on_fault(self, kind, value):
-        """A misdeal never stops the table (SPEC §4): seed 003 gives no lighter remedy, so
-        the deal is void and the same dealer deals again from a fresh pack, as in écarté
-        (000:79). In the cut, a card out face up is a cut card anyway; any other fault,
-        and the players cut again."""
-        self.emit((kind, CHANCE, value))
-        if self.phase == CUT:
-            if kind == "exposed":
-                self._on_card(value)
-                return
-            self.emit(("void", CHANCE, "the players cut again"))
-            self._start_cut()
-            return
-        self._void(_WHY.get(kind, "a card out of turn") if kind != "exposed" else
-                   "%s was exposed in the deal" % name(value))
-
-    def _void(self, why):
-        self.emit(("void", CHANCE, why))
-        self._new_deal(True)
-
     def _on_card(self, c):
         if c in self.seen and self.phase == DEAL:  # an imperfect pack (as 000:79)
-            self.emit(("duplicate", CHANCE, c))
-            self._void("imperfect pack: %s twice" % name(c))
+            from . import faults
+            faults.apply(self, "duplicate", c)
             return
         to = self.pending.pop(0)
         self.delivered += 1

@@ -19,31 +19,31 @@ def holding(hand, cat):
     return D.set_key(hand)
 
 
-def _score_of(hand, cat, whole):
+def _score_of(hand, cat, everything):
     """What a winning declaration scores: the point's cards; the best sequence or set, and
-    the others too when the winner declares them (`whole`, 003:80, 003:84)."""
+    the others too when the winner declares them (`everything`, 003:80, 003:84)."""
     if cat == 0:
         return D.point_key(hand) >> 8
     if cat == 1:
-        return D.sequence_score(hand) if whole else D.sequence_value(D.sequence_key(hand) >> 4)
-    return D.set_score(hand) if whole else D.set_value(D.set_key(hand) >> 4)
+        return D.sequence_score(hand) if everything else D.sequence_value(D.sequence_key(hand) >> 4)
+    return D.set_score(hand) if everything else D.set_value(D.set_key(hand) >> 4)
 
 
-def _cards_of(hand, cat, whole):
+def _cards_of(hand, cat, everything):
     """The cards a winning declaration uses (for carte rouge)."""
     if cat == 0:
         s = D.point_suit(hand)
         return [c for c in hand if c >> 4 == s]
     if cat == 1:
         out = []
-        for length, top, s in D.sequences(hand)[:None if whole else 1]:
+        for length, top, s in D.sequences(hand)[:None if everything else 1]:
             out.extend(s << 4 | r for r in range(top - length + 1, top + 1))
         return out
-    ranks = [r for _n, r in D.sets(hand)[:None if whole else 1]]
+    ranks = [r for _n, r in D.sets(hand)[:None if everything else 1]]
     return [c for c in hand if rank(c) in ranks]
 
 
-def announced(cat, e, y):
+def shown(cat, e, y):
     """What declaring brings out of elder's and younger's declared keys (0: nothing),
     SPEC §4 after 003:57-71: elder says his count (the point's cards, the sequence's
     length; a set is named whole, 003:84); younger's is said only when it wins or ties;
@@ -78,7 +78,7 @@ class Declaring:
             self.to_act = self.younger
             return
         e, y = self.declared[self.elder][cat], self.declared[self.younger][cat]
-        for s, key in zip((self.elder, self.younger), announced(cat, e, y)):
+        for s, key in zip((self.elder, self.younger), shown(cat, e, y)):
             if key:
                 self.emit(("holding", s, (CATEGORIES[cat], key)))
         w = D.compare(e, y)
@@ -106,10 +106,10 @@ class Declaring:
             w = self.verdicts[cat][0]
             if w < 0:
                 continue
-            whole = self.verdicts[cat][2]
-            self._declared_score(w, _score_of(self.hands[w], cat, whole), CATEGORIES[cat])
+            everything = self.verdicts[cat][2]
+            self._declared_score(w, _score_of(self.hands[w], cat, everything), CATEGORIES[cat])
             if self.options.carte_rouge:
-                self.covered[w].update(_cards_of(self.hands[w], cat, whole))
+                self.covered[w].update(_cards_of(self.hands[w], cat, everything))
                 if not self.rouge[w] and len(self.covered[w]) == HAND:
                     self.rouge[w] = True
                     self._declared_score(w, self.options.carte_rouge, "carte rouge")

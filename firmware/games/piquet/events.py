@@ -19,8 +19,8 @@ CATEGORIES = ("point", "sequence", "sets")
 # ("declare" | "sink", seat, category)  declare one's best holding in it, or sink it
 # ("play", seat, card)
 PLAYER_ACTIONS = ("blanche", "exchange", "look", "declare", "sink", "play")
-# the shoe's faults, as chance actions: a deal they strike is void (SPEC §4 "Misdeals")
-SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")
+# the shoe's card and its faults, as chance actions: a fault voids the deal (SPEC §4 "Misdeals")
+CHANCE_ACTIONS = ("shoe", "unread", "exposed", "double feed", "missing", "outofturn")
 
 EVENTS = {
     "cut": DEALT | CARDS,  # (seat, card) cut for the deal
@@ -43,7 +43,7 @@ EVENTS = {
     "trick": 0,  # (winner, tricks played)
     "end": 0,  # (dealer, deal number): the deal is over
     "partie": 0,  # (winner or -1, (value, score, score))
-    # misdeals (deal.py): the shoe's faults, and what they do
+    # misdeals (faults.py): the shoe's faults, and what they do
     "unread": FAULT | LAW,  # (CHANCE, None): a card the shoe could not read
     "exposed": FAULT | LAW | CARDS,  # (CHANCE, card): a card out face up
     "double feed": FAULT | LAW | CARDS | HIDDEN,  # (CHANCE, (card, card)): two cards at once

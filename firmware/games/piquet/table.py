@@ -3,10 +3,9 @@
 # declaring or sinking a category); SELECT + CONFIRM exchange or play cards.
 # Declarations reach the displays as the terminal's verdicts: "good", "not good", "equal".
 from ... import panel as B
-from ... import wire as W
-from ...rules import CHANCE, IllegalAction
+from ...rules import IllegalAction
 from . import events as R
-from .declare import announced
+from .declare import shown
 
 SEATS = 2
 SEQUENCE_NAMES = ("", "", "", "tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
@@ -17,12 +16,14 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "ten", "jack", "queen", "k
 def describe(category, key):
     """A declared holding in words: 'point of 5 (49)', 'quint to the king', 'quatorze of
     aces'; what declaring did not bring out is left unsaid: 'point of 5', 'quint'."""
-    if category == "point":
-        return "point of %d" % (key >> 8) + (" (%d)" % (key & 255) if key & 255 else "")
+    if category == "point":  # (strings over 10 characters: not interned on the board)
+        if key & 255:
+            return "point of %d (%d)" % (key >> 8, key & 255)
+        return "point of %d" % (key >> 8)
     if category == "sequence":
         n = key >> 4
         name = SEQUENCE_NAMES[n] if n < len(SEQUENCE_NAMES) else "%d cards" % n
-        return name + (" to the %s" % RANK_NAMES[key & 15] if key & 15 else "")
+        return "%s to the %s" % (name, RANK_NAMES[key & 15]) if key & 15 else name
     return "%s of %ss" % (SET_NAMES[key >> 4], RANK_NAMES[key & 15])
 
 
@@ -64,20 +65,8 @@ class PiquetTable:
     def shoe_fault(self, code):
         """A shoe fault as a rules action (a misdeal: deal.py), or None for a jam or the
         cut card: the controller asks the shoe again for what is still due."""
-        g, k, n = self.game, code[0] if code else -1, len(code)
-        if g.to_act != CHANCE:
-            return None
-        if k == W.UNREAD:
-            return ("unread", CHANCE, None)
-        if k == W.FACE_UP and n == 2:
-            return ("exposed", CHANCE, code[1])
-        if k == W.DOUBLE and n == 3:
-            return ("double feed", CHANCE, (code[1], code[2]))
-        if k == W.EMPTY:
-            return ("missing", CHANCE, None)
-        if k == W.OUT_OF_TURN and n == 2 and code[1] in (0, 1) and code[1] != g.dealer:
-            return ("outofturn", CHANCE, code[1])
-        return None
+        from . import faults  # loaded on a fault only
+        return faults.shoe_fault(self.game, code)
 
     def done(self, seat):
         self.selected[seat] = []
@@ -89,7 +78,7 @@ class PiquetTable:
 
     def declarations(self):
         """The declarations so far this deal, as the displays show them: what declaring
-        brought out (declare.announced), never whether a seat sank or held nothing."""
+        brought out (declare.shown), never whether a seat sank or held nothing."""
         g = self.game
         out = []
         for i, cat in enumerate(R.CATEGORIES):
@@ -97,8 +86,8 @@ class PiquetTable:
             if not v[1]:
                 break
             calls = []
-            shown = announced(i, g.declared[g.elder][i], g.declared[g.younger][i])
-            for s, key in zip((g.elder, g.younger), shown):
+            said = shown(i, g.declared[g.elder][i], g.declared[g.younger][i])
+            for s, key in zip((g.elder, g.younger), said):
                 if key:
                     calls.append([s, describe(cat, key)])
             out.append({"category": cat, "calls": calls, "verdict": v[1], "winner": v[0]})
@@ -123,5 +112,5 @@ class PiquetTable:
             elif g.phase == R.DECLARE:
                 v["category"] = R.CATEGORIES[g.cat]
                 if g.verdicts[g.cat][1]:  # he won it: does he declare his other ones too?
-                    v["category"] = "other " + ("sequences" if g.cat == 1 else "sets")
+                    v["category"] = "his other sequences" if g.cat == 1 else "his other sets"
         return v
