@@ -137,7 +137,7 @@ class EcarteMachine(RuleBasedStateMachine):
     @invariant()
     def money_is_conserved(self):
         if hasattr(self, "g"):
-            assert sum(self.g.wagers.balances) + self.g.wagers.pot == 0  # pool écarté: the pool too
+            assert sum(self.g.wagers.balances) + self.g.wagers.pool == 0  # pool écarté: the pool too
 
     @rule()
     def shoe_delivers_the_next_card(self):

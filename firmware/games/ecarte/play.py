@@ -16,14 +16,11 @@ class Playing:
         return self.trump_suit is not None and \
             any(rank(c) == KING and suit(c) == self.trump_suit for c in self.hands[seat])
 
-    def in_play(self):
-        """The exchange is over (a question asked in the play and pending included)."""
-        return self.phase == PLAY or (self.phase == ANSWER and self.resume[0] == PLAY)
-
     def _king_why(self, seat):
         p = self.played[seat]
         k = [i for i in range(len(p)) if rank(p[i]) == KING and suit(p[i]) == self.trump_suit]
-        if not self.in_play() and not (self.phase == ANSWER and not p):
+        ph = self.resume[0] if self.phase == ANSWER else self.phase  # a question pending: where
+        if ph != PLAY and not (self.phase == ANSWER and not p):
             return "the king is announced once the exchange is over"
         if self.announced[seat]:
             return "already announced"
@@ -50,9 +47,12 @@ class Playing:
         after it as 000:58 allows."""
         if self.announced[seat]:
             return False
-        if self.phase == ANSWER and not self.played[seat]:
-            return self.holds_king(seat)
-        if not self.in_play():
+        ph = self.phase
+        if ph == ANSWER:
+            if not self.played[seat]:
+                return self.holds_king(seat)
+            ph = self.resume[0]  # asked in the play, or in the exchange
+        if ph != PLAY:
             return False
         if not self.played[seat]:
             return self.holds_king(seat)

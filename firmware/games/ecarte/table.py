@@ -9,7 +9,6 @@ from . import events as R
 _SIMPLE = {B.STAND: "stand", B.PROPOSE: "propose", B.ACCEPT: "accept", B.REFUSE: "refuse",
            B.KING: "king", B.ABANDON: "abandon", B.CLAIM: "claim", B.DOUBLE: "double",
            B.OFFER: "offer"}
-_BLIND = "draw blindly"
 
 
 class EcarteTable:
@@ -53,8 +52,17 @@ class EcarteTable:
                 if len(sel) != 1 or g.to_act != pos:
                     raise IllegalAction("select one of the choices, then CONFIRM")
                 c = offered[sel[0] - 1]
-                if c == _BLIND:  # the table draws for him, blindly (000:67)
-                    c = g.choices[self._blind(len(g.choices) - 1)]
+                if c == "draw blindly":  # the table draws for him, blindly (000:67)
+                    n = len(g.choices) - 1  # the places in the dealer's hand: 6 at most
+                    if self.below:
+                        n = self.below(n)
+                    else:  # the board's source, uniform by rejection
+                        import os
+                        i = 8
+                        while i >= n:
+                            i = os.urandom(1)[0] & 7
+                        n = i
+                    c = g.choices[n]
                 return ("choose", pos, c)
         hand = self.hand(pos)
         if button == B.SELECT:
@@ -68,16 +76,11 @@ class EcarteTable:
     def choices(self):
         """What the non-dealer's display offers: the laws' choices, a blind draw from the
         dealer's hand as one ("draw 1".."draw n" are its places, 000:67)."""
-        c = self.game.choices
-        if c and c[0].startswith("draw "):
-            return [_BLIND, c[-1]]
+        g = self.game
+        c = g.choices
+        if g.law and g.law[0] == "count" and g.law[1] is None and g.law[2] != g.elder:
+            return ["draw blindly", c[-1]]
         return list(c)
-
-    def _blind(self, n):
-        below = self.below
-        if below is None:
-            from ...deck import urandom_below as below
-        return below(n)
 
     def _bet(self, seat, button, arg):
         """A gallery seat: SELECT 1 or 2 picks the player to back, BET+/BET- the amount."""
@@ -136,7 +139,7 @@ class EcarteTable:
         if g.options.doubling or g.options.offer_point:
             v["may"] = [k for k in ("double", "offer") if g.can((k, pos, None))]
         if g.options.pool:
-            v["pool"] = g.wagers.pot
+            v["pool"] = g.wagers.pool
         if g.to_act == pos:
             if g.phase == R.PLAY:
                 v["legal"] = g.legal_cards(pos)

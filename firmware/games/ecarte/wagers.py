@@ -9,8 +9,8 @@
 # two accounts, so the balances and the pool always sum to 0.
 
 MAX_BET = 20  # units a gallery seat may put on one game
-FIELDS = ("balances", "stake", "max_bet", "standing", "locked", "pot")
-POOL = "pool"  # the account of pool écarté's pool
+FIELDS = ("balances", "stake", "max_bet", "standing", "locked", "pool")
+# the account of pool écarté's pool is "pool"
 
 
 class Wagers:
@@ -24,7 +24,7 @@ class Wagers:
         # [(bettor, backed seat, against seat, amount)] for the game in play; None: to be
         # locked when the game's first card is dealt (the rules call lock then)
         self.locked = None
-        self.pot = 0  # pool écarté's pool
+        self.pool = 0  # pool écarté's pool
 
     def bet_error(self, bettor, side, amount, players):
         """Why this bet cannot be placed (None if it can). `players` are the seats in play."""
@@ -58,7 +58,7 @@ class Wagers:
         `pool`: the loser's stake goes into the pool."""
         out = []
         if self.stake:
-            out.append((loser, POOL if pool else winner, self.stake * value))
+            out.append((loser, "pool" if pool else winner, self.stake * value))
         for bettor, backed, against, amount in self.locked or ():
             if backed == winner and against == loser:
                 out.append((against, bettor, amount * value))
@@ -71,14 +71,14 @@ class Wagers:
 
     def ante(self, players):
         """A pool begins: each player puts the stake in. Returns the transfers."""
-        out = [(s, POOL, self.stake) for s in range(players) if self.stake]
+        out = [(s, "pool", self.stake) for s in range(players) if self.stake]
         for payer, payee, amount in out:
             self.transfer(payer, payee, amount)
         return out
 
     def take(self, seat):
         """The pool goes to `seat`: returns what it held."""
-        won, self.pot = self.pot, 0
+        won, self.pool = self.pool, 0
         self.balances[seat] += won
         return won
 
@@ -94,8 +94,8 @@ class Wagers:
         if amount < 0 or payer == payee:
             raise ValueError("a transfer moves a positive amount between two accounts, got %r" %
                              ((payer, payee, amount),))
-        if payee == POOL:
-            self.pot += amount
+        if payee == "pool":
+            self.pool += amount
         else:
             self.balances[payee] += amount
         self.balances[payer] -= amount

@@ -39,7 +39,7 @@ class Recorder:
         for k in ("scores", "games", "seated", "streak"):
             setattr(self, k, list(state[k]))
         w = thawed(frozen["wagers"])
-        self.balances, self.pot, self.standing = list(w["balances"]), w["pot"], dict(w["standing"])
+        self.balances, self.pot, self.standing = list(w["balances"]), w["pool"], dict(w["standing"])
         self.locked = None if w["locked"] is None else [list(x) for x in w["locked"]]
         self.game = state["game_no"]
         if state["phase"] != game.events.CUT:
@@ -203,7 +203,7 @@ def at_start(record, evaluator=None):
         for k in ("scores", "games", "seated", "streak"):
             setattr(g, k, list(s[k]))
         w = g.wagers
-        w.balances, w.pot = list(s["balances"]), s["pool"]
+        w.balances, w.pool = list(s["balances"]), s["pool"]
         w.standing = dict((b, (side, n)) for b, side, n in s["standing"])
         w.locked = None if s["locked"] is None else [tuple(x) for x in s["locked"]]
     recorder = Recorder(record["seed"], options)
