@@ -11,6 +11,27 @@ COMMON = ("schema", "game", "deal", "seed", "options", "complete", "journal", "i
           "start")
 
 
+class Records:
+    """What every game's Recorder shares (its EVENTS: the game's declaration; `current`
+    the record in progress, `events` its events)."""
+    EVENTS = {}
+
+    def partial(self):
+        """The record of the deal in progress, as far as it has gone (None between deals)."""
+        if self.current is None:
+            return None
+        r = dict(self.current, complete=False)
+        r["inputs"] = inputs_text(self.EVENTS, self.events)
+        return r
+
+    def finish(self):
+        """The record in progress, closed with its inputs; none is in progress after it."""
+        r = self.current
+        r["inputs"] = inputs_text(self.EVENTS, self.events)
+        self.current, self.events = None, []
+        return r
+
+
 def base(game, deal, seed, options):
     """The keys every record carries: `game` is always the game's name."""
     return {"schema": SCHEMA, "game": game, "deal": deal, "seed": seed,

@@ -99,13 +99,11 @@ class EcarteTable:
     def shoe_fault(self, code):
         """A shoe fault as a rules action (laws.py), or None for a jam: the controller
         asks the shoe again for what is still due."""
+        from ..faults import shoe_fault  # loaded on a fault only
         g, k, n = self.game, code[0] if code else -1, len(code)
-        if k == W.UNREAD:
-            return ("unread", CHANCE, None)
-        if k == W.FACE_UP and n == 2:
-            return ("exposed", CHANCE, code[1])
-        if k == W.DOUBLE and n == 3:
-            return ("double feed", CHANCE, (code[1], code[2]))
+        a = shoe_fault(code)
+        if a:
+            return a
         if k == W.EMPTY and g.to_act == CHANCE and g.stock > 0:
             return ("missing", CHANCE, None)
         if k == W.OUT_OF_TURN and n == 2:

@@ -13,15 +13,14 @@ _WHY = {"unread": "the shoe could not read a card", "double feed": "two cards ca
 def shoe_fault(g, code):
     """A FAULT payload as a rules action, or None for a jam or the cut card: the controller
     asks the shoe again for what is still due (PiquetTable.shoe_fault)."""
+    from .. import faults as common
+
     k, n = code[0] if code else -1, len(code)
     if g.to_act != CHANCE:
         return None
-    if k == W.UNREAD:
-        return ("unread", CHANCE, None)
-    if k == W.FACE_UP and n == 2:
-        return ("exposed", CHANCE, code[1])
-    if k == W.DOUBLE and n == 3:
-        return ("double feed", CHANCE, (code[1], code[2]))
+    a = common.shoe_fault(code)
+    if a:
+        return a
     if k == W.EMPTY:
         return ("missing", CHANCE, None)
     if k == W.OUT_OF_TURN and n == 2 and code[1] in (0, 1) and code[1] != g.dealer:

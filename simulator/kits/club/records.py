@@ -3,14 +3,15 @@
 from tapis.firmware.cards import name
 from tapis.firmware.games import club as game
 from tapis.firmware.games.club.events import BANKS, DEAL_CARDS, EVENTS, HOUSE, LIMITED, RESPONSIBLE, SHOE, TABLE
-from tapis.simulator.kits.schema import base, inputs_text, thawed
+from tapis.simulator.kits.schema import Records, base, thawed
 
 R_NAMES = {1: "banker", 0: "push", -1: "punter", 2: "off"}
 _BANK_EVENTS = ("banker", "lay", "respond", "hold", "pass", "rotate")
 
 
-class ClubRecorder:
+class ClubRecorder(Records):
     """feed(events) -> the deal records completed by those events."""
+    EVENTS = EVENTS
 
     def __init__(self, seed, options=None):
         self.seed = seed
@@ -82,20 +83,6 @@ class ClubRecorder:
                 r["house"] = value[3]
                 done.append(self.finish())
         return done
-
-    def partial(self):
-        """The record of the deal in progress, as far as it has gone (None between deals)."""
-        if self.current is None:
-            return None
-        r = dict(self.current, complete=False)
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        return r
-
-    def finish(self):
-        r = self.current
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        self.current, self.events = None, []
-        return r
 
     def _keep(self, kind, seat, value):
         """What the rules keep from one deal to the next, kept alike."""

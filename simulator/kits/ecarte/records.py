@@ -6,14 +6,15 @@ from tapis.firmware.cards import name
 from tapis.firmware.games import ecarte as game
 from tapis.firmware.games.ecarte.events import EVENTS
 from tapis.firmware.rules import INPUT, LAW
-from tapis.simulator.kits.schema import as_json, base, cards_text, inputs_text, thawed
+from tapis.simulator.kits.schema import Records, as_json, base, cards_text, thawed
 
 # what the rules do with a first card out of the shoe: lock the gallery's bets (rules.py)
 _OUT_OF_SHOE = ("card", "unread", "exposed", "double feed")
 
 
-class Recorder:
+class Recorder(Records):
     """feed(events) -> the deal records completed by those events."""
+    EVENTS = EVENTS
 
     def __init__(self, seed, options=None):
         self.seed = seed
@@ -122,20 +123,6 @@ class Recorder:
             if self.options.pool:
                 r["pool"] = self.pot
         return done
-
-    def partial(self):
-        """The record of the deal in progress, as far as it has gone (None between deals)."""
-        if self.current is None:
-            return None
-        r = dict(self.current, complete=False)
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        return r
-
-    def finish(self):
-        r = self.current
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        self.current, self.events = None, []
-        return r
 
     def _keep(self, kind, seat, value):
         """What the rules keep from one deal to the next, kept alike."""

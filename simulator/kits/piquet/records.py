@@ -6,11 +6,12 @@ from tapis.firmware.games import piquet as game
 from tapis.firmware.games.piquet.events import CATEGORIES, CUT, EVENTS
 from tapis.firmware.games.piquet.table import describe
 from tapis.firmware.rules import LAW
-from tapis.simulator.kits.schema import base, cards_text, inputs_text, thawed
+from tapis.simulator.kits.schema import Records, base, cards_text, thawed
 
 
-class Recorder:
+class Recorder(Records):
     """feed(events) -> the deal records completed by those events."""
+    EVENTS = EVENTS
 
     def __init__(self, seed, options=None):
         self.seed = seed
@@ -111,21 +112,10 @@ class Recorder:
                 done.append(self.finish())
         return done
 
-    def partial(self):
-        """The record of the deal in progress, as far as it has gone (None between deals)."""
-        if self.current is None:
-            return None
-        r = dict(self.current, complete=False)
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        return r
-
     def finish(self):
-        r = self.current
-        for h in r["hands"]:
+        for h in self.current["hands"]:
             h.sort(key=_order)
-        r["inputs"] = inputs_text(EVENTS, self.events)
-        self.current, self.events = None, []
-        return r
+        return Records.finish(self)
 
     def _open(self, dealer, number):
         if not self.again:
