@@ -326,3 +326,20 @@ def test_the_dealers_king_played_first_may_be_announced_until_he_plays_again():
     play_out(g, "KC 7C  QH KH")
     with pytest.raises(R.IllegalAction, match="was not its first card"):
         g.apply(("king", 0, None))
+
+
+def test_the_discards_go_to_the_record_and_never_to_the_table_display():
+    """SPEC §4 "Records" (issue 14.12): every discard is in the deal record, the audit
+    trail, but the table display shows only how many were discarded (the draws face down)."""
+    from tapis.simulator.kits.ecarte.records import Recorder
+
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("propose", 1, None))
+    g.apply(("accept", 0, None))
+    ev = g.apply(("discard", 1, (C("7S"), C("8S"))))
+    assert R.Ecarte.public(ev[0]) == ["discard", 1, 2]
+    ev += g.apply(("shoe", R.CHANCE, C("TS")))
+    assert all(R.Ecarte.public(e)[2] is None for e in ev if e[0] == "draw")
+    rec = Recorder(None, g.options)
+    rec.feed(g.log)
+    assert rec.partial()["exchanges"] == [{"seat": 1, "discarded": ["7S", "8S"], "drawn": ["TS"]}]

@@ -29,7 +29,7 @@ EVENTS = {
     # the players' actions, as they were taken
     "propose": INPUT, "stand": INPUT,  # (elder, None)
     "accept": INPUT, "refuse": INPUT,  # (seat, None): a proposal, a double, an offer
-    "discard": INPUT | CARDS,  # (seat, (cards...))
+    "discard": INPUT | CARDS | COUNT,  # (seat, (cards...)): the table display shows how many
     "king": INPUT,  # (seat, None): the trump king announced
     "play": INPUT | CARDS,  # (seat, card)
     "abandon": INPUT,  # (seat, None): thrown in; (seat, "point"): the point conceded (002:27)

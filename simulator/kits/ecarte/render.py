@@ -89,7 +89,7 @@ class Renderer:
             self.seated = list(value[:2])
             return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)
         if kind == "discard":
-            return "  %s discards %d" % (who, len(value))
+            return "  %s discards %d" % (who, value if isinstance(value, int) else len(value))
         if kind == "king":
             return "  %s announces the king" % who
         if kind == "play":
