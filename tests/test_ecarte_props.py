@@ -123,7 +123,8 @@ class EcarteMachine(RuleBasedStateMachine):
                                          {"pool": True, "gallery": 1}, {"quick": True},
                                          {"gallery": 3, "stake": 2}]))
     def start(self, seed, packets, variant):
-        self.g = R.Ecarte(R.Options(packets=packets, **variant), first_dealer=seed % 2)
+        # the players cut for the first deal (000:39), or a seat deals first
+        self.g = R.Ecarte(R.Options(packets=packets, **variant), first_dealer=(None, 0, 1)[seed % 3])
         self.rng = Seeded(seed)
         self.pack = []
 
@@ -146,7 +147,10 @@ class EcarteMachine(RuleBasedStateMachine):
             return
         if g.delivered == 0 or not self.pack:
             self.pack = deck.shuffle(deck.deck32(), self.rng.below)
-        nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
+        if g.phase == R.CUT:  # the cut's cards, one after the other
+            nxt = self.pack[g.delivered % len(self.pack)]
+        else:
+            nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
         g.apply(("shoe", R.CHANCE, nxt))
 
     @rule(kind=st.sampled_from(R.SHOE_FAULTS + ("duplicate",)), seat=st.integers(0, 1))
@@ -155,15 +159,18 @@ class EcarteMachine(RuleBasedStateMachine):
         g = self.g
         if g.to_act != R.CHANCE or not self.pack:
             return
-        fresh = [c for c in self.pack if c not in g.seen]
+        if g.phase == R.CUT:  # the cut's next cards
+            fresh = self.pack[g.delivered:]
+        else:
+            fresh = [c for c in self.pack if c not in g.seen]
         value = {"exposed": fresh[0], "double feed": tuple(fresh[:2]), "outofturn": seat,
                  "duplicate": next(iter(g.seen), None)}.get(kind)
         a = ("shoe", R.CHANCE, value) if kind == "duplicate" else (kind, R.CHANCE, value)
         if g.can(a):
             event("the shoe: " + kind)
-            deal = g.deal_no
+            deal, cutting = g.deal_no, g.phase == R.CUT
             g.apply(a)
-            if kind in ("missing", "duplicate"):
+            if kind in ("missing", "duplicate") and not cutting:
                 assert g.deal_no == deal + 1 and g.log[-1][0] == "deal"  # void: dealt again
 
     @rule(pick=st.integers(0, 1000))

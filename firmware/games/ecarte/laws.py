@@ -123,6 +123,7 @@ def _cut_fault(g, kind, value):
         g.cut_card(value)
     elif kind == "unread" and g.stock > len(g.pending):
         g.delivered += 1
+        g.dead.append(None)  # set aside unseen, as in the deal
     else:
         g.start_cut()
         g.emit(("void", CHANCE, "the players cut again"))
