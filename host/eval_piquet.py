@@ -1,7 +1,7 @@
 # `tapis eval piquet --elder "12 CARDS" --younger "12 CARDS"`: the declarations of two
 # piquet hands as if everything were declared (SPEC §4, seed 003): point, sequence and
-# sets in the scoring order, the repique, and each side's total. Carte blanche and the
-# play are not counted.
+# sets in the scoring order, carte blanche (10, first in the order: it counts toward the
+# repique, 003:39, 003:100), the repique, and each side's total. The play is not counted.
 import json
 
 from tapis.firmware.cards import names
@@ -38,13 +38,29 @@ def twin():
 
 def evaluate(elder, younger):
     """The command's JSON object: "hands" and "totals" by side, each category's winner and
-    score, who scores a repique (a side's name, or null)."""
+    score with carte blanche put first in the scoring order (the twin leaves it out: it
+    adds 10 to its holder and may make his repique), who scores a repique (a side's name,
+    or null)."""
+    from tapis.firmware.games.piquet import declarations as D
+
     r = twin().declare(elder, younger)
-    out = {"schema": "tapis.eval.piquet/1", "hands": {"elder": names(elder), "younger": names(younger)}}
+    blanche = [s for s, h in ((0, elder), (1, younger)) if D.is_carte_blanche(h)]
+    out = {"schema": "tapis.eval.piquet/1", "hands": {"elder": names(elder), "younger": names(younger)},
+           "carte_blanche": {"winner": SIDES[blanche[0]] if blanche else None,
+                             "score": D.CARTE_BLANCHE if blanche else 0}}
+    awards = [(s, D.CARTE_BLANCHE) for s in blanche]
     for i, cat in enumerate(("point", "sequence", "sets")):
         out[cat] = {"winner": SIDES[r[2 * i]], "score": r[2 * i + 1]}
-    out["repique"] = SIDES[r[6]]
-    out["totals"] = {"elder": r[7], "younger": r[8]}
+        awards.append((r[2 * i], r[2 * i + 1]))
+    rq = D.repique(awards)
+    tot = [0, 0]
+    for seat, points in awards:
+        if seat in (0, 1):
+            tot[seat] += points
+    if rq in (0, 1):
+        tot[rq] += D.REPIQUE
+    out["repique"] = SIDES[rq]
+    out["totals"] = {"elder": tot[0], "younger": tot[1]}
     return out
 
 
@@ -59,6 +75,8 @@ def run(args):
     if args.json:
         print(json.dumps(out))
         return 0
+    if out["carte_blanche"]["winner"]:
+        print("%-9s %s scores 10" % ("blanche", out["carte_blanche"]["winner"]))
     for cat in ("point", "sequence", "sets"):
         w = out[cat]["winner"]
         print("%-9s %s" % (cat, "%s scores %d" % (w, out[cat]["score"]) if w else "nobody scores"))

@@ -24,7 +24,7 @@ def play(seed, deals, game=None, faults=False):
     pack = []
     while g.deal_no <= deals:
         if g.to_act == R.CHANCE:
-            if g.phase == R.DEAL and g.delivered == 0:
+            if g.cards_due()[1]:  # a fresh pack: the cut, or a new deal
                 pack = deck.shuffle(deck.deck32(), rng.below)
             fault = misdeal(g, pack, rng.below(60)) if faults and rng.below(12) == 0 else None
             if fault:

@@ -277,7 +277,9 @@ def test_recall_json_names_its_schema(tmp_path):
     (tmp_path / "j.bin").write_bytes(rig.store.read())
     p = tapis("recall", "--journal", str(tmp_path / "j.bin"), "--json")
     assert p.returncode == 0 and p.stdout, p.stderr
-    assert {json.loads(line)["schema"] for line in p.stdout.splitlines()} == {"tapis.recall.game/1"}
+    from tapis.simulator.kits.schema import SCHEMA  # the deal records' (docs/records.md)
+
+    assert {json.loads(line)["schema"] for line in p.stdout.splitlines()} == {SCHEMA}
 
 
 # ---- the README's commands are the tool's -------------------------------------------------------------

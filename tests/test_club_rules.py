@@ -474,3 +474,27 @@ def test_the_house_commission_is_taken_from_each_win_and_is_0_by_default():
     assert g.house == 2 and g.bank == 20 - 10 + 9
     assert g.balances == [80, 109, 90] and g.total() == 300
     assert ("move", 1, ("bank", "house", 1)) in ev and ("move", 2, ("table", "house", 1)) in ev
+
+
+def test_a_win_larger_than_what_is_left_is_paid_what_is_left_and_breaks_the_bank_and_says_so():
+    """SPEC §4 "Limited bank", 004:31 (issue 14.11): each stake is at most the bank as laid
+    (the sum may exceed it); a punter who wins more than what is left is paid what is left,
+    the bank is broken, and the later punters neither win nor lose. The table display
+    says so when it happens (the `short` event, then `broken`)."""
+    from tapis.simulator.kits.club.render import ClubRenderer
+
+    g = new(seats=4, bank=10, minimums=(0, 0))
+    g.apply(("lay", 0, None))
+    assert g.stake_range(1) == (0, 10)
+    with pytest.raises(IllegalAction, match="at most the bank as laid"):
+        g.verify(("stake", 1, (1, 11)))
+    for s, t, a in ((1, 1, 6), (2, 2, 8), (3, 3, 5)):  # 19 staked against a bank of 10
+        g.apply(("stake", s, (t, a)))
+    ev = deal(g, banker="9", t1="A", t2="K", t3="Q")  # every punter beats the banker's 9
+    settles = [(e[1], e[2][2], e[2][3]) for e in ev if e[0] == "settle"]
+    assert settles == [(1, D.PUNTER, 6), (2, D.PUNTER, 4), (3, D.OFF, 0)]  # 8 won, 4 paid
+    assert ("short", 2, (2, 4, 8)) in ev and ("broken", 0, 1) in ev
+    assert g.bank == 0 and g.balances == [90, 106, 104, 100]
+    assert all(R.Club.public(e) is not None for e in ev if e[0] in ("short", "broken"))
+    lines = [ClubRenderer(print).line(*e) for e in ev if e[0] in ("short", "broken")]
+    assert lines[0] == "  Seat 2 wins 8 on tableau 3, but the bank holds 4: paid 4, the bank is broken"

@@ -51,8 +51,15 @@ class Panel(EcarteBot):
         return EcarteBot.presses(self, view)
 
 
+CUT = "KS 7H"  # the cut for the first deal (000:39): seat 0 cuts the king and deals
+
+
 def table(faults, stack=(), elder=None, dealer=None, options=None, seed=1):
+    """The emulated table with a fault-injecting shoe: `faults` by (pack, delivery) where
+    pack 1 is the first deal's (the cut's pack comes before it), `stack` the packs."""
     players = [dealer or Panel(propose=True), elder or Panel(propose=True)]
+    faults = {(p + 1, n): f for (p, n), f in faults.items()}
+    stack = [CUT] + list(stack)
     sim = faulty_table(seed, faults, [pack(s) if isinstance(s, str) else s for s in stack],
                        players=players, options=options)
     return sim
@@ -78,7 +85,7 @@ def test_wrong_number_dealt_non_dealer_may_demand_a_new_deal():
     assert ("void", CHANCE, "new deal at the non-dealer's demand") in sim.game.log
     # the same dealer deals again, from a fresh pack
     assert [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
-    assert sim.shoe.packs == 2 and sim.game.scores == [0, 0]
+    assert sim.shoe.packs == 1 + 2 and sim.game.scores == [0, 0]  # the cut's pack, then two
 
 
 def test_wrong_number_dealt_corrected_by_setting_the_extra_card_aside():
@@ -102,7 +109,7 @@ def test_turned_king_is_not_scored_when_the_wrong_number_was_dealt():
     sim.run(lambda g: g.turned is not None)
     g = sim.game
     assert rank(g.turned) == KING and g.scores == [0, 0]
-    assert ("king lost", DEALER, "the turned king was not the eleventh card") in g.log
+    assert ("king lost", DEALER, "a wrong number was dealt (000:53)") in g.log
     # the same king as the eleventh card of a regular deal scores at once
     sim = table({}, ["7S 8S 9S  7C 8C 9C  7D 8D  TC JC  KH"])
     sim.run(lambda g: g.turned is not None)
@@ -119,37 +126,65 @@ def test_over_draw_beyond_the_request_is_refused_by_the_controller():
     assert len(hands) == 10 and events(sim, "turn")[0][2] == parse("7H")
 
 
-def test_non_dealer_given_too_many_in_the_exchange_may_have_a_new_deal_or_discard_the_extra():
+def test_non_dealer_given_too_many_in_the_exchange_chooses_which_card_to_set_aside():
     """000:65: the dealer gives the non-dealer more cards than he asked: he may demand a
-    new deal, or play and set the extra aside unseen."""
-    elder = Panel(choose="correct", propose=True)
+    new deal, or play and discard the extra card, the one he chooses, unseen by the dealer
+    (not a card the table picks for him)."""
+    chosen = []
+
+    def lowest(view):  # he sets aside his lowest card, whichever came last
+        offers = [c for c in view["choices"] if c.startswith("discard ")]
+        assert len(offers) == len(view["hand"]) == 6 and "new deal" in view["choices"]
+        pick = min(offers, key=lambda c: parse(c[8:]) & 15)
+        chosen.append(parse(pick[8:]))
+        return pick
+
+    elder = Panel(choose=lowest, propose=True)
     sim = table({(1, 12): "double"}, [ORDER], elder=elder)
     sim.run(lambda g: g.phase == R.DISCARD and g.to_act == DEALER or g.deal_no > 1)
     g = sim.game
     assert elder.offered and elder.offered[0]["hand"]  # he has seen his hand by now
-    assert ("extra", ELDER, pack()[12]) in g.log and pack()[12] in g.dead
-    assert len(g.hands[ELDER]) == 5
+    assert ("extra", ELDER, pack()[12]) in g.log
+    assert chosen and chosen[0] in g.dead and chosen[0] not in g.hands[ELDER]
+    assert ("set aside", ELDER, chosen[0]) in g.log and len(g.hands[ELDER]) == 5
+    # the card set aside is face down on the table display: the dealer may not see it
+    assert R.Ecarte.public(("set aside", ELDER, chosen[0])) == ["set aside", ELDER, None]
     elder = Panel(choose="new deal", propose=True)
     sim = table({(1, 12): "double"}, [ORDER], elder=elder)
     first_deal_done(sim)
     assert events(sim, "void") and [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
 
 
-def test_dealer_giving_himself_too_many_lets_the_non_dealer_choose():
-    """000:67: the dealer gives himself more than he discarded: the non-dealer may demand a
-    new deal, or have the extra card drawn from the dealer's hand."""
-    elder = Panel(choose="correct", propose=True)
-    # dealer_must_exchange makes the dealer draw at least one card after elder's draw
-    sim = table({}, [ORDER], elder=elder, options=R.Options(dealer_must_exchange=True))
+def test_dealer_giving_himself_too_many_lets_the_non_dealer_draw_blindly_from_his_hand():
+    """000:67, 002:1: the dealer gives himself more than he discarded: the non-dealer may
+    demand a new deal, or draw the extra card blindly from the dealer's hand. His panel
+    offers "draw blindly"; the table picks the place at random (its random source, here
+    seeded), never a fixed card."""
+    from tapis.firmware.rng import Seeded
+
+    options = R.Options(dealer_must_exchange=True)  # the dealer draws at least one card
+    sim = table({}, [ORDER], elder=Panel(propose=True), options=options)
     sim.run(lambda g: g.phase == R.DISCARD and g.to_act == DEALER)
     first_dealer_card = 12 + len(sim.game.discards[ELDER])
-    sim = table({(1, first_dealer_card): "double"}, [ORDER], elder=Panel(choose="correct", propose=True),
-                options=R.Options(dealer_must_exchange=True))
-    sim.run(lambda g: g.phase == R.PROPOSE and g.stock < 21 or g.phase == R.PLAY or g.deal_no > 1)
-    g = sim.game
-    extra = [e for e in g.log if e[0] == "extra"]
-    assert extra and extra[0][1] == DEALER and extra[0][2] in g.dead
-    assert len(g.hands[DEALER]) == 5 and len(g.hands[ELDER]) == 5
+    taken = set()
+    for seed in range(12):
+        sim = table({(1, first_dealer_card): "double"}, [ORDER],
+                    elder=Panel(choose="draw blindly", propose=True), options=options)
+        sim.table.below = Seeded(seed).below
+        sim.run(lambda g: g.phase == R.CHOOSE)
+        g = sim.game
+        held = list(g.hands[DEALER])
+        sim.run(lambda g: sim.consoles[ELDER].view.get("choices") is not None)
+        assert sim.consoles[ELDER].view["choices"] == ["draw blindly", "new deal"]
+        assert len(g.choices) == len(held) + 1  # "draw 1".."draw 6" are the places
+        sim.run(lambda g: g.phase == R.PROPOSE and g.stock < 21 or g.phase == R.PLAY or g.deal_no > 1)
+        extra = [e for e in g.log if e[0] == "extra"]
+        out = [e for e in g.log if e[0] == "set aside"]
+        assert extra and extra[0][1] == DEALER and out and out[0][1] == DEALER
+        assert out[0][2] in held and out[0][2] in g.dead and out[0][2] not in g.hands[DEALER]
+        assert len(g.hands[DEALER]) == 5 and len(g.hands[ELDER]) == 5
+        taken.add(held.index(out[0][2]))
+    assert len(taken) > 2  # the place drawn varies: not a fixed card
 
 
 def test_two_cards_turned_the_non_dealer_chooses_the_trump():
@@ -163,7 +198,8 @@ def test_two_cards_turned_the_non_dealer_chooses_the_trump():
     assert elder.offered[0]["choices"] == ["trump 7H", "trump KD", "new deal"]
     assert elder.offered[0]["hand"] == []
     assert g.turned == parse("KD") and parse("7H") in g.dead
-    assert g.scores == [0, 0]  # the king chosen was the twelfth card: it does not score
+    # two cards turned is no wrong number dealt: the king chosen scores (SPEC §4, 000:53)
+    assert g.scores == [1, 0] and ("score", DEALER, (1, "turned king")) in g.log
     sim = table({(1, 11): "double"}, [order], elder=Panel(choose="new deal"))
     first_deal_done(sim)
     assert events(sim, "void") and not events(sim, "turn") and sim.game.dealer == DEALER
@@ -226,7 +262,7 @@ def test_imperfect_pack_duplicate_voids_the_deal_and_earlier_deals_stand():
     deal3 = [e for e in g.log if e[0] == "deal"][2]
     assert deal3[1] == 1  # the same dealer deals again
     assert g.scores == after_first and g.game_no == 1  # the void deal's points taken back, the first's stand
-    assert sim.shoe.packs == 3
+    assert sim.shoe.packs == 1 + 3  # the cut's pack, then three
 
 
 def test_imperfect_pack_missing_card_voids_the_deal():
@@ -236,7 +272,7 @@ def test_imperfect_pack_missing_card_voids_the_deal():
     first_deal_done(sim)
     assert ("missing", CHANCE, None) in sim.game.log
     assert events(sim, "void")[0][2] == "imperfect pack: a card is missing"
-    assert sim.shoe.packs == 2 and [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
+    assert sim.shoe.packs == 1 + 2 and [e[1] for e in events(sim, "deal")][:2] == [DEALER, DEALER]
 
 
 def test_deal_out_of_turn_is_void_before_the_turn_up():
@@ -405,3 +441,114 @@ def test_a_stock_that_cannot_supply_the_draw_gives_back_the_last_discards():
     for _ in range(3):
         g.apply(("shoe", CHANCE, next(cards)))
     assert len(g.hands[DEALER]) == 5 and g.stock == 0 and g.PHASE_NAMES[g.phase] != "draw"
+
+
+# ---- the second round (issue 14): each law cites its seed line --------------------------
+def test_the_turned_king_is_lost_only_to_a_wrong_number_not_to_an_unread_or_refused_card():
+    """000:53, 002:5 (issue 14.2): the turned king is taken away only when a wrong number
+    was dealt and no new deal demanded. A card the shoe could not read, or an exposed card
+    of the non-dealer's that he refuses, is set aside and the next card dealt in its place:
+    the king that comes twelfth out of the shoe then scores for the dealer at once."""
+    order = "7S 8S 9S  7C 8C 9C  7D 8D  TC JC  7H KH"
+    sim = table({(1, 2): "unread"}, [order])
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert g.turned == parse("KH") and g.delivered == 12
+    assert g.scores == [1, 0] and ("score", DEALER, (1, "turned king")) in g.log
+    assert not events(sim, "king lost")
+    elder = Panel(choose="set aside")  # 000:47: he refuses his exposed card
+    sim = table({(1, 1): "faceup"}, [order], elder=elder)
+    sim.run(lambda g: g.turned is not None)
+    g = sim.game
+    assert elder.offered and parse("7S") in g.dead and g.turned == parse("KH")
+    assert g.scores == [1, 0] and not events(sim, "king lost")
+
+
+def test_abandoning_after_three_tricks_keeps_the_point_and_gives_up_only_the_vole():
+    """000:76 (issue 14.1): the opponent scores the point for a hand thrown in after one
+    or two tricks only. An elder who stood (vulnerable) and holds three tricks has won
+    the point: throwing in gives up the vole, he scores 1 and the dealer nothing; before,
+    the dealer scored 2 and the wrong button cost 4 points."""
+    from helpers import dealt
+
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    assert g.vulnerable == ELDER
+    for lead, answer in (("KC", "7C"), ("QC", "8C"), ("JC", "9C")):
+        g.apply(("play", ELDER, parse(lead)))
+        g.apply(("play", DEALER, parse(answer)))
+    assert g.tricks == [0, 3]
+    ev = g.apply(("abandon", ELDER, None))
+    assert ("score", ELDER, (1, "abandoned: point won")) in ev and g.scores == [0, 1]
+    # after one trick the opponent scores the point: 2 against the vulnerable elder (000:83)
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    g.apply(("play", ELDER, parse("KC")))
+    g.apply(("play", DEALER, parse("7C")))
+    ev = g.apply(("abandon", ELDER, None))
+    assert ("score", DEALER, (2, "abandoned: point")) in ev and g.scores == [2, 0]
+    # not vulnerable (he proposed and was given cards), the point is 1
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("propose", ELDER, None))
+    g.apply(("refuse", DEALER, None))  # now the dealer is the vulnerable side
+    g.apply(("play", ELDER, parse("7D")))
+    g.apply(("play", DEALER, parse("9D")))
+    ev = g.apply(("abandon", DEALER, None))
+    assert ("score", ELDER, (2, "abandoned: point")) in ev  # 000:83: the refuser was vulnerable
+
+
+def test_conceding_the_point_when_the_opponent_cannot_win_more_carries_no_penalty():
+    """002:27 (issue 14.1): a player who concedes the point when his opponent cannot win
+    more (he is sure of a trick, all cards seen) loses only the point, as if played out:
+    not the vole of a hand thrown in with no trick. ABANDON 1 on his panel concedes it."""
+    from helpers import dealt
+    from tapis.firmware.games.ecarte.table import EcarteTable
+
+    # the dealer's 7H is the only trump: he is sure of a trick whatever elder leads
+    g = dealt("KC QC JC KD QD", "7C 8C 9C 7D 7H", "8H")
+    g.apply(("propose", ELDER, None))
+    g.apply(("refuse", DEALER, None))  # the dealer is vulnerable
+    t = EcarteTable(g)
+    action = t.press(DEALER, B.ABANDON, 1)
+    assert action == ("abandon", DEALER, "point")
+    ev = g.apply(action)
+    assert ("score", ELDER, (2, "conceded: point")) in ev  # the vulnerable refuser: 2 (002:30)
+    assert g.scores == [0, 2]
+    # nothing sure (no trump, every card beaten): conceding is throwing in with no trick: the vole
+    g = dealt("KC QC JC KD QD", "7C 8C 9C 7D 8D", "8H")
+    g.apply(("stand", ELDER, None))
+    ev = g.apply(("abandon", DEALER, "point"))
+    assert ("score", ELDER, (2, "abandoned: vole")) in ev
+    # a seat that has won the point already cannot concede it
+    g = dealt("KC QC JC 7D 8D", "7C 8C 9C 9D TD", "7H")
+    g.apply(("stand", ELDER, None))
+    for lead, answer in (("KC", "7C"), ("QC", "8C"), ("JC", "9C")):
+        g.apply(("play", ELDER, parse(lead)))
+        g.apply(("play", DEALER, parse(answer)))
+    with pytest.raises(R.IllegalAction, match="has won it with 3 tricks"):
+        g.apply(("abandon", ELDER, "point"))
+
+
+def test_the_players_cut_for_the_first_deal_the_higher_deals_and_equal_cuts_cut_again():
+    """000:11, 000:39, 001:8 (issue 14.4): each player cuts; the higher card in écarté
+    rank (K Q J A T 9 8 7) deals first; equal cards cut again. Seat 0 no longer always
+    deals first."""
+    from helpers import shoe
+
+    g = R.Ecarte()
+    assert g.phase == R.CUT and g.cards_due() == (2, 32)  # a fresh pack for the cut
+    shoe(g, "8H 8S")  # equal: they cut again
+    assert g.phase == R.CUT and g.deal_no == 0
+    shoe(g, "AH KS")  # the king is higher than the ace in écarté
+    assert [e for e in g.log if e[0] == "cut"] == [("cut", 0, parse("8H")), ("cut", 1, parse("8S")),
+                                                  ("cut", 0, parse("AH")), ("cut", 1, parse("KS"))]
+    assert ("deal", 1, 1) in g.log and g.dealer == 1 and g.elder == 0
+    assert g.phase == R.DEAL and g.cards_due() == (11, 32)  # the deal from a fresh pack
+    g = R.Ecarte(R.Options(ace_high=True))  # the ace-high option ranks the cut alike
+    shoe(g, "AH KS")
+    assert g.dealer == 0
+    # on the emulated table the cut is the first thing out of the shoe, and shown
+    sim = table({}, [ORDER])
+    sim.run(lambda g: g.turned is not None)
+    assert events(sim, "cut") == [("cut", 0, parse("KS")), ("cut", 1, parse("7H"))]
+    assert sim.game.dealer == DEALER

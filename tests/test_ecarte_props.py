@@ -47,7 +47,7 @@ def drive(seed, deals, check):
     pack = []
     while g.deal_no <= deals:
         if g.to_act == R.CHANCE:
-            if g.phase == R.DEAL and g.delivered == 0:
+            if g.cards_due()[1]:  # a fresh pack: the cut, or a new deal
                 pack = deck.shuffle(deck.deck32(), rng.below)
             g.apply(("shoe", R.CHANCE, pack[g.delivered]))
         else:
@@ -84,10 +84,14 @@ def test_scoring_invariants(seed):
                 assert pts == 1
                 kings[seat] += 1
                 assert kings[seat] == 1
-            elif why.startswith("abandoned"):  # 000:76: the vole if he took no trick, else the point
+            elif why == "abandoned: point won":  # 000:76: after 3 tricks his point stands
+                assert deal_tricks[seat] >= 3 and pts in (1, 2)
+            elif why.startswith("abandoned"):  # 000:76: the vole if he took no trick, the point after 1-2
                 other = deal_tricks[1 - seat]
-                assert (why == "abandoned: vole") == (other == 0) and pts in (1, 2)
+                assert (why == "abandoned: vole") == (other == 0) and pts in (1, 2) and other < 3
                 assert why != "abandoned: vole" or pts == 2
+            elif why.startswith("conceded"):  # 002:27: the point, the conceder sure of a trick
+                assert why == "conceded: point" and deal_tricks[1 - seat] < 3 and pts in (1, 2)
             else:
                 assert why in ("point", "vole") and pts in (1, 2)
                 assert sum(deal_tricks) == 5 and deal_tricks[seat] >= 3
@@ -119,7 +123,8 @@ class EcarteMachine(RuleBasedStateMachine):
                                          {"pool": True, "gallery": 1}, {"quick": True},
                                          {"gallery": 3, "stake": 2}]))
     def start(self, seed, packets, variant):
-        self.g = R.Ecarte(R.Options(packets=packets, **variant), first_dealer=seed % 2)
+        # the players cut for the first deal (000:39), or a seat deals first
+        self.g = R.Ecarte(R.Options(packets=packets, **variant), first_dealer=(None, 0, 1)[seed % 3])
         self.rng = Seeded(seed)
         self.pack = []
 
@@ -133,7 +138,7 @@ class EcarteMachine(RuleBasedStateMachine):
     @invariant()
     def money_is_conserved(self):
         if hasattr(self, "g"):
-            assert sum(self.g.wagers.balances) == 0
+            assert sum(self.g.wagers.balances) + self.g.wagers.pool == 0  # pool écarté: the pool too
 
     @rule()
     def shoe_delivers_the_next_card(self):
@@ -142,7 +147,10 @@ class EcarteMachine(RuleBasedStateMachine):
             return
         if g.delivered == 0 or not self.pack:
             self.pack = deck.shuffle(deck.deck32(), self.rng.below)
-        nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
+        if g.phase == R.CUT:  # the cut's cards, one after the other
+            nxt = self.pack[g.delivered % len(self.pack)]
+        else:
+            nxt = [c for c in self.pack if c not in g.seen][0]  # an arbitrary card may have come first
         g.apply(("shoe", R.CHANCE, nxt))
 
     @rule(kind=st.sampled_from(R.SHOE_FAULTS + ("duplicate",)), seat=st.integers(0, 1))
@@ -151,15 +159,18 @@ class EcarteMachine(RuleBasedStateMachine):
         g = self.g
         if g.to_act != R.CHANCE or not self.pack:
             return
-        fresh = [c for c in self.pack if c not in g.seen]
+        if g.phase == R.CUT:  # the cut's next cards
+            fresh = self.pack[g.delivered:]
+        else:
+            fresh = [c for c in self.pack if c not in g.seen]
         value = {"exposed": fresh[0], "double feed": tuple(fresh[:2]), "outofturn": seat,
                  "duplicate": next(iter(g.seen), None)}.get(kind)
         a = ("shoe", R.CHANCE, value) if kind == "duplicate" else (kind, R.CHANCE, value)
         if g.can(a):
             event("the shoe: " + kind)
-            deal = g.deal_no
+            deal, cutting = g.deal_no, g.phase == R.CUT
             g.apply(a)
-            if kind in ("missing", "duplicate"):
+            if kind in ("missing", "duplicate") and not cutting:
                 assert g.deal_no == deal + 1 and g.log[-1][0] == "deal"  # void: dealt again
 
     @rule(pick=st.integers(0, 1000))

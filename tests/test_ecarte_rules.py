@@ -224,7 +224,7 @@ def test_illegal_actions_are_refused_clearly_and_change_nothing():
 
 
 def test_a_card_delivered_twice_voids_the_deal_and_a_foreign_card_is_refused():
-    g = R.Ecarte()
+    g = R.Ecarte(first_dealer=0)
     shoe(g, "7S")
     with pytest.raises(R.IllegalAction, match="not in the 32-card pack"):
         g.apply(("shoe", R.CHANCE, C("2S")))
@@ -253,3 +253,93 @@ def test_replay_from_the_event_log_reproduces_it():
     for a in R.Ecarte.inputs(g.log):
         h.apply(a)
     assert h.log == g.log
+
+
+# ---- the second round (issue 14): each rule cites its seed line ---------------------------
+def test_a_pending_question_does_not_close_the_king_and_the_answer_that_ends_the_hand_keeps_it():
+    """SPEC §4 "King" (issue 14.3): under doubling, a question pending before the king
+    holder's first card does not close the king: he may announce it while it waits for
+    its answer, and a refusal that ends the hand leaves his point scored. Before, KING was
+    refused ("the king is announced once the exchange is over") and the point was lost."""
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H", options=R.Options(doubling=True))
+    g.apply(("stand", 1, None))
+    g.apply(("double", 0, None))  # the dealer proposes to double before elder's first lead
+    assert g.phase == R.ANSWER and g.to_act == 1 and g.can(("king", 1, None))
+    assert ("king", 1, None) in g.legal_actions()
+    assert g.apply(("king", 1, None)) == (("king", 1, None), ("score", 1, (1, "king")))
+    ev = g.apply(("refuse", 1, None))  # the hand ends: the point (2: elder stood) to the proposer
+    assert ("score", 0, (2, "double refused")) in ev and g.scores == [2, 1]
+    # the dealer's king, his first card not yet played, likewise
+    g = dealt("QH 8S 9D KC 8C", "KH JH AH KS 7C", "7H", options=R.Options(offer_point=True))
+    g.apply(("stand", 1, None))
+    g.apply(("offer", 1, None))
+    assert g.phase == R.ANSWER and g.can(("king", 0, None))
+    g.apply(("king", 0, None))
+    ev = g.apply(("accept", 0, None))  # the point offered and accepted ends the hand
+    # the king, and the point (2: the offerer stood, 000:83)
+    assert g.scores == [1 + 2, 0] and ("score", 0, (2, "point offered")) in ev
+
+
+def test_doubling_may_be_proposed_before_the_first_lead_and_until_the_third_trick():
+    """000:109 (issue 14.3): doubling may be proposed "at any time before the third trick
+    begins": in the exchange (before the first lead) included; not once the third trick
+    has begun."""
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H", options=R.Options(doubling=True))
+    assert g.phase == R.PROPOSE and g.can(("double", 1, None))
+    g.apply(("double", 1, None))
+    g.apply(("accept", 0, None))
+    assert g.multiplier == 2 and g.phase == R.PROPOSE and g.to_act == 1  # the exchange goes on
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H", options=R.Options(doubling=True))
+    g.apply(("stand", 1, None))
+    play_out(g, "KC 7C  8C JH")  # two tricks: the third begins with the next lead
+    assert g.can(("double", 0, None)) and g.can(("double", 1, None))
+    play_out(g, "AH KH")
+    with pytest.raises(R.IllegalAction, match="before the third trick begins"):
+        g.apply(("double", 0, None))
+
+
+def test_the_dealers_king_played_first_may_be_announced_until_he_plays_again():
+    """000:58 (issue 14.7): a king that is the dealer's first card played may be announced
+    at any time before he plays again; then it is too late. The refusal says what is true
+    (not "does not hold the king" for a king just played)."""
+    g = dealt("QH 8S 9D KC 8C", "KH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    play_out(g, "QH KH")  # the dealer's first card is his king; he wins the trick and leads
+    assert g.to_act == 0 and g.can(("king", 0, None))
+    g.apply(("play", 0, C("7C")))
+    with pytest.raises(R.IllegalAction, match="it has played again since its king of trumps"):
+        g.apply(("king", 0, None))
+    g = dealt("QH 8S 9D KC 8C", "KH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    play_out(g, "QH KH")
+    g.apply(("king", 0, None))
+    assert g.scores == [1, 0]
+    # elder's king led first, once answered: the message says so (000:58)
+    g = dealt("KH 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    play_out(g, "KH QH")
+    with pytest.raises(R.IllegalAction, match="its king of trumps, led, has been answered"):
+        g.apply(("king", 1, None))
+    # a king played later than the first card: "not its first card"
+    g = dealt("QH 8S 9D KC 8C", "KH JH AH KS 7C", "7H")
+    g.apply(("stand", 1, None))
+    play_out(g, "KC 7C  QH KH")
+    with pytest.raises(R.IllegalAction, match="was not its first card"):
+        g.apply(("king", 0, None))
+
+
+def test_the_discards_go_to_the_record_and_never_to_the_table_display():
+    """SPEC §4 "Records" (issue 14.12): every discard is in the deal record, the audit
+    trail, but the table display shows only how many were discarded (the draws face down)."""
+    from tapis.simulator.kits.ecarte.records import Recorder
+
+    g = dealt("7S 8S 9D KC 8C", "QH JH AH KS 7C", "7H")
+    g.apply(("propose", 1, None))
+    g.apply(("accept", 0, None))
+    ev = g.apply(("discard", 1, (C("7S"), C("8S"))))
+    assert R.Ecarte.public(ev[0]) == ["discard", 1, 2]
+    ev += g.apply(("shoe", R.CHANCE, C("TS")))
+    assert all(R.Ecarte.public(e)[2] is None for e in ev if e[0] == "draw")
+    rec = Recorder(None, g.options)
+    rec.feed(g.log)
+    assert rec.partial()["exchanges"] == [{"seat": 1, "discarded": ["7S", "8S"], "drawn": ["TS"]}]

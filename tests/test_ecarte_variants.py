@@ -34,7 +34,7 @@ def consistent(rs, hand=5):
             assert [len(h) for h in r["hands"]] == [hand, hand]
         assert [s + p for s, p in zip(scores, r["points"])] == r["scores"]
         scores = [0, 0] if "game_over" in r else r["scores"]
-        assert sum(r["balances"]) == 0
+        assert sum(r["balances"]) + r.get("pool", 0) == 0  # pool écarté: the pool too
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -73,19 +73,30 @@ def test_offering_the_point():
 
 
 def test_pool_the_loser_swaps_with_the_watcher_until_two_games_running():
+    """000:93 (pool écarté), SPEC §4: the loser swaps with the watcher until a seat wins
+    two games running. The pool: each of the three puts in the stake when it begins; the
+    loser of each game pays stake x game value into it; the seat that wins two games
+    running takes it all, and a new pool begins (docs/rules.md "pool")."""
     rs = records("pool", 5, deals=150)
     consistent(rs)
     players, watcher = [0, 1], 2
     last, streak, pools = None, 0, 0
+    pot = 3  # three antes of the stake (1)
+    assert rs[0]["start"]["pool"] == 3 and rs[0]["start"]["balances"] == [-1, -1, -1]
     for r in rs:
         assert r["players"] == players
         if "game_over" in r:
             w = players[r["game_over"]["winner"]]
+            loser = players[1 - r["game_over"]["winner"]]
+            pot += r["game_over"]["value"]
+            assert [loser, "pool", r["game_over"]["value"]] in r["payments"]
             streak = streak + 1 if w == last else 1
             last = w
             if streak == 2:
                 pools += 1
-                assert r["pool_over"] == {"winner": w}
+                assert r["pool_over"] == {"winner": w, "amount": pot}
+                assert r["pool"] == 3  # the next pool, its three antes in
+                pot = 3
                 last, streak = None, 0
             else:
                 assert "pool_over" not in r

@@ -13,7 +13,8 @@ from tapis.host.cli import main
 
 TAPIS = [sys.executable, "-m", "tapis"]
 PACK = {name(c) for c in deck.deck32()}
-ELDER = "AS AH AD AC 8H 7H 8S 7S 9D 8D 9C 8C"  # seed 003:109: elder's quatorze of aces
+# seed 003:109: elder's quatorze of aces (and a jack: the seed's elder is not carte blanche)
+ELDER = "AS AH AD AC 8H 7H 8S 7S 9D 8D JC 8C"
 YOUNGER = "KH QH JH TH 9H KS QS JS TS 9S 7D 7C"  # younger: point of 5 and two quints
 
 
@@ -26,6 +27,7 @@ def test_eval_json_of_the_seed_example():
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == {
         "schema": "tapis.eval.piquet/1", "hands": {"elder": ELDER.split(), "younger": YOUNGER.split()},
+        "carte_blanche": {"winner": None, "score": 0},
         "point": {"winner": "younger", "score": 5},
         "sequence": {"winner": "younger", "score": 30},
         "sets": {"winner": "elder", "score": 14},
@@ -44,6 +46,30 @@ def test_eval_reports_nobody_on_equal_categories_under_both_twins():
     assert outs[0]["point"] == {"winner": None, "score": 0}
     r = D.declare(parse_list(args[3]), parse_list(args[5]))
     assert outs[0]["totals"] == {"elder": r[7], "younger": r[8]}
+
+
+def test_eval_counts_carte_blanche_first_and_toward_the_repique(capsys):
+    """003:39, 003:100 (issue 14.10): carte blanche scores 10 before the point and counts
+    toward the repique; `tapis eval piquet` left it out, so its repique verdict was wrong
+    for a hand dealt blanche. Elder's blanche (no J, Q, K) wins the point (5), a quart (4)
+    and a quatorze of tens (14): 23, no repique; with the blanche's 10 first, 33 before
+    younger scores: the repique."""
+    elder = "7S TS 8H TH 7D TD AD 7C 8C 9C TC AC"
+    younger = "8S QS AS 9H JH KH AH 9D JD QD KD JC"
+    assert D.is_carte_blanche(parse_list(elder))
+    r = D.declare(parse_list(elder), parse_list(younger))
+    assert r[6] == D.NOBODY and (r[7], r[8]) == (23, 0)  # the declarations alone
+    p = run("eval", "piquet", "--elder", elder, "--younger", younger, "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["carte_blanche"] == {"winner": "elder", "score": 10}
+    assert out["repique"] == "elder" and (out["elder"], out["younger"]) == (10 + 23 + 60, 0)
+    # a hand without the blanche: nothing changes
+    p = run("eval", "piquet", "--elder", ELDER, "--younger", YOUNGER, "--json")
+    assert json.loads(p.stdout)["carte_blanche"] == {"winner": None, "score": 0}
+    assert main(["eval", "piquet", "--elder", elder, "--younger", younger]) == 0
+    text = capsys.readouterr().out
+    assert "blanche   elder scores 10" in text and "repique   elder scores 60" in text
 
 
 def test_eval_prints_a_readable_answer(capsys):
@@ -105,8 +131,13 @@ def test_the_hands_are_those_after_the_exchange():
     _, recs = records("--deals", "6", "--seed", "3", "--json")
     for r in recs:
         for seat in (0, 1):
-            took = sum(n for s, n in r["exchanges"] if s == seat)
+            mine = [x for x in r["exchanges"] if x["seat"] == seat]
+            took = sum(len(x["drawn"]) for x in mine)
             assert 1 <= took and len(set(r["dealt"][seat]) - set(r["hands"][seat])) == took
+            # issue 14.12: the record names the cards discarded and drawn, and the talon
+            out = {c for x in mine for c in x["discarded"]}
+            assert len(out) == took and out == set(r["dealt"][seat]) - set(r["hands"][seat])
+            assert {c for x in mine for c in x["drawn"]} <= set(r["talon"])
 
 
 @pytest.mark.parametrize("variant", ["carte-rouge", "last-trick-10", "au-cent"])

@@ -162,7 +162,10 @@ def test_sinking_a_declaration_lets_the_lower_one_score():
     g.apply(("declare", 0, "sequence"))
     ev = g.apply(("declare", 1, "sequence"))
     assert ("verdict", 0, ("sequence", "good")) in ev  # huitième against a quint
-    assert ("verdict", -1, ("sets", "none")) in ev  # neither holds a set: nothing asked
+    g.apply(("declare", 0, "sequence"))  # his other sequences too: the quart (003:80)
+    g.apply(("sink", 0, "sets"))  # neither holds a set, and both are asked (SPEC §4)
+    ev = g.apply(("declare", 1, "sets"))
+    assert ("verdict", -1, ("sets", "none")) in ev
     assert g.phase == R.PLAY and g.points == [22, 5]  # younger's point of 5; no repique
 
 
@@ -204,13 +207,17 @@ def test_illegal_actions_are_refused_with_the_reason_and_change_nothing():
     assert snapshot(g) == before
 
 
-def test_the_shoe_may_not_deliver_outside_the_pack_or_twice():
+def test_the_shoe_may_not_deliver_outside_the_pack_and_a_card_twice_voids_the_deal():
+    """SPEC §4 "Misdeals" (as 000:79 in écarté): a card twice is an imperfect pack: the
+    deal is void and the same dealer deals again from a fresh pack."""
     g = R.Piquet(first_dealer=0)
     with pytest.raises(IllegalAction, match="not in the 32-card pack"):
         g.apply(("shoe", CHANCE, C("6S")))
     g.apply(("shoe", CHANCE, C("7S")))
-    with pytest.raises(IllegalAction, match="twice"):
-        g.apply(("shoe", CHANCE, C("7S")))
+    ev = g.apply(("shoe", CHANCE, C("7S")))
+    assert ("duplicate", CHANCE, C("7S")) in ev and ("void", CHANCE, "imperfect pack: 7S twice") in ev
+    assert ev[-1] == ("deal", 0, 2) and g.delivered == 0 and g.cards_due() == (32, 32)
+    assert g.in_partie == 1  # a void deal is not one of the partie's six
     c = R.Piquet(named.options("piquet", "au-cent"), first_dealer=0)
     c.apply(("shoe", CHANCE, C("6S")))
 
@@ -341,8 +348,10 @@ def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
                 assert value == (hi - lo + 100 if lo >= 100 else hi + lo + 100)
             assert w == (-1 if a == b else scores.index(hi))
             scores = [0, 0]
-    if not o.cent:
-        assert g.parties == 1 and len(g.results) == 1
+    if not o.cent:  # six deals make the partie, unless they leave it tied (SPEC §4)
+        ended = [e for e in g.log if e[0] == "partie"]
+        assert g.parties == len(g.results) == len(ended) <= 1
+        assert ended or (scores[0] == scores[1] and g.in_partie == 7)
 
 
 def test_replaying_the_inputs_reproduces_the_log():
@@ -488,11 +497,18 @@ def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_sh
     g.apply(t.press(1, B.ACCEPT, 0))
     g.apply(t.press(0, B.ACCEPT, 0))
     g.apply(t.press(1, B.ACCEPT, 0))
+    assert t.view(0)["category"] == "his other sequences"  # the winner: his quart too? (003:80)
+    g.apply(t.press(0, B.REFUSE, 0))  # no: his huitième alone
+    g.apply(t.press(0, B.ACCEPT, 0))  # asked at the sets, holding none (SPEC §4)
+    g.apply(t.press(1, B.REFUSE, 0))
     shown = {d["category"]: d for d in t.view(1)["declarations"]}
     assert shown["point"]["verdict"] == "good" and shown["point"]["winner"] == 1
-    assert [0, "sinks"] in shown["point"]["calls"] and [1, "point of 5 (51)"] in shown["point"]["calls"]
-    assert shown["sequence"]["calls"] == [[0, "huitième to the ace"], [1, "quint to the ace"]]
+    # the sunk point is not shown, nor younger's pips: his 5 cards stood alone
+    assert shown["point"]["calls"] == [[1, "point of 5"]]
+    # equal lengths would bring out the top cards; 8 against 5 shows elder's length only
+    assert shown["sequence"]["calls"] == [[0, "huitième"]]
     assert shown["sequence"]["verdict"] == "good" and shown["sets"]["verdict"] == "none"
+    assert g.points == [18, 5]  # the huitième without the quart
     assert g.phase == R.PLAY and sorted(t.view(0)["legal"]) == t.hand(0)
     with pytest.raises(IllegalAction, match="select one card"):
         t.press(0, B.CONFIRM, 0)
@@ -530,3 +546,152 @@ def test_carte_rouge_when_every_card_is_in_a_good_declaration():
                           ("score", 0, (60, "repique")), ("score", 0, (20, "carte rouge")),
                           ("score", 1, (6, "sets"))]
     assert scored[0] == [e for e in scored[20] if e[2][1] != "carte rouge"]
+
+
+# ---- the second round (issue 14): each law cites its seed line or SPEC §4 -----------------
+@pytest.mark.parametrize("fault, law", [
+    ("unread", ("unread", CHANCE, None)), ("faceup", ("exposed", CHANCE, None)),
+    ("double", ("double feed", CHANCE, None)), ("missing", ("missing", CHANCE, None)),
+    ("duplicate", ("duplicate", CHANCE, None))])
+def test_a_misdeal_never_stops_the_table_the_deal_is_void_and_the_same_dealer_deals_again(fault, law):
+    """SPEC §4 "Misdeals" (issue 14.8; as 000:79 in écarté, seed 003 giving no lighter
+    remedy): a card the shoe cannot read, a card exposed, two at once, a short pack or a
+    card twice void the deal; the same dealer deals again from a fresh pack, and the void
+    deal is not one of the partie's six. Before, the fault was ignored and the deal
+    waited for ever for its 32nd card. Driven through the emulated table's faulty shoe."""
+    from tapis.simulator.faults import faulty_table
+
+    sim = faulty_table(4, {(2, 5): fault}, game="piquet")  # pack 1 is the cut's
+    sim.run(lambda g: any(e[0] == "end" for e in g.log))
+    g = sim.game
+    kinds = [e[0] for e in g.log]
+    assert law[0] in kinds and "void" in kinds
+    deals = [e for e in g.log if e[0] == "deal"]
+    assert deals[0][1] == deals[1][1]  # the same dealer deals the void deal again
+    # the cut's pack, the void deal's, its deal again, and the next deal's, begun at once:
+    # the second of the partie (the void one is not counted)
+    assert sim.shoe.packs == 4 and g.in_partie == 2 and g.finished == 1
+    assert [e for e in g.log if e[0] == "end"] == [("end", deals[1][1], 2)]
+
+
+def test_the_shoe_faults_void_the_deal_on_the_engine_and_in_the_cut_the_players_cut_again():
+    """SPEC §4 "Misdeals": the engine's answer to each fault, and in the cut (piquet cuts
+    for the first deal, 003:31) an exposed card is a cut card anyway; any other fault,
+    and the players cut again."""
+    for action, why in ((("unread", CHANCE, None), "the shoe could not read a card"),
+                        (("missing", CHANCE, None), "a short pack: a card is missing"),
+                        (("exposed", CHANCE, C("9H")), "9H was exposed in the deal")):
+        g = R.Piquet(first_dealer=0)
+        for c in H("7S 8S 9S TS"):
+            g.apply(("shoe", CHANCE, c))
+        ev = g.apply(action)
+        assert ("void", CHANCE, why) in ev and ev[-1] == ("deal", 0, 2)
+        assert g.delivered == 0 and g.cards_due() == (32, 32) and g.in_partie == 1
+    g = R.Piquet()
+    assert g.phase == R.CUT
+    g.apply(("exposed", CHANCE, C("AS")))  # face up, but a cut card anyway
+    ev = g.apply(("unread", CHANCE, None))
+    assert ("void", CHANCE, "the players cut again") in ev and g.phase == R.CUT
+    with pytest.raises(IllegalAction, match="no card is due"):
+        dealt(*CAPOT).apply(("unread", CHANCE, None))
+
+
+PARTIAL = ("AS KS QS JS TS  AH KH QH  AD KD  AC 7C",  # a quint and a tierce; four aces, three kings
+           "9S 8S 7S  JH TH 9H  QD JD TD  KC QC JC",
+           "7D 8H 7H 9D 8D TC 9C 8C")
+
+
+def _declare(others):
+    g = dealt(*PARTIAL)
+    g.apply(("exchange", 0, (C("7C"),)))
+    g.apply(("look", 0, False))
+    g.apply(("exchange", 1, (C("9S"),)))
+    g.apply(("look", 1, False))
+    asked = []
+    while g.phase == R.DECLARE:
+        again = bool(g.verdicts[g.cat][1])  # the winner, asked about his other holdings
+        if again:
+            asked.append((g.to_act, R.CATEGORIES[g.cat]))
+        kind = "sink" if again and not others else "declare"
+        g.apply((kind, g.to_act, R.CATEGORIES[g.cat]))
+    return g, asked
+
+
+def test_partial_declarations_the_winner_may_leave_his_other_sequences_and_sets_undeclared():
+    """003:80, 003:84 (issue 14.9): the player who wins the sequence "may declare any other
+    sequences he holds, if he wishes", and the one with the best set any other sets. The
+    winner is asked; declaring them scores them (quint 15 + tierce 3, quatorze 14 + trio
+    3), leaving them out scores the best alone. The question says nothing of what he holds:
+    the declare and sink presses never reach the table display."""
+    g, asked = _declare(True)
+    scored = [e[2] for e in g.log if e[0] == "score"]
+    assert asked == [(0, "sequence"), (0, "sets")]
+    assert scored[:3] == [(5, "point"), (15 + 3, "sequence"), (14 + 3, "sets")]
+    g, asked = _declare(False)
+    scored = [e[2] for e in g.log if e[0] == "score"]
+    assert scored[:3] == [(5, "point"), (15, "sequence"), (14, "sets")]
+    assert R.Piquet.public(("sink", 0, "sets")) is None and R.Piquet.public(("declare", 1, "point")) is None
+    # what declaring brought out: elder's counts; younger, beaten, shows nothing (SPEC §4)
+    held = [e for e in g.log if e[0] == "holding"]
+    assert held and all(e[1] == 0 for e in held)
+
+
+def _one_deal(g, rng):
+    """Play the deal in progress to its end with random legal actions."""
+    done, pack = g.finished, []
+    while g.finished == done:
+        if g.to_act == CHANCE:
+            if g.delivered == 0:
+                pack = deck.shuffle(deck.deck(range(g.options.low_rank, 13)), rng.below)
+            g.apply(("shoe", CHANCE, pack[g.delivered]))
+        else:
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+
+
+def _tie_the_next_deal(g, seed):
+    """Put the partie's scores where the next deal (seeded) leaves them equal: the deal is
+    played on a copy first to learn its points (the partie's scores change nothing in it)."""
+    copy = R.Piquet(g.options, first_dealer=0)
+    copy.restore(g.snapshot())
+    n = len(copy.log)
+    _one_deal(copy, Seeded(seed))
+    pts = [0, 0]
+    for e in copy.log[n:]:
+        if e[0] == "score":
+            pts[e[1]] += e[2][0]
+    top = max(g.scores) + max(pts)
+    g.scores = [top - pts[0], top - pts[1]]
+    return top
+
+
+def test_a_tie_after_six_deals_is_played_out_with_two_more_then_drawn():
+    """SPEC §4 (issue 14.9): scores equal after the six deals: two more deals, one dealt by
+    each; still equal, the partie is drawn and no one scores. Before, a tie ended the
+    partie after six."""
+    g = piquet_driver.drive(3, 5)
+    assert g.in_partie == 6
+    _tie_the_next_deal(g, 9)
+    _one_deal(g, Seeded(9))
+    assert not [e for e in g.log if e[0] == "partie"] and g.in_partie == 7
+    assert g.scores[0] == g.scores[1]
+    dealers = [g.dealer]
+    _one_deal(g, Seeded(10))  # the seventh: no end yet, whatever it scores
+    assert not [e for e in g.log if e[0] == "partie"] and g.in_partie == 8
+    dealers.append(g.dealer)
+    assert sorted(dealers) == [0, 1]  # one dealt by each
+    top = _tie_the_next_deal(g, 11)
+    _one_deal(g, Seeded(11))
+    assert [e for e in g.log if e[0] == "partie"] == [("partie", -1, (0, top, top))]
+    assert g.results == [(-1, 0, (top, top))] and g.parties == 1 and g.scores == [0, 0]
+    # both extra deals are played whatever the seventh scores; unequal after the eighth,
+    # the partie ends with its Rubicon value
+    g = piquet_driver.drive(3, 5)
+    _tie_the_next_deal(g, 9)
+    _one_deal(g, Seeded(9))
+    _one_deal(g, Seeded(12))
+    assert g.in_partie == 8 and g.scores[0] != g.scores[1]  # 7 deals: not over
+    assert not [e for e in g.log if e[0] == "partie"]
+    _one_deal(g, Seeded(13))
+    (_, winner, (value, a, b)), = [e for e in g.log if e[0] == "partie"]
+    assert a != b and winner == (0 if a > b else 1) and value == PQ.rubicon(max(a, b), min(a, b))

@@ -54,22 +54,38 @@ def test_recall_shows_the_last_games_readably(journal_file, table):
     assert "(1, 'point')" not in r.stdout and "seat 0" not in r.stdout
 
 
-def test_recall_as_json_has_every_input_and_event(journal_file, table):
+def test_recall_as_json_prints_the_deal_records_of_table_json(journal_file, table):
+    """issue 14.12: recall --json and table --json share one schema (docs/records.md):
+    one deal record a line, every input of every deal, each replaying to itself."""
+    from tapis.firmware.games.ecarte import Rules
+    from tapis.simulator.kits.replay import audit
+
     r = tapis("recall", "--journal", journal_file, "--json")
     assert r.returncode == 0, r.stderr
-    games = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [g["number"] for g in games] == [1, 2, 3, 4]
-    events = []
-    for g in games:
-        events.extend(recall_tuples(g["events"]))
-        for _a, evs, _f in g["inputs"]:
-            events.extend(recall_tuples(evs))
-    assert events[-len(table.ctrl.game.log):] == table.ctrl.game.log
+    records = [json.loads(line) for line in r.stdout.splitlines()]
+    assert all(x["schema"] == 2 and x["game"] == "ecarte" for x in records)
+    assert [x["journal"]["game"] for x in records] == sorted(x["journal"]["game"] for x in records)
+    assert {x["journal"]["game"] for x in records} == {1, 2, 3, 4}
+    assert [x["complete"] for x in records] == [True] * (len(records) - 1) + [False]
+    deals = [x["deal"] for x in records]
+    assert deals == list(range(1, len(records) + 1))  # every deal, none twice
+    # the inputs of the records are every input the table applied, in order
+    inputs = [a for x in records for a in x["inputs"]]
+    from tapis.simulator.kits.schema import inputs_text
+    assert inputs == inputs_text(Rules.EVENTS, table.ctrl.game.log)
+    for x in records:
+        assert audit(x)["matches"], x["deal"]
 
 
-def recall_tuples(evs):
-    from tapis.firmware.reader import tuples
-    return [tuples(e) for e in evs]
+def test_recall_json_from_the_last_games_begins_where_the_journal_game_began(journal_file, table):
+    """--last 1: the last journal game began from a snapshot, mid-match: its records still
+    say where each deal began, and replay."""
+    from tapis.simulator.kits.replay import audit
+
+    r = tapis("recall", "--journal", journal_file, "--json", "--last", "1")
+    records = [json.loads(line) for line in r.stdout.splitlines()]
+    assert records and {x["journal"]["game"] for x in records} == {4}
+    assert records[0]["game_no"] == 4 and all(audit(x)["matches"] for x in records)
 
 
 def test_recall_refuses_a_corrupt_journal(tmp_path, table):

@@ -54,8 +54,10 @@ def test_default_run_watches_a_whole_game(capsys):
     out = capsys.readouterr().out
     assert "Deal 1" in out and "Trump turned" in out and "Trick 5" in out
     lines = out.rstrip().splitlines()
-    assert lines[-3:] == ["★ East wins the game (double)", "  West pays East 2",
-                          "  Balances: West -2, East +2"]  # the game's end, then its settlement
+    # the players cut for the first deal (issue 14.4, 000:39): the higher card deals
+    assert lines[2:4] == ["  West cuts 8♥", "  East cuts K♣"] and "East deals" in lines[5]
+    assert lines[-3:] == ["★ East wins the game (single)", "  West pays East 1",
+                          "  Balances: West -1, East +1"]  # the game's end, then its settlement
     assert out.count("wins the game") == 1
 
 

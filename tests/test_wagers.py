@@ -138,7 +138,7 @@ def drive_with_bets(seed, deals, gallery):
             assert g.can(a)
             g.apply(a)
         elif g.to_act == R.CHANCE:
-            if g.phase == R.DEAL and g.delivered == 0:
+            if g.cards_due()[1]:  # a fresh pack: the cut, or a new deal
                 pack = deck.shuffle(deck.deck32(), rng.below)
             g.apply(("shoe", R.CHANCE, pack[g.delivered]))
         else:
@@ -205,3 +205,29 @@ def test_balances_in_the_json_records():
             balances[payee] += amount
         assert r["balances"] == balances and sum(r["balances"]) == 0
     assert any(r.get("payments") for r in records) and any(r.get("bets") for r in records)
+
+
+def test_gallery_bets_placed_before_the_first_card_cover_game_1():
+    """SPEC §4 "Gallery", 000:95 (issue 14.7): the gallery may bet from the first game on.
+    A bet placed before the game's first card is dealt counts for that game (the bets are
+    locked when the game's first card is dealt, after the cut); one placed after counts
+    from the next. Before, game 1 was locked empty when the table was built."""
+    from helpers import shoe
+
+    g = R.Ecarte(R.Options(gallery=1), first_dealer=0)
+    g.apply(("bet", 2, (0, 5)))  # the gallery seat backs seat 0, the dealer, for 5
+    g.scores = [4, 0]
+    shoe(g, "7S 8S 9D QH JH AH KC 8C KS 7C KH")  # the turned king: the dealer's fifth point
+    assert ("game", 0, 3) in g.log  # treble: the loser had 0
+    pays = [e for e in g.log if e[0] == "pay"]
+    assert pays == [("pay", 1, (0, 3)), ("pay", 1, (2, 15))]
+    assert g.wagers.balances == [3, -18, 15]
+    # with the cut: a bet placed while the players cut is in, one placed later is not
+    g = R.Ecarte(R.Options(gallery=1))
+    g.apply(("bet", 2, (1, 4)))
+    shoe(g, "7H KS")  # seat 1 deals
+    assert g.wagers.locked is None  # not yet locked: nothing is dealt
+    shoe(g, "8D")
+    assert g.wagers.locked == [(2, 1, 0, 4)]
+    g.apply(("bet", 2, (0, 6)))  # from the next game on
+    assert g.wagers.locked == [(2, 1, 0, 4)] and g.wagers.standing == {2: (0, 6)}

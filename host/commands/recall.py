@@ -1,17 +1,16 @@
 # tapis recall: the journal's past games, from a journal file or from a running table
-# over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON.
+# over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON: the deal
+# records of docs/records.md, the schema tapis table --json prints.
 import json
 import sys
 import time
 
 from tapis.host import args as A
 from tapis.firmware import wire as W
+from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.reader import group, parse
 from tapis.firmware.journal import JournalError
-
-
-SCHEMA = "tapis.recall.game/1"  # one object a game (its keys: reader.group)
 
 
 def register(sub):
@@ -22,7 +21,8 @@ def register(sub):
     src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
-    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--json", action="store_true",
+                   help="one deal record per line (docs/records.md: the schema tapis table --json prints)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no notes, only the games and errors")
     p.set_defaults(func=run, parser=p)
 
@@ -46,6 +46,41 @@ def from_journal(data, last, torn=None):
         torn(cut)
     games = group(recs)
     return games[max(0, len(games) - last):]
+
+
+def deal_records(games):
+    """The journal's games as deal records (docs/records.md), oldest first: every deal
+    completed in them, then the one in progress (`"complete": false`). Each carries
+    `journal`: the journal game it belongs to and the deals the journal voided in it."""
+    from tapis.firmware.reader import tuples
+    from tapis.simulator import kits
+
+    out, recorder, was = [], None, None
+    for g in games:
+        kit = kits.find(g["game"])
+        options = find(g["game"]).Options.restore(g["options"])
+        info = {"game": g["number"], "voids": [v["why"] for v in g["voided"]]}
+        if recorder is None or g["state"] is None or (g["game"], g["options"]) != was:
+            if recorder is not None:  # a new session: the last one's deal in progress
+                _add(out, recorder.partial(), last_info)
+            recorder = kit.Recorder(None, options)
+            if g["state"] is not None:
+                recorder.resume(g["state"])
+            else:
+                recorder.feed([tuples(e) for e in g["events"]])
+        was, last_info = (g["game"], g["options"]), info
+        for _action, events, _from in g["inputs"]:
+            for r in recorder.feed([tuples(e) for e in events]):
+                _add(out, r, info)
+    if recorder is not None:
+        _add(out, recorder.partial(), last_info)
+    return out
+
+
+def _add(out, record, info):
+    if record is not None:
+        record["journal"] = info
+        out.append(record)
 
 
 def fetch(port, last, step=None, timeout=10.0, advance=None):
@@ -147,8 +182,8 @@ def run(args):
         _note(args, "no games in %s (an empty journal)" % source)
         return 0
     if args.json:
-        for g in games:
-            print(json.dumps(dict(g, schema=SCHEMA)))
+        for r in deal_records(games):
+            print(json.dumps(r))
     else:
         from tapis.host.watch import print_lines
         utf8 = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"

@@ -66,7 +66,7 @@ def run(args):
         play = lambda on_events: sim.run_deals(args.deals, on_events)  # noqa: E731
     try:
         if args.json or not out.isatty():
-            _record(sim, play, kit, seed, args, out)
+            _record(sim, play, kit, seed, options, args, out)
         else:
             print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
             watch_game(kit.Renderer, play, out, args.delay)
@@ -79,10 +79,10 @@ def run(args):
     return 0
 
 
-def _record(sim, play, kit, seed, args, out):
+def _record(sim, play, kit, seed, options, args, out):
     """--json: one record per deal; text off a terminal: the lines, unpaced. Either with a
     progress bar on stderr for --deals."""
-    recorder = kit.Recorder(seed) if args.json else None
+    recorder = kit.Recorder(seed, options) if args.json else None
     if recorder is None:
         print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
         renderer = kit.Renderer(Watch(out, 0, keys=False).line, None, _utf8(out), watcher=True)

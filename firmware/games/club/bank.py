@@ -86,4 +86,6 @@ class Banking:
             return "nothing left to cover" if self.balances[seat] else "it has no money"
         if lo > 0:
             return "the minimum on the bank's first card"
+        if self.kind == LIMITED and hi == self.bank:
+            return "a stake is at most the bank as laid"
         return "its balance and what the bank can answer"

@@ -58,6 +58,7 @@ class Dealing:
                                                  o.commission)
         b = self.banker
         pot = BANKS if limited else b  # where the banker's money is
+        short = []
         for seat, tableau, amount, outcome, to_punter, to_bank, to_house in entries:
             back = min(amount, to_punter)
             self._move(seat, TABLE, seat, back)
@@ -67,6 +68,9 @@ class Dealing:
             elif to_bank < 0:
                 self._move(seat, pot, seat, to_punter - back)
                 self._move(seat, pot, HOUSE, to_house)
+                if -to_bank < amount:  # the bank held less than the win: paid what was left
+                    short.append([seat, tableau, -to_bank, amount])
+                    self.emit(("short", seat, (tableau, -to_bank, amount)))
             self.emit(("settle", seat, (tableau, amount, outcome, to_punter - amount)))
         if limited and bank != self.bank:
             raise AssertionError("settlement disagrees with the moves: %r != %r" % (bank, self.bank))
@@ -74,7 +78,8 @@ class Dealing:
         self.deals_done += 1
         self.last = {"deal": self.deal_no, "tableaux": [list(t) for t in self.tableaux],
                      "trump": self.turned, "results": list(self.results),
-                     "stakes": [list(s) for s in self.stakes]}
+                     "stakes": [list(s) for s in self.stakes], "short": short,
+                     "broken": bool(limited and broken)}
         talia_over = self.cut or self.left < DEAL_CARDS
         if talia_over:
             self.fresh = True

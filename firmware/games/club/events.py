@@ -42,6 +42,7 @@ EVENTS = {
     "turn": DEALT | CARDS,  # (CHANCE, card): its suit is trump
     "tableaux": CARDS,  # (CHANCE, (4 cards, 4 cards, 4 cards, 4 cards)) opened together
     "result": 0,  # (tableau, (outcome, banker tricks, punter tricks))
+    "short": 0,  # (seat, (tableau, paid, stake)): a win larger than the bank held, cut to it
     "settle": 0,  # (seat, (tableau, amount, outcome, net))
     "broken": 0,  # (banker, banks laid)
     "end": 0,  # (banker, (deal, balances, bank, house)): the deal is settled

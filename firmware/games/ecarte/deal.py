@@ -5,14 +5,47 @@
 from ...cards import KING, SEVEN, is_card, name, rank, suit
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show
-from .events import DEAL, DISCARD, DRAW, PHASE_NAMES, PROPOSE
+from .events import CUT, DEAL, DISCARD, DRAW, PHASE_NAMES, PROPOSE
 
 
 class Dealing:
+    def start_cut(self):
+        """The first deal's cut (000:11, 000:39, 001:8): each player cuts a card from a
+        fresh pack; the higher in écarté rank deals; equal cards cut again."""
+        self.clear()
+        self.pending = [0, 1]
+        self.phase, self.to_act = CUT, CHANCE
+
+    def cut_card(self, c):
+        """A card cut: the cut stands even from an imperfect pack (000:40)."""
+        to = self.pending.pop(0)
+        self.delivered += 1
+        self.hands[to].append(c)
+        self.emit(("cut", to, c))
+        if self.pending:
+            return
+        a, b = self.strength[rank(self.hands[0][-1])], self.strength[rank(self.hands[1][-1])]
+        if a == b:  # cut again, from a fresh pack when this one cannot give two more
+            if self.stock < 2:
+                self.start_cut()
+            self.pending = [0, 1]
+            return
+        self.dealer = 0 if a < b else 1  # new_deal alternates it: the higher card deals
+        self.new_deal()
+
     def new_deal(self, same_dealer=False):
         self.deal_no += 1
         if not same_dealer:
             self.dealer = 1 - self.dealer
+        self.clear()
+        a, b = self.options.packets
+        e, d = self.elder, self.dealer
+        # the seats the next cards go to; CHANCE marks the turned trump
+        self.pending = [e] * a + [d] * a + [e] * b + [d] * b + [CHANCE]
+        self.phase, self.to_act = DEAL, CHANCE
+        self.emit(("deal", self.dealer, self.deal_no))
+
+    def clear(self):
         self.hands = [[], []]
         self.discards = [[], []]
         self.played = [[], []]  # cards each seat has played to tricks
@@ -32,21 +65,19 @@ class Dealing:
         self.law, self.choices, self.resume = None, (), None  # an irregularity to settle
         self.question = None  # ("double" | "offer", asking seat) awaiting its answer
         self.multiplier, self.doubled, self.offered, self.must_vole = 1, False, False, -1
-        a, b = self.options.packets
-        e, d = self.elder, self.dealer
-        # the seats the next cards go to; CHANCE marks the turned trump
-        self.pending = [e] * a + [d] * a + [e] * b + [d] * b + [CHANCE]
-        self.phase, self.to_act = DEAL, CHANCE
-        self.emit(("deal", self.dealer, self.deal_no))
+        self.miscount = False  # a wrong number dealt, corrected: a turned king cannot score
 
     def verify_card(self, c):
-        if self.phase not in (DEAL, DRAW) or self.to_act != CHANCE:
+        if self.phase not in (DEAL, DRAW, CUT) or self.to_act != CHANCE:
             raise IllegalAction("the shoe delivered %s but no card is due (%s)" %
                                 (_show(c), PHASE_NAMES[self.phase]))
         if not is_card(c) or rank(c) < SEVEN:
             raise IllegalAction("the shoe delivered %r, which is not in the 32-card pack" % (c,))
 
     def _on_card(self, c):
+        if self.phase == CUT:
+            self.cut_card(c)
+            return
         if c in self.seen:  # an imperfect pack: the deal is void (000:79, 002:4)
             self.emit(("duplicate", CHANCE, c))
             from .laws import void
@@ -59,11 +90,13 @@ class Dealing:
         self.delivered += 1
         if c is not None:
             self.seen.add(c)
+        if self.wagers.locked is None:  # a game's first card: the gallery's bets are locked
+            self.wagers.lock(self.players())
 
     def place(self, c, to):
         """Card c, out of the shoe, goes to seat `to`; CHANCE: it is the turn-up."""
         if to == CHANCE:
-            self.turn_up(c, self.delivered == 2 * self.hand_size + 1)
+            self.turn_up(c)
             return
         self.hands[to].append(c)
         self.emit((self.dealt_kind(), to, c))
@@ -73,20 +106,27 @@ class Dealing:
         return "card" if self.phase == DEAL else "draw"
 
     def advance(self):
-        """After a card is placed: wait for the next, or go on once the draw is complete."""
+        """After a card is placed: wait for the next, or go on once the draw is complete
+        (a card too many in it: the laws, 000:65, 000:67)."""
         if not self.pending and self.phase == DRAW:
+            if len(self.hands[self.drawing]) > self.hand_size:
+                from .laws import over_drawn
+                over_drawn(self)
+                return
             self._after_draw(self.drawing)
 
-    def turn_up(self, c, eleventh):
-        """The trump is turned. A turned king scores only as the eleventh card (002:5, 002:33)."""
+    def turn_up(self, c):
+        """The trump is turned. A turned king scores for the dealer at once, unless a wrong
+        number was dealt and no new deal demanded (000:53, 002:5): a card set aside unread
+        or refused and replaced by the next does not cost him his king (SPEC §4)."""
         self.turned, self.trump_suit = c, suit(c)
         self.emit(("turn", CHANCE, c))
         if self.options.quick:
             self.showdown()
             return
         if rank(c) == KING:
-            if not eleventh:
-                self.emit(("king lost", self.dealer, "the turned king was not the eleventh card"))
+            if self.miscount:
+                self.emit(("king lost", self.dealer, "a wrong number was dealt (000:53)"))
             elif self.score(self.dealer, 1, "turned king"):
                 return
         self._after_exchange()
@@ -119,6 +159,8 @@ class Dealing:
                 raise IllegalAction("seat %d cannot discard %s: not in hand" % (seat, _show(c)))
         if len(set(cards)) != len(cards):
             raise IllegalAction("seat %d named a card twice in its discard %r" % (seat, cards))
+        if self.announced[seat] and any(rank(c) == KING and suit(c) == self.trump_suit for c in cards):
+            raise IllegalAction("seat %d announced the king of trumps: it stays in its hand" % seat)
 
     def _on_discard(self, seat, cards):
         for c in cards:

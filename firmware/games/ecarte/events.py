@@ -11,7 +11,8 @@ DRAW = const(4)  # the shoe replaces the discards
 PLAY = const(5)  # tricks
 CHOOSE = const(6)  # an irregularity: the non-dealer chooses what the laws offer him
 ANSWER = const(7)  # a proposal to double, or an offer of the point, awaits its answer
-PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play", "choose", "answer")
+CUT = const(8)  # the first deal: each player cuts a card, the higher deals (000:39, 001:8)
+PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play", "choose", "answer", "cut")
 
 # The shoe's faults the laws answer (laws.py), as chance actions
 SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")
@@ -20,6 +21,7 @@ PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "pl
 
 EVENTS = {
     # the deal
+    "cut": DEALT | CARDS,  # (seat, card) cut for the first deal
     "deal": NEW_DEAL,  # (dealer, deal number): a deal begins
     "card": DEALT | CARDS | HIDDEN,  # (seat, card) dealt to the seat
     "turn": DEALT | CARDS,  # (CHANCE, card) turned up: its suit is trump
@@ -27,10 +29,11 @@ EVENTS = {
     # the players' actions, as they were taken
     "propose": INPUT, "stand": INPUT,  # (elder, None)
     "accept": INPUT, "refuse": INPUT,  # (seat, None): a proposal, a double, an offer
-    "discard": INPUT | CARDS,  # (seat, (cards...))
+    "discard": INPUT | CARDS | COUNT,  # (seat, (cards...)): the table display shows how many
     "king": INPUT,  # (seat, None): the trump king announced
     "play": INPUT | CARDS,  # (seat, card)
-    "abandon": INPUT, "claim": INPUT,  # (seat, None)
+    "abandon": INPUT,  # (seat, None): thrown in; (seat, "point"): the point conceded (002:27)
+    "claim": INPUT,  # (seat, None)
     "double": INPUT, "offer": INPUT,  # (seat, None): the variants' questions
     "bet": INPUT,  # (gallery seat, (side, amount))
     "choose": INPUT | LAW,  # (elder, choice): what he chose of what the laws offered
@@ -41,9 +44,9 @@ EVENTS = {
     "score": 0,  # (seat, (points, reason))
     "game": 0,  # (winner, game value 1..3)
     "rubber": 0,  # (winner, (games, games))
-    "pool": 0,  # (seat, 2): pool écarté won
+    "pool": 0,  # (seat, amount): pool écarté won (two games running): what it takes
     "seats": 0,  # (CHANCE, (seat, seat, watcher)): who plays in pool écarté
-    "pay": 0,  # (payer, (payee, amount))
+    "pay": 0,  # (payer, (payee, amount)); payee "pool": into pool écarté's pool
     "balances": 0,  # (CHANCE, (balance by seat...))
     # the laws of irregularities (laws.py)
     "unread": FAULT | LAW,  # (CHANCE, None)
@@ -54,7 +57,7 @@ EVENTS = {
     "duplicate": DEALT | LAW | CARDS,  # (CHANCE, card) a second time: an imperfect pack
     "extra": LAW | CARDS | HIDDEN,  # (seat, card) one card too many
     "choices": LAW,  # (elder, (choice...)) the laws offer him
-    "set aside": LAW,  # (seat, None): its extra card, unseen
+    "set aside": LAW | CARDS | HIDDEN,  # (seat, card): one card too many set aside
     "retake": LAW | CARDS | HIDDEN,  # (seat, card): a discard taken back, the stock out
     "king lost": LAW,  # (dealer, why)
     "void": LAW,  # (CHANCE, why): the deal is void

@@ -14,20 +14,24 @@
 # non-dealer a choice, the state waits in the CHOOSE phase for his ("choose", seat, text).
 from ...cards import name
 from ...rules import CHANCE, IllegalAction
-from .events import CHOOSE, DEAL, DRAW, PHASE_NAMES, PLAY
+from .events import CHOOSE, CUT, DEAL, DRAW, PHASE_NAMES, PLAY
 
 NEW_DEAL = "new deal"
 CORRECT = "correct"
 TAKE = "take"
 SET_ASIDE = "set aside"
+DISCARD_ONE = "discard "  # + a card: 000:65, the non-dealer given too many sets it aside
+DRAW_ONE = "draw "  # + its place: 000:67, he draws it blindly from the dealer's hand
 
 
 def verify_fault(g, kind, value):
     if kind == "outofturn":
         if value not in (0, 1):
             raise IllegalAction("the shoe reports a deal from seat %r, not a player's seat" % (value,))
+        if g.phase == CUT:
+            raise IllegalAction("the shoe reports a deal out of turn, but the players are cutting")
         return
-    if g.phase not in (DEAL, DRAW) or g.to_act != CHANCE:
+    if g.phase not in (DEAL, DRAW, CUT) or g.to_act != CHANCE:
         raise IllegalAction("the shoe reported %s but no card is due (%s)" % (kind, PHASE_NAMES[g.phase]))
     out = 2 if kind == "double feed" else 0 if kind == "missing" else 1
     if out > g.stock:
@@ -47,6 +51,9 @@ def verify_fault(g, kind, value):
 
 def on_fault(g, kind, value):
     g.emit((kind, CHANCE, value))
+    if g.phase == CUT:
+        _cut_fault(g, kind, value)
+        return
     if kind == "outofturn":
         # 000:48: void if found before the trump is turned; after it, too late: it stands
         if g.phase == DEAL:
@@ -88,7 +95,38 @@ def on_fault(g, kind, value):
     g.emit((g.dealt_kind(), to, a))
     g.hands[to].append(b)
     g.emit(("extra", to, b))
-    _ask(g, ("count", b, to), (CORRECT, NEW_DEAL))
+    if g.phase == DEAL:  # 000:43: corrected (the extra set aside unseen) or a new deal
+        _ask(g, ("count", b, to), (CORRECT, NEW_DEAL))
+    else:  # in the exchange the non-dealer decides once the draw is complete (over_drawn)
+        g.advance()
+
+
+def over_drawn(g):
+    """The draw is complete and the seat drawing holds a card too many: the non-dealer
+    may demand a new deal, or play: given too many himself, he discards the extra card,
+    the one he chooses, unseen by the dealer (000:65); when the dealer gave himself too
+    many, he draws the extra card blindly from the dealer's hand (000:67, 002:1)."""
+    to = g.drawing
+    if to == g.elder:
+        choices = tuple(DISCARD_ONE + name(c) for c in g.hands[to])
+    else:
+        choices = tuple(DRAW_ONE + str(i + 1) for i in range(len(g.hands[to])))
+    _ask(g, ("count", None, to), choices + (NEW_DEAL,))
+
+
+def _cut_fault(g, kind, value):
+    """A fault while the players cut for the first deal: a card out face up is a cut card
+    anyway, and one not read is set aside and the next cut in its place; two cards at
+    once (000:38: "a player who exposes more than one card must cut again") or a shoe run
+    empty: the players cut again, from a fresh pack."""
+    if kind == "exposed":
+        g.cut_card(value)
+    elif kind == "unread" and g.stock > len(g.pending):
+        g.delivered += 1
+        g.dead.append(None)  # set aside unseen, as in the deal
+    else:
+        g.start_cut()
+        g.emit(("void", CHANCE, "the players cut again"))
 
 
 def _ask(g, law, choices):
@@ -113,18 +151,23 @@ def on_choice(g, seat, choice):
             g.place(c, g.pending.pop(0))
         else:  # set aside: both have seen it; the next card takes its place
             _short(g)
-    elif law[0] == "count":  # corrected: the extra card is set aside unseen
+    elif law[0] == "count":  # corrected: an extra card set aside, as the laws say which
         c, to = law[1], law[2]
+        if choice.startswith(DISCARD_ONE):  # the one he names (000:65)
+            c = [x for x in g.hands[to] if DISCARD_ONE + name(x) == choice][0]
+        elif choice.startswith(DRAW_ONE):  # the one he draws blindly (000:67)
+            c = g.hands[to][int(choice[len(DRAW_ONE):]) - 1]
+        elif g.phase == DEAL:  # 000:53: the turned king will not score
+            g.miscount = True
         g.hands[to].remove(c)
         g.dead.append(c)
-        g.emit(("set aside", to, None))
+        g.emit(("set aside", to, c))
         g.advance()
     else:  # the trump he chose; the other turned card is set aside
         a, b = law[1], law[2]
         keep = a if choice == "trump " + name(a) else b
         g.dead.remove(keep)
-        # the first turned card is the eleventh only if the deal was otherwise regular
-        g.turn_up(keep, keep == a and g.delivered == 2 * g.hand_size + 2)
+        g.turn_up(keep)  # two cards turned is no wrong number dealt: a king scores (SPEC §4)
 
 
 def _short(g):
@@ -155,21 +198,34 @@ def void(g, why):
     g.new_deal(True)
 
 
-# ---- abandoned and claimed hands (000:76, 002:27, SPEC §4) --------------------------------
-def on_abandon(g, seat, claim):
-    """An abandoned hand gives the opponent the point, or the vole if the abandoner took no
-    trick. A claim is checked with every card seen: justified, it is scored as the hand
-    would end with both sides playing perfectly, without penalty; otherwise the hand is
-    abandoned."""
-    if claim:
-        sure = g.tricks[seat] + sure_tricks(g, seat)
-        g.emit(("claimed", seat, sure))
-        if sure * 2 > g.hand_size:
+# ---- abandoned, conceded and claimed hands (000:76, 000:83, 002:27, SPEC §4) --------------
+def on_abandon(g, seat, claim, concede=None):
+    """A hand thrown in gives the opponent the vole if the abandoner took no trick, the
+    point after one or two (2 if the abandoner was vulnerable, 000:83); after three or four
+    the abandoner has won the point and scores it, giving up only the vole (000:76). A
+    concession of the point is no penalty when the opponent cannot win more (002:27): all
+    cards seen, the conceder is sure of a trick. A claim is checked with every card seen:
+    justified, it is scored as the hand would end with both sides playing perfectly,
+    without penalty; otherwise the hand is abandoned."""
+    mine = g.tricks[seat]
+    if claim or concede:
+        sure = mine + sure_tricks(g, seat)
+        if claim:
+            g.emit(("claimed", seat, sure))
+        if claim and sure * 2 > g.hand_size or concede and sure:
             tricks = [0, 0]
-            tricks[seat], tricks[1 - seat] = sure, g.hand_size - sure
-            g.end_hand(*g.hand_points(tricks))
+            tricks[seat] = sure if claim else min(sure, g.hand_size // 2)
+            tricks[1 - seat] = g.hand_size - tricks[seat]
+            w, points, reason = g.hand_points(tricks)
+            g.end_hand(w, points, reason if claim else "conceded: " + reason)
             return
-    vole = g.tricks[seat] == 0
+    if mine * 2 > g.hand_size:  # he has won the point: it stands, the vole is given up
+        tricks = [0, 0]
+        tricks[seat], tricks[1 - seat] = mine, g.hand_size - mine
+        w, points, reason = g.hand_points(tricks)
+        g.end_hand(w, points, "abandoned: point won" if reason == "point" else "abandoned: " + reason)
+        return
+    vole = mine == 0
     points = 2 if vole or g.vulnerable == seat else 1
     g.end_hand(1 - seat, points * g.multiplier, "abandoned: vole" if vole else "abandoned: point")
 

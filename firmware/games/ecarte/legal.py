@@ -18,12 +18,14 @@ def legal_actions(g):
         hand = g.hands[s]
         for mask in range(1 << len(hand)):
             pick = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
-            if lo <= len(pick) <= hi:
+            if lo <= len(pick) <= hi and g.can(("discard", s, pick)):
                 acts.append(("discard", s, pick))
     elif g.phase == PLAY:
         acts = [("play", s, c) for c in g.legal_cards(s)]  # type: list
+    if g.phase in (PROPOSE, RESPOND, DISCARD, PLAY):
         for seat in (0, 1):
-            for kind in ("abandon", "claim", "double", "offer"):
-                if g.can((kind, seat, None)):
-                    acts.append((kind, seat, None))
+            for kind, value in (("abandon", None), ("abandon", "point"), ("claim", None),
+                                ("double", None), ("offer", None)):
+                if g.can((kind, seat, value)):
+                    acts.append((kind, seat, value))
     return acts + [("king", seat, None) for seat in (0, 1) if g.king_open(seat)]

@@ -7,7 +7,7 @@
 from ...cards import KING, name, rank, suit
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show
-from .events import PLAY
+from .events import ANSWER, PLAY
 
 
 class Playing:
@@ -17,27 +17,46 @@ class Playing:
             any(rank(c) == KING and suit(c) == self.trump_suit for c in self.hands[seat])
 
     def _king_why(self, seat):
-        if self.phase != PLAY:
+        p = self.played[seat]
+        k = [i for i in range(len(p)) if rank(p[i]) == KING and suit(p[i]) == self.trump_suit]
+        ph = self.resume[0] if self.phase == ANSWER else self.phase  # a question pending: where
+        if ph != PLAY and not (self.phase == ANSWER and not p):
             return "the king is announced once the exchange is over"
         if self.announced[seat]:
             return "already announced"
-        if not self.holds_king(seat) and not self._led_king(seat):
+        if not k and not self.holds_king(seat):
             return "it does not hold the king of trumps"
+        if k and k[0] > 0:
+            return "its king of trumps was not its first card"
+        if k:  # 000:58
+            return ("its king of trumps, led, has been answered" if seat == self.elder
+                    else "it has played again since its king of trumps")
         return "its first card is already played"
 
-    def _led_king(self, seat):
-        """Elder may announce a king he led first, until it is answered."""
+    def _played_king(self, seat):
+        """000:58: a king led first may be announced until it is answered; a king that is
+        the dealer's first card played, until he plays again."""
         p = self.played[seat]
-        return len(p) == 1 and self.led == p[0] and rank(p[0]) == KING and \
-            suit(p[0]) == self.trump_suit and seat == self.elder and sum(self.tricks) == 0
+        if len(p) != 1 or rank(p[0]) != KING or suit(p[0]) != self.trump_suit:
+            return False
+        return seat == self.dealer or self.led == p[0]
 
     def king_open(self, seat):
-        """May `seat` announce the trump king now?"""
-        if self.phase != PLAY or self.announced[seat]:
+        """May `seat` announce the trump king now? Before his first card is played, while
+        a question is pending included (SPEC §4: its answer may end the hand), or just
+        after it as 000:58 allows."""
+        if self.announced[seat]:
+            return False
+        ph = self.phase
+        if ph == ANSWER:
+            if not self.played[seat]:
+                return self.holds_king(seat)
+            ph = self.resume[0]  # asked in the play, or in the exchange
+        if ph != PLAY:
             return False
         if not self.played[seat]:
             return self.holds_king(seat)
-        return self._led_king(seat)
+        return self._played_king(seat)
 
     # ---- play -------------------------------------------------------------------------
     def start_play(self):
@@ -85,10 +104,10 @@ class Playing:
         loser = 1 - seat
         value = self.ev.game_value(self.scores[loser])
         self.emit(("game", seat, value))
-        for payer, payee, amount in self.wagers.settle(self.seated[seat], self.seated[loser], value):
+        pool = self.options.pool
+        for payer, payee, amount in self.wagers.settle(self.seated[seat], self.seated[loser], value, pool):
             self.emit(("pay", payer, (payee, amount)))
-        self.emit(("balances", CHANCE, tuple(self.wagers.balances)))
-        if self.options.pool:
+        if pool:
             self._rotate(seat)
         else:
             self.games[seat] += 1
@@ -96,11 +115,18 @@ class Playing:
                 self.rubbers[seat] += 1
                 self.emit(("rubber", seat, tuple(self.games)))
                 self.games = [0, 0]
+        self.emit(("balances", CHANCE, tuple(self.wagers.balances)))
         self.scores = [0, 0]
         self.game_no += 1
-        self.wagers.lock(self.players())
+        self.wagers.locked = None  # the next game's bets: locked at its first card
         self.new_deal()
         return True
+
+    def ante(self):
+        """Pool écarté's pool begins: each of the three puts in the stake (the losers of
+        its games add to it, wagers.py); the seat that wins two games running takes it."""
+        for payer, payee, amount in self.wagers.ante(self.options.players):
+            self.emit(("pay", payer, (payee, amount)))
 
     def _rotate(self, pos):
         """Pool écarté (000:91-93): the loser swaps with the watcher until a seat wins two
@@ -110,8 +136,9 @@ class Playing:
         self.streak = [w, self.streak[1] + 1 if self.streak[0] == w else 1]
         if self.streak[1] == 2:
             self.pools[w] += 1
-            self.emit(("pool", w, 2))
+            self.emit(("pool", w, self.wagers.take(w)))
             self.streak = [-1, 0]
+            self.ante()
         s[1 - pos], s[2] = s[2], s[1 - pos]
         self.emit(("seats", CHANCE, tuple(s)))
 

@@ -6,7 +6,7 @@
 # switched on by an Options field; pool écarté and rubbers are in play.py's score.
 from ...cards import rank, suit
 from ...rules import CHANCE, IllegalAction
-from .events import ANSWER, PHASE_NAMES, PLAY
+from .events import ANSWER, DISCARD, PHASE_NAMES, PLAY, PROPOSE, RESPOND
 
 
 class Questions:
@@ -41,10 +41,13 @@ class Questions:
                 raise IllegalAction("seat %d cannot offer the point: it was offered in this hand" % seat)
             if self.played[0] or self.played[1]:
                 raise IllegalAction("seat %d cannot offer the point: it is offered before the first "
-                                    "card is played" % seat)
+                                    "card is played (000:113)" % seat)
 
     def _in_play(self, kind, seat):
-        if self.phase != PLAY:
+        """Once the trump is turned, at a player's turn: the exchange (000:109: "at any
+        time before the third trick"; 000:113: the point is offered "before the play") or
+        the play; not while the shoe deals, the laws wait, or a question is pending."""
+        if self.phase not in (PROPOSE, RESPOND, DISCARD, PLAY):
             raise IllegalAction("seat %d cannot %s now: the table is at the %s" % (
                 seat, kind, PHASE_NAMES[self.phase]))
 

@@ -8,8 +8,8 @@ from ... import evaluate
 from ...compat import const
 from ...rules import CHANCE, IllegalAction, Rules
 from .deal import Dealing
-from .events import (ANSWER, CHOOSE, DEAL, DISCARD, EVENTS, PHASE_NAMES, PLAY, PLAYER_ACTIONS,
-                     PROPOSE, RESPOND, SHOE_FAULTS)
+from .events import (ANSWER, CHOOSE, CUT, DEAL, DISCARD, EVENTS, PHASE_NAMES, PLAY,
+                     PLAYER_ACTIONS, PROPOSE, RESPOND, SHOE_FAULTS)
 from .options import Options
 from .play import Playing
 from .questions import Questions
@@ -34,10 +34,12 @@ class Ecarte(Dealing, Playing, Questions, Rules):
                 "deal_no", "dealer", "hands", "discards", "played", "dead", "tricks",
                 "deal_points", "turned", "trump_suit", "delivered", "seen", "proposals",
                 "vulnerable", "announced", "led", "leader", "drawing", "law", "choices", "resume",
-                "question", "multiplier", "doubled", "offered", "must_vole", "pending", "phase",
-                "to_act")
+                "question", "multiplier", "doubled", "offered", "must_vole", "miscount", "pending",
+                "phase", "to_act")
 
-    def __init__(self, options=None, first_dealer=0, evaluator=evaluate):
+    def __init__(self, options=None, first_dealer=None, evaluator=evaluate):
+        """first_dealer None: the players cut for the first deal (000:39); a seat: that
+        seat deals first. Then the deal alternates."""
         self.options = o = options or Options()
         self.ev = evaluator
         self.strength = evaluate.ACE_HIGH if o.ace_high else evaluate.ECARTE_STRENGTH
@@ -50,15 +52,18 @@ class Ecarte(Dealing, Playing, Questions, Rules):
         self.streak = [-1, 0]  # pool: the seat that won the last game and how many running
         self.pools = [0] * o.players
         self.wagers = Wagers(o.players + o.gallery, o.stake)
-        self.wagers.lock(self.players())
         self.game_no = 1
         self.deal_no = 0
-        self.dealer = 1 - first_dealer  # new_deal alternates it
+        self.dealer = 1 - (first_dealer or 0)  # new_deal alternates it
         self._out = []
         if o.pool:
             self.emit(("seats", CHANCE, tuple(self.seated)))
+            self.ante()
         self.emit(("balances", CHANCE, tuple(self.wagers.balances)))
-        self.new_deal()
+        if first_dealer is None:
+            self.start_cut()
+        else:
+            self.new_deal()
         self.log.extend(self._out)
 
     # ---- what the state looks like -------------------------------------------------
@@ -86,7 +91,8 @@ class Ecarte(Dealing, Playing, Questions, Rules):
         return legal_actions(self)
 
     def cards_due(self):
-        return len(self.pending), _DECK if self.phase == DEAL and self.delivered == 0 else 0
+        fresh = self.phase in (DEAL, CUT) and self.delivered == 0
+        return len(self.pending), _DECK if fresh else 0
 
     def finished_games(self):
         return self.game_no - 1
@@ -122,6 +128,12 @@ class Ecarte(Dealing, Playing, Questions, Rules):
             if self.phase != PLAY:
                 raise IllegalAction("seat %d cannot %s now: hands are abandoned or claimed during "
                                     "the play, and the table is at the %s" % (seat, kind, PHASE_NAMES[self.phase]))
+            if value is not None and (kind == "claim" or value != "point"):
+                raise IllegalAction("seat %d cannot %s %r: a hand is thrown in (None), the point "
+                                    "conceded (\"point\") or claimed (None)" % (seat, kind, value))
+            if value and self.tricks[seat] * 2 > self.hand_size:
+                raise IllegalAction("seat %d cannot concede the point: it has won it with %d tricks"
+                                    % (seat, self.tricks[seat]))
             return
         if kind in ("double", "offer"):
             return self.verify_question(kind, seat)
@@ -144,7 +156,7 @@ class Ecarte(Dealing, Playing, Questions, Rules):
             laws().on_choice(self, seat, value)
         elif kind in ("abandon", "claim"):
             self.emit((kind, seat, value))
-            laws().on_abandon(self, seat, kind == "claim")
+            laws().on_abandon(self, seat, kind == "claim", value)
         elif kind in ("double", "offer"):
             self.emit((kind, seat, value))
             self.ask(kind, seat)

@@ -4,7 +4,7 @@ from ...rules import CHANCE
 from .rules import Ecarte
 
 def run():
-    g = Ecarte()
+    g = Ecarte(first_dealer=0)
     for c in (0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B):
         g.apply(("shoe", CHANCE, c))
     got = [e for e in g.log if e[0] == "score"]

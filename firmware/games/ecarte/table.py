@@ -19,6 +19,7 @@ class EcarteTable:
         self.selected = [[] for _ in range(self.SEATS)]  # places (1-based) selected on each panel
         self.msg = [""] * self.SEATS
         self.side = [0] * self.SEATS  # the player a gallery seat's BET+/- backs
+        self.below = None  # below(n): a place at random for a blind draw (None: os.urandom)
 
     def position(self, seat):
         """0 or 1 for a seat in play, -1 for the pool's watcher and the gallery."""
@@ -35,19 +36,34 @@ class EcarteTable:
         pos = self.position(seat)
         if pos < 0:
             return self._bet(seat, button, arg)
+        if button == B.ABANDON and arg == 1:  # ABANDON 1: the point conceded (002:27)
+            return ("abandon", pos, "point")
         if button in _SIMPLE:
             return (_SIMPLE[button], pos, None)
         sel = self.selected[seat]
         if g.phase == R.CHOOSE:
+            offered = self.choices()
             if button == B.SELECT:
-                if not 1 <= arg <= len(g.choices):
-                    raise IllegalAction("no choice %d: the laws offer %d" % (arg, len(g.choices)))
+                if not 1 <= arg <= len(offered):
+                    raise IllegalAction("no choice %d: the laws offer %d" % (arg, len(offered)))
                 sel[:] = [arg]
                 return None
             if button == B.CONFIRM:
                 if len(sel) != 1 or g.to_act != pos:
                     raise IllegalAction("select one of the choices, then CONFIRM")
-                return ("choose", pos, g.choices[sel[0] - 1])
+                c = offered[sel[0] - 1]
+                if c == "draw blindly":  # the table draws for him, blindly (000:67)
+                    n = len(g.choices) - 1  # the places in the dealer's hand: 6 at most
+                    if self.below:
+                        n = self.below(n)
+                    else:  # the board's source, uniform by rejection
+                        import os
+                        i = 8
+                        while i >= n:
+                            i = os.urandom(1)[0] & 7
+                        n = i
+                    c = g.choices[n]
+                return ("choose", pos, c)
         hand = self.hand(pos)
         if button == B.SELECT:
             B.select(sel, arg, hand, g.phase == R.PLAY)
@@ -56,6 +72,15 @@ class EcarteTable:
             cards = B.chosen(sel, hand, g.phase == R.PLAY)
             return ("play", pos, cards[0]) if g.phase == R.PLAY else ("discard", pos, cards)
         raise IllegalAction("button %r does nothing in écarté" % (button,))
+
+    def choices(self):
+        """What the non-dealer's display offers: the laws' choices, a blind draw from the
+        dealer's hand as one ("draw 1".."draw n" are its places, 000:67)."""
+        g = self.game
+        c = g.choices
+        if g.law and g.law[0] == "count" and g.law[1] is None and g.law[2] != g.elder:
+            return ["draw blindly", c[-1]]
+        return list(c)
 
     def _bet(self, seat, button, arg):
         """A gallery seat: SELECT 1 or 2 picks the player to back, BET+/BET- the amount."""
@@ -74,13 +99,11 @@ class EcarteTable:
     def shoe_fault(self, code):
         """A shoe fault as a rules action (laws.py), or None for a jam: the controller
         asks the shoe again for what is still due."""
+        from ..faults import shoe_fault  # loaded on a fault only
         g, k, n = self.game, code[0] if code else -1, len(code)
-        if k == W.UNREAD:
-            return ("unread", CHANCE, None)
-        if k == W.FACE_UP and n == 2:
-            return ("exposed", CHANCE, code[1])
-        if k == W.DOUBLE and n == 3:
-            return ("double feed", CHANCE, (code[1], code[2]))
+        a = shoe_fault(code)
+        if a:
+            return a
         if k == W.EMPTY and g.to_act == CHANCE and g.stock > 0:
             return ("missing", CHANCE, None)
         if k == W.OUT_OF_TURN and n == 2:
@@ -102,7 +125,7 @@ class EcarteTable:
         pos = self.position(seat)
         if pos < 0:
             return self._gallery_view(seat)
-        blind = g.phase == R.DEAL or (g.phase == R.CHOOSE and g.resume[0] == R.DEAL)
+        blind = g.phase in (R.DEAL, R.CUT) or (g.phase == R.CHOOSE and g.resume[0] == R.DEAL)
         v = {"seat": seat, "hand": [] if blind else self.hand(pos), "trump": g.turned,
              "phase": R.PHASE_NAMES[g.phase], "turn": g.to_act == pos,
              "dealer": g.dealer, "scores": g.scores, "games": g.games,
@@ -111,15 +134,17 @@ class EcarteTable:
              "king": g.king_open(pos), "balances": g.wagers.balances}
         if pos != seat or g.options.pool:
             v["position"] = pos
+        if g.options.doubling or g.options.offer_point:
+            v["may"] = [k for k in ("double", "offer") if g.can((k, pos, None))]
+        if g.options.pool:
+            v["pool"] = g.wagers.pool
         if g.to_act == pos:
             if g.phase == R.PLAY:
                 v["legal"] = g.legal_cards(pos)
-                if g.options.doubling or g.options.offer_point:
-                    v["may"] = [k for k in ("double", "offer") if g.can((k, pos, None))]
             elif g.phase == R.DISCARD:
                 v["discard"] = list(g.discard_range(pos))
             elif g.phase == R.CHOOSE:
-                v["choices"] = list(g.choices)
+                v["choices"] = self.choices()
             elif g.phase == R.ANSWER:
                 v["question"] = g.question[0]
         if g.multiplier != 1:

@@ -1,13 +1,16 @@
 # Stakes and balances at the table: pure accounting, no I/O (SPEC §4 "Gallery").
 #
-# Accounts are the table seats. The two players stake `stake` per game: the loser pays
-# the winner stake x game value (treble, double, single). A gallery seat backs one of
-# the players for the game at even money x game value; the player backed against
-# covers the bet. Every movement of money is a transfer between two accounts, so the
-# sum of the balances never changes (it starts, and stays, at 0).
+# Accounts are the table seats, and in pool écarté the pool. The two players stake
+# `stake` per game: the loser pays the winner stake x game value (treble, double,
+# single); in pool écarté he pays it into the pool, which each of the three seeded with
+# the stake when it began, and which the seat that wins two games running takes. A
+# gallery seat backs one of the players for the game at even money x game value; the
+# player backed against covers the bet. Every movement of money is a transfer between
+# two accounts, so the balances and the pool always sum to 0.
 
 MAX_BET = 20  # units a gallery seat may put on one game
-FIELDS = ("balances", "stake", "max_bet", "standing", "locked")
+FIELDS = ("balances", "stake", "max_bet", "standing", "locked", "pool")
+# the account of pool écarté's pool is "pool"
 
 
 class Wagers:
@@ -18,7 +21,10 @@ class Wagers:
         self.stake = stake
         self.max_bet = max_bet
         self.standing = {}  # bettor -> (side, amount): what he backs from the next game on
-        self.locked = []  # [(bettor, backed seat, against seat, amount)] for the game in play
+        # [(bettor, backed seat, against seat, amount)] for the game in play; None: to be
+        # locked when the game's first card is dealt (the rules call lock then)
+        self.locked = None
+        self.pool = 0  # pool écarté's pool
 
     def bet_error(self, bettor, side, amount, players):
         """Why this bet cannot be placed (None if it can). `players` are the seats in play."""
@@ -47,12 +53,13 @@ class Wagers:
             if bettor not in players:
                 self.locked.append((bettor, players[side], players[1 - side], amount))
 
-    def settle(self, winner, loser, value):
-        """The game is over: return the transfers [(payer, payee, amount)] and apply them."""
+    def settle(self, winner, loser, value, pool=False):
+        """The game is over: return the transfers [(payer, payee, amount)] and apply them;
+        `pool`: the loser's stake goes into the pool."""
         out = []
         if self.stake:
-            out.append((loser, winner, self.stake * value))
-        for bettor, backed, against, amount in self.locked:
+            out.append((loser, "pool" if pool else winner, self.stake * value))
+        for bettor, backed, against, amount in self.locked or ():
             if backed == winner and against == loser:
                 out.append((against, bettor, amount * value))
             elif backed == loser and against == winner:
@@ -61,6 +68,19 @@ class Wagers:
         for payer, payee, amount in out:
             self.transfer(payer, payee, amount)
         return out
+
+    def ante(self, players):
+        """A pool begins: each player puts the stake in. Returns the transfers."""
+        out = [(s, "pool", self.stake) for s in range(players) if self.stake]
+        for payer, payee, amount in out:
+            self.transfer(payer, payee, amount)
+        return out
+
+    def take(self, seat):
+        """The pool goes to `seat`: returns what it held."""
+        won, self.pool = self.pool, 0
+        self.balances[seat] += won
+        return won
 
     def snapshot(self):
         from ...snapshot import take
@@ -74,5 +94,8 @@ class Wagers:
         if amount < 0 or payer == payee:
             raise ValueError("a transfer moves a positive amount between two accounts, got %r" %
                              ((payer, payee, amount),))
+        if payee == "pool":
+            self.pool += amount
+        else:
+            self.balances[payee] += amount
         self.balances[payer] -= amount
-        self.balances[payee] += amount

@@ -2,7 +2,7 @@
 # (a mixin of the game's rules, rules.py: the state it reads and writes is declared there)
 #
 # The piquet cut, deal, carte blanche and exchange (SPEC §4, seed 003:1-56).
-from ...cards import is_card, name, rank
+from ...cards import is_card, rank
 from ...rules import CHANCE, IllegalAction
 from ...rules import show as _show
 from .events import BLANCHE, CUT, DEAL, EXCHANGE, LOOK, PHASE_NAMES
@@ -26,7 +26,8 @@ class Dealing:
         self.tricks = [0, 0]
         self.points = [0, 0]  # scored in this deal
         self.declared = [[-1, -1, -1], [-1, -1, -1]]  # key; 0 sunk or none; -1 not yet
-        self.verdicts = [(-1, ""), (-1, ""), (-1, "")]  # (winner, word); "" not yet
+        # (winner, word, the winner's others declared too); "" not yet
+        self.verdicts = [(-1, "", True), (-1, "", True), (-1, "", True)]
         self.covered = [set(), set()]  # cards used in good declarations (carte rouge)
         self.rouge = [False, False]
         self.repique = -1
@@ -46,11 +47,13 @@ class Dealing:
         self.pending = [0, 1]
         self.phase, self.to_act = CUT, CHANCE
 
-    def _new_deal(self):
+    def _new_deal(self, void=False):
+        """A deal; `void`: the same dealer deals the void one again."""
         self._reset_deal()
         self.deal_no += 1
-        self.in_partie += 1
-        self.dealer = 1 - self.dealer
+        if not void:
+            self.in_partie += 1
+            self.dealer = 1 - self.dealer
         p, e, d = self.options.packets, self.elder, self.dealer
         for _ in range(HAND // p):
             self.pending.extend([e] * p + [d] * p)
@@ -65,10 +68,12 @@ class Dealing:
         if not is_card(c) or rank(c) < self.options.low_rank:
             raise IllegalAction("the shoe delivered %r, which is not in the %d-card pack" %
                                 (_show(c), self.options.pack))
-        if c in self.seen:
-            raise IllegalAction("the shoe delivered %s twice: imperfect pack" % name(c))
 
     def _on_card(self, c):
+        if c in self.seen and self.phase == DEAL:  # an imperfect pack (as 000:79)
+            from . import faults
+            faults.apply(self, "duplicate", c)
+            return
         to = self.pending.pop(0)
         self.delivered += 1
         self.seen.add(c)

@@ -1,7 +1,7 @@
 # What piquet speaks: its phases, its actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ...rules import CARDS, COUNT, DEALT, HIDDEN, INPUT, NEW_DEAL
+from ...rules import CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon
@@ -19,6 +19,8 @@ CATEGORIES = ("point", "sequence", "sets")
 # ("declare" | "sink", seat, category)  declare one's best holding in it, or sink it
 # ("play", seat, card)
 PLAYER_ACTIONS = ("blanche", "exchange", "look", "declare", "sink", "play")
+# the shoe's card and its faults, as chance actions: a fault voids the deal (SPEC §4 "Misdeals")
+CHANCE_ACTIONS = ("shoe", "unread", "exposed", "double feed", "missing", "outofturn")
 
 EVENTS = {
     "cut": DEALT | CARDS,  # (seat, card) cut for the deal
@@ -31,12 +33,22 @@ EVENTS = {
     "draw": CARDS | HIDDEN,  # (seat, card) taken from the talon
     "look": INPUT,  # (seat, True|False)
     "rest": CARDS | HIDDEN,  # (seat, (cards...)): the talon cards it looked at
-    "declare": INPUT, "sink": INPUT,  # (seat, category)
-    "holding": 0,  # (seat, (category, its key)): what was declared
+    # (seat, category): declare (the best; asked again, the winner's others: 003:80, 003:84)
+    # or not. Off the table display: an answer must not say whether a seat holds anything
+    "declare": INPUT | OFF, "sink": INPUT | OFF,
+    "holding": 0,  # (seat, (category, key)): what the declaring brought out (declare.py)
     "verdict": 0,  # (winner or -1, (category, "good" | "not good" | "equal" | "none"))
     "score": 0,  # (seat, (points, reason))
     "play": INPUT | CARDS,  # (seat, card)
     "trick": 0,  # (winner, tricks played)
     "end": 0,  # (dealer, deal number): the deal is over
     "partie": 0,  # (winner or -1, (value, score, score))
+    # misdeals (faults.py): the shoe's faults, and what they do
+    "unread": FAULT | LAW,  # (CHANCE, None): a card the shoe could not read
+    "exposed": FAULT | LAW | CARDS,  # (CHANCE, card): a card out face up
+    "double feed": FAULT | LAW | CARDS | HIDDEN,  # (CHANCE, (card, card)): two cards at once
+    "missing": FAULT | LAW,  # (CHANCE, None): the shoe ran empty, the pack is short
+    "outofturn": FAULT | LAW,  # (CHANCE, seat): the wrong seat deals
+    "duplicate": DEALT | LAW | CARDS,  # (CHANCE, card) a second time: an imperfect pack
+    "void": LAW,  # (CHANCE, why): the deal (or the cut) is void, dealt (or cut) again
 }

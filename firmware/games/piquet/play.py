@@ -76,8 +76,13 @@ class Playing:
             elif t[s] * 2 > TRICKS and not self.cards_early:
                 self._play_score(s, 10, "cards")
         self.finished += 1
-        over = self.in_partie >= self.options.deals if self.options.deals else \
-            max(self.scores) >= self.options.target
+        o, n = self.options, self.in_partie
+        if not o.deals:
+            over = max(self.scores) >= o.target
+        elif n == o.deals:  # a tie after six deals: two more, one dealt by each (SPEC §4)
+            over = self.scores[0] != self.scores[1]
+        else:
+            over = n >= o.deals + 2  # then, still equal, the partie is drawn
         if over:
             self._end_partie()
         self.emit(("end", self.dealer, self.deal_no))

@@ -8,7 +8,7 @@ from ... import evaluate
 from ...rules import IllegalAction, Rules
 from .deal import Dealing
 from .declare import Declaring, holding
-from .events import (BLANCHE, CATEGORIES, CUT, DEAL, DECLARE, EVENTS, EXCHANGE, LOOK,
+from .events import (BLANCHE, CATEGORIES, CHANCE_ACTIONS, CUT, DEAL, DECLARE, EVENTS, EXCHANGE, LOOK,
                      PHASE_NAMES, PLAY, PLAYER_ACTIONS)  # noqa: F401  (rules.PLAY...)
 from .options import Options
 from .play import Playing
@@ -16,6 +16,7 @@ from .play import Playing
 class Piquet(Dealing, Declaring, Playing, Rules):
     PHASE_NAMES = PHASE_NAMES
     EVENTS = EVENTS
+    CHANCE_ACTIONS = CHANCE_ACTIONS
     PLAYER_ACTIONS = PLAYER_ACTIONS
     TURNS = {BLANCHE: ("blanche",), EXCHANGE: ("exchange",), LOOK: ("look",),
              DECLARE: ("declare", "sink"), PLAY: ("play",)}
@@ -89,7 +90,10 @@ class Piquet(Dealing, Declaring, Playing, Rules):
 
     # ---- verify ----------------------------------------------------------------------
     def _verify_chance(self, kind, value):
-        return self._verify_card(value)
+        if kind == "shoe":
+            return self._verify_card(value)
+        from . import faults  # loaded on a fault only
+        faults.verify(self, kind, value)
 
     def _verify_player(self, kind, seat, value):
         if seat not in (0, 1):
@@ -111,6 +115,9 @@ class Piquet(Dealing, Declaring, Playing, Rules):
     def _change(self, kind, seat, value):
         if kind == "shoe":
             self._on_card(value)
+        elif kind in CHANCE_ACTIONS:  # the shoe's faults
+            from . import faults
+            faults.apply(self, kind, value)
         elif kind == "blanche":
             self.emit((kind, seat, value))
             if value:

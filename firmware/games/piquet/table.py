@@ -5,6 +5,7 @@
 from ... import panel as B
 from ...rules import IllegalAction
 from . import events as R
+from .declare import shown
 
 SEATS = 2
 SEQUENCE_NAMES = ("", "", "", "tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
@@ -13,13 +14,16 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "ten", "jack", "queen", "k
 
 
 def describe(category, key):
-    """A declared holding in words: 'point of 5 (49)', 'quint to the king', 'quatorze of aces'."""
-    if category == "point":
-        return "point of %d (%d)" % (key >> 8, key & 255)
+    """A declared holding in words: 'point of 5 (49)', 'quint to the king', 'quatorze of
+    aces'; what declaring did not bring out is left unsaid: 'point of 5', 'quint'."""
+    if category == "point":  # (strings over 10 characters: not interned on the board)
+        if key & 255:
+            return "point of %d (%d)" % (key >> 8, key & 255)
+        return "point of %d" % (key >> 8)
     if category == "sequence":
         n = key >> 4
-        return "%s to the %s" % (SEQUENCE_NAMES[n] if n < len(SEQUENCE_NAMES) else "%d cards" % n,
-                                 RANK_NAMES[key & 15])
+        name = SEQUENCE_NAMES[n] if n < len(SEQUENCE_NAMES) else "%d cards" % n
+        return "%s to the %s" % (name, RANK_NAMES[key & 15]) if key & 15 else name
     return "%s of %ss" % (SET_NAMES[key >> 4], RANK_NAMES[key & 15])
 
 
@@ -59,7 +63,10 @@ class PiquetTable:
         raise IllegalAction("button %r does nothing in piquet" % (button,))
 
     def shoe_fault(self, code):
-        return None
+        """A shoe fault as a rules action (a misdeal: deal.py), or None for a jam or the
+        cut card: the controller asks the shoe again for what is still due."""
+        from . import faults  # loaded on a fault only
+        return faults.shoe_fault(self.game, code)
 
     def done(self, seat):
         self.selected[seat] = []
@@ -70,22 +77,20 @@ class PiquetTable:
         self.msg[seat] = why
 
     def declarations(self):
-        """The declarations so far this deal, as the displays show them."""
+        """The declarations so far this deal, as the displays show them: what declaring
+        brought out (declare.shown), never whether a seat sank or held nothing."""
         g = self.game
         out = []
         for i, cat in enumerate(R.CATEGORIES):
-            if i > g.cat and g.phase == R.DECLARE:
+            v = g.verdicts[i]
+            if not v[1]:
                 break
             calls = []
-            for s in (g.elder, g.younger):
-                key = g.declared[s][i]
-                if key > 0:
+            said = shown(i, g.declared[g.elder][i], g.declared[g.younger][i])
+            for s, key in zip((g.elder, g.younger), said):
+                if key:
                     calls.append([s, describe(cat, key)])
-                elif key == 0 and g.holding(s, i):
-                    calls.append([s, "sinks"])
-            v = g.verdicts[i]
-            out.append({"category": cat, "calls": calls,
-                        "verdict": v[1] or None, "winner": v[0] if v[1] else None})
+            out.append({"category": cat, "calls": calls, "verdict": v[1], "winner": v[0]})
         return out
 
     def view(self, seat):
@@ -106,4 +111,6 @@ class PiquetTable:
                 v["exchange"] = list(g.exchange_range(seat))
             elif g.phase == R.DECLARE:
                 v["category"] = R.CATEGORIES[g.cat]
+                if g.verdicts[g.cat][1]:  # he won it: does he declare his other ones too?
+                    v["category"] = "his other sequences" if g.cat == 1 else "his other sets"
         return v

@@ -69,6 +69,9 @@ class ClubRenderer(Narrator):
             what = {2: "off (the bank was broken): stake back", 0: "en carte: stake back"}.get(
                 value[2], "%+d" % value[3])
             return "  Seat %d on tableau %d: %s" % (seat, value[0], what)
+        if kind == "short":
+            return "  Seat %d wins %d on tableau %d, but the bank holds %d: paid %d, the bank is broken" % (
+                seat, value[2], value[0], value[1], value[1])
         if kind == "broken":
             return "  ★ The bank is broken (laid %d time%s)" % (value, "" if value == 1 else "s")
         if kind == "end":

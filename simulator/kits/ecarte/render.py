@@ -63,6 +63,8 @@ class Renderer(Narrator):
     def line(self, kind, seat, value):
         at = self.seated
         who = seat_name(at[seat]) if seat in (0, 1) else ""
+        if kind == "cut":
+            return "  %s cuts %s" % (seat_name(seat), pretty(value, self.symbols))
         if kind == "deal":
             self.dealt, self.trick = [[], []], []
             return "\n── Deal %d · %s deals ──" % (value, who)
@@ -84,6 +86,8 @@ class Renderer(Narrator):
             return "  %s: %s   %s: %s\n  Trump turned: %s" % (
                 seat_name(at[0]), self.cards(h[at[0]]), seat_name(at[1]), self.cards(h[at[1]]),
                 pretty(value, self.symbols))
+        if kind == "abandon" and value:
+            return "  %s concedes the %s" % (who, value)
         if kind in VERBS:
             return "  %s %s" % (who, VERBS[kind])
         if kind in FAULTS:
@@ -117,12 +121,13 @@ class Renderer(Narrator):
         if kind == "bet":
             return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
         if kind == "pay":
-            return "  %s pays %s %d" % (seat_name(seat), seat_name(value[0]), value[1])
+            to = "into the pool" if value[0] == "pool" else seat_name(value[0])
+            return "  %s pays %s %d" % (seat_name(seat), to, value[1])
         if kind == "balances":
             self.balances = list(value)
             return "  Balances: " + ", ".join("%s %+d" % (seat_name(i), b) for i, b in enumerate(value))
         if kind == "pool":
-            return "★★ %s wins the pool: two games running" % seat_name(seat)
+            return "★★ %s wins the pool of %d: two games running" % (seat_name(seat), value)
         if kind == "seats":
             self.seated = list(value[:2])
             return "  In play: %s and %s; %s watches" % tuple(seat_name(x) for x in value)

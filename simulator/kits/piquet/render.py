@@ -3,6 +3,10 @@ from tapis.firmware.cards import rank, suit
 from tapis.firmware.games.piquet.table import describe
 from tapis.simulator.kits.show import SEAT_NAMES, Narrator, pretty
 
+# the shoe's faults (firmware/games/piquet/deal.py): each makes the deal void
+MISDEALS = {"unread": "The shoe could not read a card", "missing": "The shoe ran empty: the pack is short",
+            "double feed": "Two cards came out of the shoe together",
+            "outofturn": "The shoe is being dealt out of turn"}
 
 class Renderer(Narrator):
     """Piquet's events as lines (kits/show.py Narrator). Public: `hands()` gives each
@@ -71,6 +75,14 @@ class Renderer(Narrator):
             self.in_partie += 1
             return "\n── Partie %d · deal %d · %s deals, %s is elder ──" % (
                 self.partie, self.in_partie, who, SEAT_NAMES[1 - seat])
+        if kind in MISDEALS:
+            return "  ! " + MISDEALS[kind]
+        if kind == "exposed":
+            return "  ! A card came out face up: %s" % pretty(value, self.symbols)
+        if kind == "duplicate":
+            return "  ! %s came out twice: the pack is imperfect" % pretty(value, self.symbols)
+        if kind == "void":
+            return "  The deal is void (%s)" % value
         if kind in ("card", "draw"):
             if self.watcher and seat in (0, 1) and value is not None:
                 self.dealt[seat].append(value)
