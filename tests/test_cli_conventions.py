@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -223,8 +224,9 @@ def test_a_terminal_that_is_not_utf8_gets_ascii_look_alikes():
 def on_a_terminal_stderr(*argv):
     """Run tapis with stdout piped and stderr on a pseudo-terminal: (stdout, what the terminal got)."""
     master, slave = pty.openpty()
+    stdout = tempfile.TemporaryFile()  # not a pipe: a run's output outgrows a pipe's buffer while the pty is read
     p = subprocess.Popen([sys.executable, "-m", "tapis"] + list(argv), cwd=ROOT, env=env(COLUMNS="100"),
-                         stdout=subprocess.PIPE, stderr=slave)
+                         stdout=stdout, stderr=slave)
     os.close(slave)
     screen = b""
     while True:
@@ -238,9 +240,10 @@ def on_a_terminal_stderr(*argv):
         if not chunk:
             break
         screen += chunk
-    out = p.stdout.read().decode()
     assert p.wait(timeout=60) == 0
     os.close(master)
+    stdout.seek(0)
+    out = stdout.read().decode()
     return out, screen.decode(errors="replace")
 
 

@@ -497,4 +497,4 @@ def test_a_win_larger_than_what_is_left_is_paid_what_is_left_and_breaks_the_bank
     assert g.bank == 0 and g.balances == [90, 106, 104, 100]
     assert all(R.Club.public(e) is not None for e in ev if e[0] in ("short", "broken"))
     lines = [ClubRenderer(print).line(*e) for e in ev if e[0] in ("short", "broken")]
-    assert lines[0] == "  Seat 2 wins 8 on tableau 3, but the bank holds 4: paid 4, the bank is broken"
+    assert lines[0] == "  Seat 2 wins 8 on tableau 2, but the bank holds 4: paid 4, the bank is broken"

@@ -63,7 +63,7 @@ def test_eval_counts_carte_blanche_first_and_toward_the_repique(capsys):
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["carte_blanche"] == {"winner": "elder", "score": 10}
-    assert out["repique"] == "elder" and (out["elder"], out["younger"]) == (10 + 23 + 60, 0)
+    assert out["repique"] == "elder" and out["totals"] == {"elder": 10 + 23 + 60, "younger": 0}
     # a hand without the blanche: nothing changes
     p = run("eval", "piquet", "--elder", ELDER, "--younger", YOUNGER, "--json")
     assert json.loads(p.stdout)["carte_blanche"] == {"winner": None, "score": 0}

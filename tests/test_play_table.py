@@ -38,11 +38,11 @@ def test_a_paced_bot_presses_only_after_its_pause():
 
 
 def test_the_table_rests_while_the_person_thinks_and_no_stall_is_declared():
-    t = PlayTable(3, "ecarte", 0, evaluator=evaluate, pause_s=0)
+    t = PlayTable(16, "ecarte", 0, evaluator=evaluate, pause_s=0)
     for _ in range(50):
         t.advance(500)
     view = t.view()
-    assert view["turn"] and view["phase"] == "play"  # seed 3: West is to follow
+    assert view["turn"] and view["phase"] == "play"  # seed 16: West is to follow East's K♦
     assert t.quiet >= QUIET_STEPS and t.advance(500) == 1  # at rest: one step a tick
     steps = sum(t.advance(500) for _ in range(5000))  # 5000 ticks: the heartbeats come and go
     assert 5000 < steps < 2 * 5000  # a short burst for each heartbeat, not 500 steps a tick

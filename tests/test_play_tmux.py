@@ -61,25 +61,25 @@ def tapis_play(*args):
 
 
 def test_a_person_plays_in_a_real_terminal_and_quits_with_q():
-    t = Terminal(tapis_play("--game", "ecarte", "--seed", "3", "--pause", "0"))
+    t = Terminal(tapis_play("--game", "ecarte", "--seed", "16", "--pause", "0"))
     try:
         s = t.wait_for("Your hand")
-        assert "Tapis · écarté · you are West (seat 0) · seed 3" in s
-        s = t.wait_for("▶ Follow")  # seed 3: East stands and leads; West follows
-        assert "Trump  7♠" in s
+        assert "Tapis · écarté · you are West (seat 0) · seed 16" in s
+        s = t.wait_for("▶ Follow")  # seed 16: West deals, East plays without proposing, leads K♦
+        assert "Trump  Q♠" in s
         t.keys("h")
-        assert "Hint: Play Q♣ (key 5, then Enter)." in t.wait_for("Hint:")
+        assert "Hint: Play 8♠ (key 1, then Enter)." in t.wait_for("Hint:")
         t.keys("9")
         t.wait_for("✗ no card 9 in a hand of 5")
-        t.keys("5", "Enter")
-        t.wait_for("Trick 1: East K♣, West Q♣")
+        t.keys("1", "Enter")
+        t.wait_for("Trick 1: East K♦, West 8♠")
         t.keys("?")
         t.wait_for("MARK KING")
         t.keys("Escape")  # a lone Escape: the terminal waits a moment for a sequence after it
         t.wait_for("MARK KING", gone=True)
         t.keys("q")
         s = t.wait_for("EXIT=0")
-        assert "tapis play: écarté, seed 3" in s and "Traceback" not in s
+        assert "tapis play: écarté, seed 16" in s and "Traceback" not in s
     finally:
         t.close()
 
