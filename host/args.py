@@ -149,3 +149,16 @@ def seconds_or_zero(text):
     if x < 0:
         raise argparse.ArgumentTypeError("expected 0 or more seconds, got %r" % text)
     return x
+
+
+def variant_options(args):
+    """The game's options for --variant (None: the defaults); a name the game does not
+    have is the parser's error, naming those it has."""
+    if args.variant is None:
+        return None
+    from tapis.firmware.games import named
+
+    try:
+        return named.options(args.game, args.variant)
+    except ValueError as e:
+        args.parser.error(str(e))

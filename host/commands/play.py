@@ -3,7 +3,7 @@
 import secrets
 import sys
 
-from tapis.firmware.games import GAMES, find, named
+from tapis.firmware.games import GAMES, find
 from tapis.host import args as A
 from tapis.simulator import kits
 
@@ -25,12 +25,7 @@ def register(sub):
 
 def run(args):
     kit = kits.find(args.game)
-    options = None
-    if args.variant is not None:
-        try:
-            options = named.options(args.game, args.variant)
-        except ValueError as e:
-            args.parser.error(str(e))
+    options = A.variant_options(args)
     if not 0 <= args.pause <= 10:
         args.parser.error("--pause is 0 to 10 seconds, got %r" % args.pause)
     seats = find(args.game).Table(kit.new_game(options)).SEATS

@@ -55,7 +55,7 @@ def deal_records(games):
     from tapis.firmware.reader import tuples
     from tapis.simulator import kits
 
-    out, recorder, was = [], None, None
+    out, recorder, was, last_info = [], None, None, None
     for g in games:
         kit = kits.find(g["game"])
         options = find(g["game"]).Options.restore(g["options"])

@@ -2,7 +2,7 @@ import json
 import secrets
 import sys
 
-from tapis.firmware.games import GAMES, find, named
+from tapis.firmware.games import GAMES, find
 from tapis.host import args as A
 from tapis.host.progress import progress
 from tapis.host.watch import DELAY, Watch, watch_game
@@ -37,12 +37,7 @@ def run(args):
         args.seat, args.pause = 0, play.PAUSE
         return play.run(args)
     kit = kits.find(args.game)
-    options = None
-    if args.variant is not None:
-        try:
-            options = named.options(args.game, args.variant)
-        except ValueError as e:
-            args.parser.error(str(e))
+    options = A.variant_options(args)
     if args.delay is not None and args.delay > 60:
         sys.stderr.write("tapis table: --delay is 0 to 60 seconds, got %r\n" % args.delay)
         return 2
