@@ -94,10 +94,17 @@ class Tally:
         v[winner] += 1
 
     def pay(self, payer, payee, amount):
+        """A transfer: `amount` staked by each side and twice it back to the payee; into
+        pool écarté's pool (payee "pool") the payer's stake alone, back when the pool is won."""
         for s, back in ((payer, 0), (payee, 2 * amount)):
+            if s == "pool":
+                continue
             p = self.pays.setdefault(s, [0, 0])
             p[0] += amount
             p[1] += back
+
+    def won_pool(self, seat, amount):
+        self.pays.setdefault(seat, [0, 0])[1] += amount
 
     def settled(self):
         for s, (x, y) in self.pays.items():
@@ -132,6 +139,8 @@ class EcarteTally(Tally):
                 self.settling = True
             elif kind == "pay":
                 self.pay(seat, value[0], value[1])
+            elif kind == "pool":
+                self.won_pool(seat, value)
             elif kind == "balances" and self.settling:
                 self.settled()
                 self.settling = False
