@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("info", "table", "eval", "odds", "simulate", "flash", "shoe", "recall")
+COMMANDS = ("info", "table", "eval", "odds", "simulate", "flash", "shoe", "recall", "board")
 
 
 def build_parser():
