@@ -1,8 +1,7 @@
 # Drivers for the table's devices, each over a Link (link.py): none builds its port, so
 # tests and the simulator hand them pipes, and the board hands them UARTs (main.py).
-import json
-
 from . import wire as W
+from .views import Encoder
 
 
 class Shoe:
@@ -19,14 +18,34 @@ class Shoe:
 
 
 class Display:
-    """A display shows a JSON view; an unchanged view is not sent again."""
+    """A display shows a view (views.py: only what changed goes on the wire). While the
+    last SHOW still waits for the bus, a newer view waits too, and goes as one change."""
 
-    def __init__(self, link, addr):
+    def __init__(self, link, addr, every=0):
+        """every: at most one SHOW in this many ms, unless the view says it is the
+        seat's turn (the bus is shared: a display nobody waits on is sent less often)."""
         self.link, self.addr = link, addr
-        self.last = None
+        self.codec = Encoder()
+        self.want = None  # a view not sent yet
+        self.every = every
+        self.at = -every  # when the last SHOW went
 
-    def show(self, view):
-        data = json.dumps(view).encode()
-        if data != self.last:
-            self.last = data
+    def show(self, view, now=0):
+        self.want = view
+        self.flush(now)
+
+    def flush(self, now=0):
+        want = self.want
+        if want is None or self.link.waiting(self.addr):
+            return
+        if now - self.at < self.every and not want.get("turn"):
+            return
+        data = self.codec.encode(want)
+        self.want = None
+        if data is not None:
+            self.at = now
             self.link.send(self.addr, W.SHOW, data)
+
+    def reset(self):
+        """The display lost what it showed (it was reset): the next view goes whole."""
+        self.codec.reset()

@@ -35,7 +35,7 @@ def later(a, b):
 
 
 _COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
-             "dropped")
+             "dropped", "resets")
 
 
 class _Peer:
@@ -70,14 +70,20 @@ class Link:
     says in HELLO."""
 
     def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
-                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None):
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=()):
+        """speaks: the addresses a device speaks as; it announces itself on them with
+        HELLO when it starts, so a controller notices that it was reset (a new session)
+        and takes its frames from the first again."""
         self.port = port
+        self.announce = list(speaks)
+        self.turn = None  # type: int | None  # the address whose frame last handed the bus over
         self.session = new_session() if session is None else session & 0xFFFF
         self.decoder = Decoder()
         self.device, self.serial = device, bytes(serial)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
         self.peers = {}
         self.now = 0
+        self.rx_ms = 0  # when bytes last came in
         self.crc = 0
 
     def _peer(self, addr):
@@ -155,13 +161,21 @@ class Link:
         if p.greet and not p.helloed:  # held back until it answers HELLO
             p.pending.append([seq, frame, None, 0])
         else:
-            self.port.write(frame)
+            self._put(addr, frame)
             p.pending.append([seq, frame, self.now, 0])
         if len(p.pending) > _WINDOW:
             self._die(addr, p)
 
     def _control(self, addr, ftype, seq, payload=b""):
-        self.port.write(encode(addr, seq, ftype, payload))
+        self._put(addr, encode(addr, seq, ftype, payload))
+
+    def _put(self, addr, frame):
+        """A frame for `addr` goes out (bus.py holds it back until the bus is this end's)."""
+        self.port.write(frame)
+
+    def waiting(self, addr):
+        """Frames for `addr` held back, not yet on the wire (a bus waits for its turn)."""
+        return 0
 
     # ---- HELLO: a session is drawn at each boot, so a new one means the peer was reset ---
     def _hello(self, addr, p, flags):
@@ -188,9 +202,9 @@ class Link:
         rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
         sess = payload[4] << 8 | payload[5]
         if p.session is not None and sess != p.session:  # the peer was reset
-            if p.restored is not None:
-                rx = later(rx, p.restored)
-            if p.keep and p.greet:  # what was kept was for its last session: gone
+            self._count(p, "resets")
+            p.restored = None  # what the journal said was of its last session
+            if p.greet:  # what was queued was for its last session: gone, sent afresh
                 p.pending = []
                 p.lost = True
         elif p.rx is not None:  # the same peer: what was taken never moves backwards
@@ -207,7 +221,7 @@ class Link:
                 p.hellos = 0
                 now = self.now
                 for f in p.pending:  # what was held back goes now
-                    self.port.write(f[1])
+                    self._put(addr, f[1])
                     f[2] = now
                     f[3] = 0  # kept through a death: its tries start again
             return
@@ -226,6 +240,11 @@ class Link:
             if q.pending:
                 self._resend(a, q)
 
+    def _announce(self):
+        for a in self.announce:
+            self._hello(a, self._peer(a), 0)
+        self.announce = []
+
     def _wake(self):
         """The other end is alive: a device end that gave up resending starts again."""
         for a in self.peers:
@@ -239,6 +258,8 @@ class Link:
     # ---- frames in --------------------------------------------------------------------
     def poll(self, now_ms=None):
         self.now = now = self.now + 1 if now_ms is None else now_ms
+        if self.announce:
+            self._announce()
         peers = self.peers
         for addr in peers:
             p = peers[addr]
@@ -248,6 +269,7 @@ class Link:
         data = self.port.read()
         out = []
         if data:
+            self.rx_ms = now
             d = self.decoder
             before = d.errors
             heard = False
@@ -266,6 +288,11 @@ class Link:
     def _take(self, addr, seq, ftype, payload, out):
         p = self._peer(addr)
         p.heard = self.now
+        if ftype & W.TURN:  # on a bus: the sender hands the bus over after this frame
+            ftype &= 0x7F
+            self.turn = addr
+        if ftype == W.POLL:
+            return
         if (ftype == W.ACK or ftype == W.NAK) and p.greet and not p.helloed:
             return  # stale: about frames of this end before it was reset
         if ftype == W.ACK:
@@ -325,7 +352,7 @@ class Link:
                 return
             if f[2] is None:  # held back: not sent yet
                 continue
-            self.port.write(f[1])
+            self._put(addr, f[1])
             f[2] = now
             self._count(p, "retransmits")
 

@@ -1,0 +1,223 @@
+# A display's view on the wire (docs/protocol.md, "SHOW"): only what changed since the
+# last SHOW, compactly. The view is the dict a game's table adapter returns (the same the
+# TUI and the bots read); a display rebuilds it exactly as JSON would have carried it
+# (tuples as lists, dict keys as strings).
+#
+# A SHOW payload is "F" (a whole view: the display forgets what it had) or "D" (changes),
+# then (key, value) pairs and 0xFF key for a key removed. Values, by their first byte:
+#   0x00-0x7F  the int 0..127            0x80 None   0x81 False   0x82 True
+#   0x83 int16  0x84 int32 (signed, big-endian)         0x8C-0x8F  the int -4..-1
+#   0x85 n items: a list     0x86 n (key, value): a dict     0x87 n bytes: a list of ints 0..255
+#   0x88 n bytes: a string, kept in the table as its next entry
+#   0xA0-0xFE: string 0..94 of the table     0x89 i: string i of the table (95 and up)
+#   0x8A hi lo bytes: a string not kept
+# Keys are strings. The table (at most _TABLE strings, of at most _SHORT bytes) starts
+# empty with each "F": both ends keep it.
+from .compat import const
+
+_TABLE = const(200)
+_SHORT = const(24)
+_REFS = const(95)  # strings referred to in one byte
+
+
+class Encoder:
+    """The controller's side, one per display: encode(view) -> a SHOW payload or None."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.sent = None  # {key: encoded value} of the view the display has
+        self.strings = {}
+
+    def encode(self, view):
+        """The payload that brings the display from what it has to `view`; None if the
+        same. A whole view after reset()."""
+        whole = self.sent is None
+        if whole:
+            self.sent = {}
+            self.strings = {}
+        out = bytearray(b"F" if whole else b"D")
+        sent = self.sent
+        mark = len(out)
+        for k in view:
+            plain = bytearray()  # the value on its own, to compare: strings spelt out
+            self._value(view[k], plain, False)
+            if sent.get(k) != plain:
+                self._str(str(k), out)
+                self._value(view[k], out)
+                sent[k] = plain
+        for k in list(sent):
+            if k not in view:
+                out.append(0xFF)
+                self._str(k, out)
+                del sent[k]
+        if len(out) == mark and not whole:
+            return None
+        return bytes(out)
+
+    def _str(self, s, out, table=True):
+        i = self.strings.get(s) if table else None
+        if i is not None:
+            if i < _REFS:
+                out.append(0xA0 + i)
+            else:
+                out.append(0x89)
+                out.append(i)
+            return
+        b = s.encode()
+        n = len(b)
+        if table and n <= _SHORT and len(self.strings) < _TABLE:
+            self.strings[s] = len(self.strings)
+            out.append(0x88)
+            out.append(n)
+        else:
+            out.append(0x8A)
+            out.append(n >> 8)
+            out.append(n & 255)
+        out += b
+
+    def _value(self, v, out, table=True):
+        if v is None:
+            out.append(0x80)
+        elif v is True:
+            out.append(0x82)
+        elif v is False:
+            out.append(0x81)
+        elif isinstance(v, int):
+            if 0 <= v < 128:
+                out.append(v)
+            elif -4 <= v < 0:
+                out.append(0x90 + v)
+            elif -32768 <= v < 32768:
+                out.append(0x83)
+                v &= 0xFFFF
+                out.append(v >> 8)
+                out.append(v & 255)
+            else:
+                out.append(0x84)
+                v &= 0xFFFFFFFF
+                for sh in (24, 16, 8, 0):
+                    out.append((v >> sh) & 255)
+        elif isinstance(v, str):
+            self._str(v, out, table)
+        elif isinstance(v, (list, tuple)):
+            n = len(v)
+            if n > 255:
+                raise ValueError("a view's list holds at most 255 items, not %d" % n)
+            if _bytes_only(v):
+                out.append(0x87)
+                out.append(n)
+                out += bytes(v)
+            else:
+                out.append(0x85)
+                out.append(n)
+                for x in v:
+                    self._value(x, out, table)
+        elif isinstance(v, dict):
+            out.append(0x86)
+            out.append(len(v))
+            for k in v:
+                self._str(_key(k), out, table)
+                self._value(v[k], out, table)
+        else:
+            raise ValueError("a view holds None, bools, ints, strings, lists and dicts, not %r" % (v,))
+
+
+def _bytes_only(v):
+    for x in v:
+        if x is True or x is False or not isinstance(x, int) or not 0 <= x < 256:
+            return False
+    return True
+
+
+def _key(k):
+    """A dict key as JSON writes it."""
+    if k is True:
+        return "true"
+    if k is False:
+        return "false"
+    if k is None:
+        return "null"
+    return str(k)
+
+
+class Decoder:
+    """A display's side: feed(payload) -> the whole view, as a new dict."""
+
+    def __init__(self):
+        self.view = None
+        self.strings = []
+
+    def feed(self, data):
+        if data[:1] == b"F":
+            view = {}
+            self.strings = []
+        elif data[:1] == b"D" and self.view is not None:
+            view = dict(self.view)
+        else:
+            raise ValueError("a SHOW payload begins with F, or D after an F: %r" % (bytes(data[:8]),))
+        i = 1
+        n = len(data)
+        while i < n:
+            if data[i] == 0xFF:
+                k, i = self._str(data, i + 1)
+                view.pop(k, None)
+                continue
+            k, i = self._str(data, i)
+            view[k], i = self._value(data, i)
+        self.view = view
+        return view
+
+    def _str(self, d, i):
+        t = d[i]
+        if 0xA0 <= t < 0xFF:
+            return self.strings[t - 0xA0], i + 1
+        if t == 0x89:
+            return self.strings[d[i + 1]], i + 2
+        if t == 0x88:
+            n = d[i + 1]
+            s = bytes(d[i + 2:i + 2 + n]).decode()
+            self.strings.append(s)
+            return s, i + 2 + n
+        if t == 0x8A:
+            n = d[i + 1] << 8 | d[i + 2]
+            return bytes(d[i + 3:i + 3 + n]).decode(), i + 3 + n
+        raise ValueError("not a string at byte %d: 0x%02x" % (i, t))
+
+    def _value(self, d, i):
+        t = d[i]
+        if t < 0x80:
+            return t, i + 1
+        if t == 0x80:
+            return None, i + 1
+        if t == 0x81 or t == 0x82:
+            return t == 0x82, i + 1
+        if 0x8C <= t <= 0x8F:
+            return t - 0x90, i + 1
+        if t == 0x83:
+            v = d[i + 1] << 8 | d[i + 2]
+            return v - 65536 if v >= 32768 else v, i + 3
+        if t == 0x84:
+            v = d[i + 1] << 24 | d[i + 2] << 16 | d[i + 3] << 8 | d[i + 4]
+            return v - (1 << 32) if v >= 1 << 31 else v, i + 5
+        if t == 0x85:
+            n = d[i + 1]
+            i += 2
+            out = []
+            for _ in range(n):
+                x, i = self._value(d, i)
+                out.append(x)
+            return out, i
+        if t == 0x86:
+            n = d[i + 1]
+            i += 2
+            out = {}
+            for _ in range(n):
+                k, i = self._str(d, i)
+                out[k], i = self._value(d, i)
+            return out, i
+        if t == 0x87:
+            n = d[i + 1]
+            return list(d[i + 2:i + 2 + n]), i + 2 + n
+        return self._str(d, i)
