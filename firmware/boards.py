@@ -4,6 +4,9 @@ from . import wire as W
 from .compat import const
 
 JOURNAL = "/journal.bin"
+CONFIG = "/config.json"  # what this table plays: written and signed by tapis flash
+MAX_IN = const(64)  # the longest payload the board takes from a device (HELLO with its serial)
+RX_BUFFER = const(1024)  # each UART's receive buffer: 89 ms of bytes at 115200
 _BAUD = const(115200)
 
 # name -> links: (addresses, UART id, tx pin, rx pin, RS-485 driver-enable pin or None, baud)

@@ -70,15 +70,17 @@ class Link:
     says in HELLO."""
 
     def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
-                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=()):
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=(),
+                 max_in=W.MAX_PAYLOAD):
         """speaks: the addresses a device speaks as; it announces itself on them with
         HELLO when it starts, so a controller notices that it was reset (a new session)
-        and takes its frames from the first again."""
+        and takes its frames from the first again. max_in: the longest payload taken
+        (the board takes only short frames from devices: frames.py bounds its work so)."""
         self.port = port
         self.announce = list(speaks)
         self.turn = None  # type: int | None  # the address whose frame last handed the bus over
         self.session = new_session() if session is None else session & 0xFFFF
-        self.decoder = Decoder()
+        self.decoder = Decoder(max_in)
         self.device, self.serial = device, bytes(serial)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
         self.peers = {}

@@ -78,10 +78,19 @@ class EmuConsole(EmuDisplay):
     def __init__(self, port, seat, player, bus=True):
         EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus)
         self.seat, self.player = seat, player
+        self.hold = False  # the player's hands off the panel (the table is draining)
+        self.pressed = None  # when the last presses were made, until the display answers
+        self.latencies = []  # ms from a press to the seat's own display showing what it did
 
     def step(self, now_ms):
         before = self.view
         EmuDisplay.step(self, now_ms)
         if self.view is not before and self.view is not None:
+            if self.pressed is not None:
+                self.latencies.append(now_ms - self.pressed)
+                self.pressed = None
+            if self.hold:
+                return
             for button, arg in self.player.presses(self.view):
                 self.link.send(W.PANEL + self.seat, W.BUTTON, bytes((button, arg)))
+                self.pressed = now_ms

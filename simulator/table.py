@@ -80,7 +80,9 @@ class EmulatedTable:
         if self.lines:
             (_a, shoe), (_b, bus) = self.wires
             rto = boards.rto_ms(self.baud)
-            return boards.route_for(Link(shoe, rto_ms=rto), BusMaster(bus, self.baud, rto_ms=rto))
+            mx = boards.MAX_IN
+            return boards.route_for(Link(shoe, rto_ms=rto, max_in=mx),
+                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx))
         route = {}
         for addrs, end in self.wires:
             link = Link(end)
@@ -124,6 +126,29 @@ class EmulatedTable:
                 if on_events:
                     on_events(game.log[seen:])
                 idle, seen = 0, len(game.log)
+
+    def drain(self, limit_ms=5000):
+        """Let the table display catch up with the game (the bus lags behind it), the
+        shoe and the players holding still meanwhile."""
+        ctrl = self.controller
+        if not self.lines or not hasattr(ctrl, "board"):
+            return
+        for c in self.consoles:
+            c.hold = True
+        try:
+            end = self.now + limit_ms
+            while self.now < end and (ctrl.shown < len(ctrl.game.log) or ctrl.board.want is not None
+                                      or any(l.pending for l in ctrl.board.link.peers.values())
+                                      or any(w.busy for w in self.lines)):
+                self.now += 1
+                ctrl.step(self.now)
+                for d in self.devices[1:]:
+                    d.step(self.now)
+                for line in self.lines:
+                    line.step(self.now)
+        finally:
+            for c in self.consoles:
+                c.hold = False
 
     def run_deals(self, n, on_events=None):
         self.run(lambda g: g.finished_deals() >= n, on_events)

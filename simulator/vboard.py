@@ -1,9 +1,9 @@
 # The virtual board, host side: the firmware runs under real MicroPython (firmware/vboard.py
-# in the webassembly port, in Node), and its one UART is this process's pipe. The host
-# routes the board's frames by device address to the same emulated shoe, consoles and
-# table display as simulator/table.py, and steps board and devices in lockstep: each
-# millisecond it sends the time and the devices' bytes, and the board answers with its own
-# bytes and the (action, events) its game applied.
+# in the webassembly port, in Node), and its two UARTs (the shoe's link and the bus) are
+# carried over this process's pipe to the same wires, emulated shoe, consoles and table
+# display as simulator/table.py; board and devices are stepped in lockstep: each
+# millisecond the host sends the time and what each UART received, and the board answers
+# with what it sent on each and the (action, events) its game applied.
 #
 # The host also keeps a mirror of the game (the CPython rules) fed with the board's actions:
 # `until` predicates and recorders read it, and every step checks that MicroPython's events
@@ -17,7 +17,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tapis.firmware import frames as F
 from tapis.simulator import micropython
 from tapis.simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
 
@@ -147,18 +146,20 @@ class VirtualBoard:
             self.proc.stdin.flush()
         except BrokenPipeError:
             self._fail("the virtual board closed its input")
-        head = self._read(13)
+        head = self._read(17)
         if head[:1] != b"R":
             self._fail("bad reply %r" % (head,))
-        n, m, self.heap = struct.unpack(">III", head[1:])
-        bus = self._read(n) if n else b""
+        n, b, m, self.heap = struct.unpack(">IIII", head[1:])
+        shoe = self._read(n) if n else b""
+        bus = self._read(b) if b else b""
         report = ast.literal_eval(self._read(m).decode()) if m else []
-        return bus, report
+        return shoe, bus, report
 
-    def step(self, now_ms, data=b""):
-        """Hand the board the bus bytes and the time; return (its bytes, [(action, events)])."""
+    def step(self, now_ms, shoe=b"", bus=b""):
+        """Hand the board what its UARTs received and the time; return (what it sent on
+        the shoe's link, on the bus, [(action, events)])."""
         self.steps += 1
-        return self._exchange(b"S" + struct.pack(">IH", now_ms, len(data)) + data)
+        return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
 
     def close(self):
         """Stop the board; return its heap high-water mark (0 unless heap=True)."""
@@ -176,27 +177,23 @@ class VirtualBoard:
 
 
 class BusBridge:
-    """Stands where the firmware controller stands in EmulatedTable: gathers what the
-    devices wrote onto the bus, steps the board, and routes its frames by address."""
+    """Stands where the firmware controller stands in EmulatedTable: hands the board what
+    its two UARTs received (the board's ends of the shoe's wire and of the bus), steps it,
+    and puts what it sent on those wires."""
 
     def __init__(self, board, ends, game):
         self.board = board
-        self.ends = ends  # [(addresses, the controller-side pipe end)], in polling order
+        (_s, self.shoe), (_b, self.bus) = ends  # the board's ends: the shoe's line, the bus
         self.game = game  # the CPython mirror
-        self.by_addr = {a: end for addrs, end in ends for a in addrs}
-        self.decoder = F.Decoder()
         self.log = []  # the board's event log
-        self.faults = []  # frames addressed to nobody
+        self.faults = []
 
     def step(self, now_ms):
-        data = b"".join(end.read() for _addrs, end in self.ends)
-        bus, applied = self.board.step(now_ms, data)
-        for addr, seq, ftype, payload in self.decoder.feed(bus):
-            end = self.by_addr.get(addr)
-            if end is None:
-                self.faults.append("frame for unknown address 0x%02x" % addr)
-            else:
-                end.write(F.encode(addr, seq, ftype, payload))
+        shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read())
+        if shoe:
+            self.shoe.write(shoe)
+        if bus:
+            self.bus.write(bus)
         for action, events in applied:
             mine = self.game.log if action is None else self.game.apply(action)
             if tuple(mine) != tuple(events):

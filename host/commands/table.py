@@ -71,6 +71,8 @@ def run(args):
         sim.run_games(1, on_events)
     else:
         sim.run_deals(args.deals, on_events)
+    if on_table is not None:
+        sim.drain()  # what the game did last, on the table display too
     if args.board == "micropython":
         sim.close()
     return 0
