@@ -147,6 +147,8 @@ class Controller:
     def _recall(self, link, addr, last):
         """Answer RECALL [n]: each of the last n games as JSON, in RECORD frames of
         [game index, games, chunk index, chunks] + up to RECORD_CHUNK bytes."""
+        if last == 0:
+            self._error("recall", "device 0x%02x asked for the last 0 games" % addr)
         games = self.journal.games(last) if self.journal is not None and last > 0 else []
         if not games:
             link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))

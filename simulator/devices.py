@@ -61,11 +61,16 @@ class EmuDisplay:
         self.views = Decoder()
         self.on_show = on_show
         self.shows = 0
+        self.refused = 0  # SHOWs it could not apply
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == W.SHOW:
-                self.view = self.views.feed(payload)
+                try:
+                    self.view = self.views.feed(payload)
+                except ValueError:  # a change to a view it does not have (it was reset)
+                    self.refused += 1
+                    continue
                 self.shows += 1
                 if self.on_show:
                     self.on_show(self.view)
