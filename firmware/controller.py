@@ -12,6 +12,8 @@ _EVENTS_PER_FRAME = 16  # table-display events per SHOW frame: a burst must fit 
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
 _POLL_HOST_MS = const(1000)  # ... a host tool's (tapis recall over the bus)
+_SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
+_SYNC_BYTES = const(2048)  # ... or once this many bytes are held
 _SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
 _TABLE_SHOW_MS = const(100)  # ... the table display, between bursts of events
 
@@ -61,6 +63,7 @@ class Controller:
         self.reask = False
         self.checked = 0
         self.errors = {}  # what went wrong with an input, counted: {kind: n}
+        self.writing = False  # the journal is being written
         self.dirty = True  # the views may have changed since they were last made
         self.fast = None  # the seats whose panels the bus polls often
         bus = route[W.TABLE_DISPLAY]
@@ -77,13 +80,34 @@ class Controller:
                 except MemoryError:
                     raise
                 except Exception as e:  # no input stops the table: counted and reported
+                    if self.writing:  # but the journal failing to write is the board's
+                        raise  # (main.py: a reset into the resume, or a full filesystem)
                     self._error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
         self.now = now_ms
+        self._sync(now_ms)
         self._feed_shoe(now_ms)
         self._refresh()
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()
+
+    def _sync(self, now):
+        """Write the journal's held records at a safe point: soon enough that no device
+        resends, and before any frame they came from is acknowledged."""
+        j = self.journal
+        if j is None or not j.holding:
+            return
+        held = j.held
+        if held:
+            if not j.held_ms:
+                j.held_ms = now or 1
+            elif now - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES:
+                j.flush()
+        hold = bool(j.held)
+        if not hold:
+            j.held_ms = 0
+        for link in self.links:
+            link.hold = hold
 
     def _error(self, kind, why):
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -94,7 +118,11 @@ class Controller:
     def _apply(self, action, addr, seq):
         events = self.game.apply(action)
         if self.journal is not None:
-            self.journal.record(action, events, addr, seq)
+            self.writing = True
+            link = self.route.get(addr) if addr is not None else None
+            p = link.peers.get(addr) if link is not None else None
+            self.journal.record(action, events, addr, seq, p.session if p is not None else None)
+            self.writing = False
         return events
 
     def health(self):

@@ -86,6 +86,7 @@ class Link:
         self.peers = {}
         self.now = 0
         self.rx_ms = 0  # when bytes last came in
+        self.hold = False  # acknowledge nothing yet (the journal has not written what came)
         self.crc = 0
 
     def _peer(self, addr):
@@ -106,10 +107,13 @@ class Link:
         p = self._peer(addr)
         p.greet, p.keep = True, keep
 
-    def restore(self, addr, seq):
-        """After a reset: the journal says frame `seq` from `addr` was already taken."""
+    def restore(self, addr, seq, session=None):
+        """After a reset: the journal says frame `seq` from `addr` (of its `session`) was
+        already taken. A HELLO with another session is a device rebooted since: it counts
+        afresh."""
         p = self._peer(addr)
         p.restored = p.rx = seq
+        p.session = session
 
     def ready(self, addr):
         """The device answered HELLO, is alive and everything it had in flight arrived."""
@@ -265,7 +269,7 @@ class Link:
         peers = self.peers
         for addr in peers:
             p = peers[addr]
-            if p.ack_due:
+            if p.ack_due and not self.hold:
                 p.ack_due = False
                 self._control(addr, W.ACK, p.rx)
         data = self.port.read()

@@ -37,21 +37,22 @@ def halt(led, why, route=None):
     and blink the LED, forever (feeding the watchdog if one runs)."""
     for line in why:
         print("tapis: " + line)
-    shown = None
+    shown = []
+    links = []
     if route is not None:
         from .devices import Display
-        shown = []
         for a in route:
-            if a != 0x10 and a != 0x60:  # the displays: not the shoe, not a host
+            if route[a] not in links:
+                links.append(route[a])
+            if 0x40 <= a <= 0x4F:  # the seat displays and the table display
                 shown.append(Display(route[a], a))
     now = 0
     while True:
         led.toggle()
-        if shown is not None:
-            for d in shown:
-                d.show({"refused": why})
-            for link in set(route.values()):
-                link.poll(now)
+        for d in shown:
+            d.show({"refused": why})
+        for link in links:
+            link.poll(now)
         if _wdt is not None:
             _wdt.feed()
         time.sleep_ms(200)
@@ -131,11 +132,14 @@ def main():
     except config.ConfigError as e:
         halt(led, ["configuration refused: %s" % e])
         return
+    game = str(game)
     store = FileStore(boards.JOURNAL)
     full = make_room(store)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
-    failed = selftest.run(store, game)  # before any UART is opened
+    # before any UART is opened; the journal is checked as it is read (boot.build: the
+    # framing of every record, the game it resumes in full; recall checks the others)
+    failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
@@ -145,7 +149,7 @@ def main():
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
     try:
-        ctrl = boot.build(route, Journal(store), game, options, keep_log=False)
+        ctrl = boot.build(route, Journal(store, held=True), game, options, keep_log=False)
     except JournalError as e:
         halt(led, ["journal refused: %s" % e], route)
         return

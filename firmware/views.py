@@ -27,18 +27,18 @@ class Encoder:
         self.reset()
 
     def reset(self):
-        self.sent = None  # {key: encoded value} of the view the display has
+        self.sent = None  # type: dict | None  # {key: encoded value} of the view the display has
         self.strings = {}
 
     def encode(self, view):
         """The payload that brings the display from what it has to `view`; None if the
         same. A whole view after reset()."""
-        whole = self.sent is None
-        if whole:
-            self.sent = {}
+        sent = self.sent
+        whole = sent is None
+        if sent is None:
+            sent = self.sent = {}
             self.strings = {}
         out = bytearray(b"F" if whole else b"D")
-        sent = self.sent
         mark = len(out)
         for k in view:
             plain = bytearray()  # the value on its own, to compare: strings spelt out

@@ -31,10 +31,18 @@ class StalledTable(RuntimeError):
 
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None):
+                 on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
+                 shoe=None, bus=None, pacer=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
-        "corrupt": p} for every line (simulator/wires.py parse_faults); baud and
-        rx_size (the devices' receive buffers) for the lines."""
+        "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
+        parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
+        journal: a firmware Journal the controller keeps, built by firmware.boot.build
+        as a board builds it (resuming the journal's unfinished game). shoe: a device
+        with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
+        (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
+        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices)."""
+        self.journal = journal
+        self.pacer = pacer
         self.name = game
         self.package = find(game)
         self.kit = kits.find(game)
@@ -49,17 +57,32 @@ class EmulatedTable:
         if wires:
             f = dict(faults or {})
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
-            shoe = Wire("shoe", False, baud, rx_size or 256, seed=seed * 7 + 1, **lossy)
-            bus = Wire("bus", True, baud, rx_size or 256, seed=seed * 7 + 2, **lossy)
-            self.lines = [shoe, bus]
-            self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
-            board = bus.end("board", BOARD_RX)
             addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
-            self.wires.append((tuple(addrs), board))
-            self.shoe = EmuShoe(shoe.end("shoe"), Seeded(seed))
-            for s in range(seats):
-                self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s]))
-            display = EmuDisplay(bus.end("table display"), on_table)
+            real_shoe, real_bus = shoe_port, bus_port = shoe, bus
+            shoe, bus = Wire("shoe", False, baud, rx_size or 256, seed=seed * 7 + 1, **lossy), \
+                Wire("bus", True, baud, rx_size or 256, seed=seed * 7 + 2, **lossy)
+            if real_shoe is None:
+                self.lines.append(shoe)
+                self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
+                self.shoe = EmuShoe(shoe.end("shoe"), Seeded(seed))
+                if f.get("shoe"):
+                    from tapis.simulator.faults import FaultyShoe
+                    self.shoe = FaultyShoe(self.shoe.link.port, Seeded(seed), rate=f["shoe"])
+            elif hasattr(real_shoe, "controller_end"):  # a device bridged here (a text shoe)
+                self.wires.append(((W.SHOE,), real_shoe.controller_end))
+                self.shoe = real_shoe
+            else:  # a framed shoe on a port
+                self.wires.append(((W.SHOE,), real_shoe))
+                self.shoe = None
+            if real_bus is None:
+                self.lines.append(bus)
+                self.wires.append((tuple(addrs), bus.end("board", BOARD_RX)))
+                for s in range(seats):
+                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s]))
+                display = EmuDisplay(bus.end("table display"), on_table)
+            else:
+                self.wires.append((tuple(addrs), real_bus))
+                display = None
         else:
             ctrl_end, dev_end = pipe()
             self.wires.append(((W.SHOE,), ctrl_end))
@@ -71,13 +94,14 @@ class EmulatedTable:
             ctrl_end, dev_end = pipe()
             self.wires.append(((W.TABLE_DISPLAY,), ctrl_end))
             display = EmuDisplay(dev_end, on_table, bus=False)
-        self.devices = [self.shoe] + self.consoles + [display]
+        self.devices = [d for d in [self.shoe] + self.consoles + [display] if d is not None]
+        self.wired = wires
         self.controller = self._controller()
         self.now = 0
 
     def route(self):
         """{device address: a Link on its wire}, as a board's controller is handed them."""
-        if self.lines:
+        if self.wired:
             (_a, shoe), (_b, bus) = self.wires
             rto = boards.rto_ms(self.baud)
             mx = boards.MAX_IN
@@ -99,6 +123,8 @@ class EmulatedTable:
             d.step(now)
         for line in self.lines:
             line.step(now)
+        if self.pacer is not None:
+            self.pacer.wait(now)
 
     def wire_stats(self):
         """{line: {bytes, line_ms, collisions, overruns, damaged}} of the wires as built."""
@@ -107,7 +133,12 @@ class EmulatedTable:
                 for w in self.lines}
 
     def _controller(self):
-        """The firmware controller on this process."""
+        """The firmware controller on this process (built from the journal if it has one)."""
+        if self.journal is not None:
+            from tapis.firmware.boot import build
+            ctrl = build(self.route(), self.journal, self.name, self.game.options)
+            self.game, self.table = ctrl.game, ctrl.table
+            return ctrl
         return Controller(self.table, self.route())
 
     def run(self, until, on_events=None):

@@ -256,16 +256,15 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     """The proof: `tapis flash`, then main.py on the chip (manifest, self-test, UART0 = shoe,
     UART1 = RS-485 bus) against the host's emulated devices and bots; the events are the
     CPython table's for the same seed, through a power cycle in the middle of deal 3."""
-    from tapis.simulator.pico.table import measure
+    from tapis.host.picotable import measure
 
     lines = []
-    f = measure(seed=7, deals=4, cycle_in_deal=3, image=IMAGE, log=lines.append,
-                env=dict(os.environ, TAPIS_KEY_DIR=str(tmp_path / "keys")))
+    f = measure(seed=7, deals=4, cycle_in_deal=3, image=IMAGE, log=lines.append)
     assert f["same_events_as_cpython"] and f["events"] > 100
     assert sum(c.startswith("tapis: firmware verified") for c in f["console"]) == 2  # two boots
     assert f["cycled_at"]["deals_done"] == 2  # mid-deal 3
     assert f["resumed_with_events"] > 0  # the game rebuilt from the journal (PicoTable checks they are its events)
-    assert f["inputs_lost_in_the_power_cycle"] <= 2  # taken again when their devices resent them
+    assert f["inputs_lost_in_the_power_cycle"] <= 16  # held, unwritten (<= 100 ms of inputs): resent by their devices
     assert len(f["heap_at_deals"]) >= 2 + 3  # at each boot and as deals 2, 3 and 4 begin
     assert all(free > 100_000 for _alloc, free in f["heap_at_deals"])
     assert f["runner"]["uart_dropped_tx"] == [0, 0]  # no byte left the UART1 with DE low

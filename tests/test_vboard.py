@@ -75,29 +75,41 @@ def test_deal_records_from_the_virtual_board_equal_the_cpython_ones():
 
 
 def test_a_board_that_answers_differently_is_a_parity_error():
-    class FakeBoard:
-        def step(self, now, data):
-            return b"", [(("shoe", -1, 5), (("card", -1, 99),))]
+    from tapis.simulator.pipes import pipe
 
-    bridge = BusBridge(FakeBoard(), [], kits.find("ecarte").new_game())
+    class FakeBoard:
+        def step(self, now, shoe, bus):
+            return b"", b"", [(("shoe", -1, 5), (("card", -1, 99),))]
+
+    bridge = BusBridge(FakeBoard(), [((W.SHOE,), pipe()[0]), ((W.TABLE_DISPLAY,), pipe()[0])],
+                       kits.find("ecarte").new_game())
     with pytest.raises(ParityError, match="MicroPython gave"):
         bridge.step(1)
 
 
-def test_frames_are_routed_by_address_and_a_stray_address_is_noted():
+def test_the_board_s_two_uarts_go_to_their_own_wires():
+    """What the board sends on UART0 reaches the shoe's line only, UART1 the bus only; what
+    each line brought is handed to the board on its own UART."""
     from tapis.simulator.pipes import pipe
 
     shoe_ctrl, shoe_dev = pipe()
-    frames = F.encode(W.SHOE, 1, W.DRAW, b"\x05") + F.encode(0x7E, 2, W.SHOW, b"{}")
+    bus_ctrl, bus_dev = pipe()
+    to_shoe = F.encode(W.SHOE, 1, W.DRAW, b"\x05")
+    to_bus = F.encode(W.TABLE_DISPLAY, 2, W.SHOW, b"{}")
+    got = []
 
     class FakeBoard:
-        def step(self, now, data):
-            return frames, []
+        def step(self, now, shoe, bus):
+            got.append((shoe, bus))
+            return to_shoe, to_bus, []
 
-    bridge = BusBridge(FakeBoard(), [((W.SHOE,), shoe_ctrl)], kits.find("ecarte").new_game())
+    bridge = BusBridge(FakeBoard(), [((W.SHOE,), shoe_ctrl), ((W.TABLE_DISPLAY,), bus_ctrl)],
+                       kits.find("ecarte").new_game())
+    shoe_dev.write(b"from the shoe")
+    bus_dev.write(b"from the bus")
     bridge.step(1)
-    assert F.decode(shoe_dev.read()) == (W.SHOE, 1, W.DRAW, b"\x05")
-    assert bridge.faults == ["frame for unknown address 0x7e"]
+    assert got == [(b"from the shoe", b"from the bus")]
+    assert shoe_dev.read() == to_shoe and bus_dev.read() == to_bus
 
 
 def test_an_unknown_game_stops_the_board_with_its_traceback():
