@@ -268,3 +268,17 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     assert len(f["heap_at_deals"]) >= 2 + 3  # at each boot and as deals 2, 3 and 4 begin
     assert all(free > 100_000 for _alloc, free in f["heap_at_deals"])
     assert f["runner"]["uart_dropped_tx"] == [0, 0]  # no byte left the UART1 with DE low
+
+
+@needs_image
+def test_tapis_table_board_pico_prints_the_deal_records_of_board_cpython():
+    """The firmware deployed as tapis flash deploys it (signed manifest, configuration,
+    self-test) plays on the emulated Pico against the host's devices on UART0 and the bus
+    on UART1, at their baud rate: the same seed, the same deal records as here."""
+    args = ("table", "--deals", "3", "--seed", "11", "--json")
+    pico = tapis(*args, "--board", "pico", "--image", IMAGE)
+    assert pico.returncode == 0, pico.stderr
+    cpython = tapis(*args, "--board", "cpython")
+    assert pico.stdout == cpython.stdout and len(pico.stdout.splitlines()) == 3
+    bad = tapis(*args, "--board", "pico", "--image", "/nonexistent.uf2")
+    assert bad.returncode == 2 and "does not exist" in bad.stderr

@@ -84,3 +84,18 @@ def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
     with pytest.raises(JournalError, match="corrupt"):
         build(route, Journal(MemoryStore(bytes(data))))
     assert sent == []
+
+
+@pytest.mark.parametrize("game", ["ecarte", "piquet"])
+def test_the_board_s_journal_writes_a_few_times_a_deal_not_once_an_input(game):
+    """Real flash (littlefs) rewrites a file's last block at every append: the board holds
+    records and writes them together at safe points, a few times a deal, where a journal
+    that writes each input does so once an input. The games journaled are the same."""
+    each, held = Rig(6, game, held=False), Rig(6, game, held=True)
+    got_each, got_held = each.run(1), held.run(1)
+    inputs = sum(len(g["inputs"]) for g in got_each)
+    assert total_events(got_each) == total_events(got_held)
+    assert each.store.writes >= inputs > 20
+    deals = max(1, sum(1 for g in got_held for _a, ev, _f in g["inputs"] for e in ev if e[0] == "deal"))
+    assert held.store.writes * 3 <= each.store.writes, (held.store.writes, each.store.writes, deals)
+    assert [g["done"] for g in got_held] == [g["done"] for g in got_each]
