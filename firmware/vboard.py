@@ -23,7 +23,11 @@
 # Under the webassembly port gc.collect() only marks a collection as due: it happens when
 # control returns to the JavaScript top level, which `await asyncio.sleep(0)` does. So the
 # loop is a coroutine that yields after each step when measuring the heap, and every
-# _YIELD_EVERY steps otherwise (or the port's heap only grows). Run it with run.mjs -c:
+# _YIELD_EVERY steps otherwise (or the port's heap only grows). The objects the port hands
+# to JavaScript at each await are freed only when JavaScript collects them: measuring, the
+# host runs node with --expose-gc and passes its collector as js_gc, called every
+# _JS_GC_EVERY steps (else the figure creeps some 50 bytes an await, firmware or not).
+# Run it with run.mjs -c:
 #
 #   -c "...; from firmware.vboard import main; await main(sys.argv[1:], base)" GAME [OPTS] [--heap]
 #
@@ -43,6 +47,7 @@ from .journal import Journal
 from .store import FileStore
 
 _YIELD_EVERY = const(32)
+_JS_GC_EVERY = const(16)  # with --heap: steps between calls of JavaScript's collector (js_gc)
 _JOURNAL = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
 
 
@@ -112,7 +117,7 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     shoe, port = BusPort(), BusPort()
@@ -138,6 +143,9 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
         applied[:] = []
         steps += 1
         if heap or steps % _YIELD_EVERY == 0:
+            if js_gc is not None and steps % _JS_GC_EVERY == 0:
+                js_gc()  # JavaScript frees what it held of the Python heap (at the next await)
+                await asyncio.sleep(0)
             gc.collect()
             await asyncio.sleep(0)
             if heap:
@@ -148,10 +156,10 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
             return
 
 
-async def main(argv, base=0):
+async def main(argv, base=0, js_gc=None):
     heap = "--heap" in argv
     rest = [a for a in argv if a != "--heap"]
     if not rest:
         raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc)

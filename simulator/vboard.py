@@ -52,6 +52,11 @@ sys.path[:] = ['/img'] + [p for p in sys.path if p not in ('', '/')]
 """
 MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase = gc.mem_alloc()\n"
            "from firmware.vboard import main\nawait main(sys.argv[1:], base)")
+# With --heap, node runs with --expose-gc and the board calls JavaScript's collector now and
+# then: the port frees the Python objects it handed to JavaScript (each `await` makes some)
+# only when JavaScript collects them (its FinalizationRegistry), so without it the heap
+# creeps about 50 bytes an await, whatever the firmware does.
+MEASURE_HEAP = MEASURE.replace("await main(sys.argv[1:], base)", "import js\nawait main(sys.argv[1:], base, js.gc)")
 
 
 @functools.lru_cache(maxsize=4)
@@ -102,10 +107,13 @@ class VirtualBoard:
         if heap:
             args.append("--heap")
         self.err = tempfile.TemporaryFile()
+        measure = MEASURE_HEAP if heap else MEASURE
         if source:
-            argv = micropython.command(code=MEASURE, args=args)
+            argv = micropython.command(code=measure, args=args)
         else:
-            argv = micropython.command(code=LOADER + MEASURE, roots=(), args=args)
+            argv = micropython.command(code=LOADER + measure, roots=(), args=args)
+        if heap:
+            argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
         self.proc = subprocess.Popen(argv, bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.err)
         self.timeout = timeout  # seconds the board may take to answer one request

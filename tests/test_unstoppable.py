@@ -103,3 +103,49 @@ def test_a_shoe_that_reboots_between_deals_is_noticed_and_the_table_goes_on():
     t.run_deals(5)
     assert t.game.finished_deals() == 5
     assert t.controller.route[W.SHOE].stats(W.SHOE)["resets"] == 1
+
+
+# ---- the decoder's work per byte received is bounded -------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from tapis.firmware import boards  # noqa: E402
+from tapis.firmware import frames as F  # noqa: E402
+
+
+def crafted(max_payload, n):
+    """A stream built to make a naive decoder CRC a long frame at every byte: frame starts
+    that each announce the longest payload the link takes, none of them ever whole."""
+    head = bytes((F.SOF, 0x21, 1, W.BUTTON, max_payload >> 8, max_payload & 255))
+    return (head * (n // len(head) + 1))[:n]
+
+
+def test_a_crafted_byte_stream_costs_a_bounded_crc_work_per_byte():
+    """It was about 1,100 bytes of CRC a byte received (8 KB took 7.75 s under
+    MicroPython); now each place a frame might start is tried once, when whole."""
+    for mx in (boards.MAX_IN, F.MAX_PAYLOAD):
+        data = crafted(mx, 8192)
+        d = F.Decoder(mx)
+        for i in range(0, len(data), 7):  # as a UART hands it over, a few bytes at a time
+            assert d.feed(data[i:i + 7]) == []
+        assert d.crc_bytes <= 2 * (mx + 8) * len(data)
+        if mx == boards.MAX_IN:  # the board's links: a dozen bytes of CRC a byte, at worst
+            assert d.crc_bytes / len(data) < 12
+    good = b"".join(F.encode(0x21, i & 255, W.BUTTON, b"\x05\x03") for i in range(500))
+    d = F.Decoder(boards.MAX_IN)
+    assert len(d.feed(good)) == 500 and d.crc_bytes <= len(good)  # genuine frames: once each
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=40), st.just(b"\xa5"), st.just(crafted(64, 30)),
+                          st.integers(0, 255).map(lambda s: F.encode(0x21, s, W.BUTTON, b"\x01\x02"))),
+                max_size=40), st.integers(1, 16))
+def test_any_stream_costs_a_bounded_crc_work_and_genuine_frames_after_it_still_arrive(parts, chunk):
+    data = b"".join(parts)
+    tail = F.encode(0x40, 7, W.SHOW, b"ok")
+    d = F.Decoder(boards.MAX_IN)
+    got = []
+    stream = data + bytes(boards.MAX_IN + 8) + tail  # a quiet line, then a genuine frame
+    for i in range(0, len(stream), chunk):
+        got += d.feed(stream[i:i + chunk])
+    assert d.crc_bytes <= 2 * (boards.MAX_IN + 8) * len(stream)
+    assert got and got[-1] == (0x40, 7, W.SHOW, b"ok")
