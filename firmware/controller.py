@@ -260,9 +260,16 @@ class Controller:
                 d.flush(self.now)
         log = self.game.log
         board = self.board
-        due = not board.link.waiting(board.addr) and self.now - board.at >= board.every
+        # a burst waits for more events to go with it, but a full one goes at once: else a
+        # table that plays faster than 16 events a burst falls behind for ever (and the
+        # log it has still to show grows in the heap)
+        full = len(log) - self.shown >= _EVENTS_PER_FRAME
+        due = board.want is None and not board.link.waiting(board.addr) and (
+            self.now - board.at >= board.every or full)
         while due and self.shown < len(log) and not board.link.waiting(board.addr):
             chunk = log[self.shown:self.shown + _EVENTS_PER_FRAME]
+            if full:
+                board.at = self.now - board.every  # not held back by the display's pace
             # "n" numbers the events, so that two equal bursts are still two frames
             self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]}, self.now)
             self.shown += len(chunk)

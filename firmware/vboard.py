@@ -117,11 +117,11 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=_JOURNAL):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     shoe, port = BusPort(), BusPort()
-    ctrl = new_controller(name, kw, shoe, port)
+    ctrl = new_controller(name, kw, shoe, port, journal)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
     record(ctrl.game, applied)
     high = steps = 0
@@ -158,8 +158,12 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 
 async def main(argv, base=0, js_gc=None):
     heap = "--heap" in argv
-    rest = [a for a in argv if a != "--heap"]
+    journal = _JOURNAL
+    for a in argv:
+        if a.startswith("--journal="):  # the unix port: a file of the host's
+            journal = a[10:]
+    rest = [a for a in argv if a != "--heap" and not a.startswith("--journal=")]
     if not rest:
         raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base, js_gc=js_gc)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal)

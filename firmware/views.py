@@ -15,7 +15,7 @@
 # empty with each "F": both ends keep it.
 from .compat import const
 
-_TABLE = const(200)
+_TABLE = const(64)
 _SHORT = const(24)
 _REFS = const(95)  # strings referred to in one byte
 

