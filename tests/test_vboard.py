@@ -150,10 +150,12 @@ def test_the_unix_port_plays_in_a_fixed_heap_with_a_real_collector(game, deals):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["ecarte", "piquet", "club"])
-def test_the_unix_port_plays_1000_deals_in_a_fixed_heap_and_the_heap_stays_flat(game):
+@pytest.mark.parametrize("game, heap", [("ecarte", UNIX_HEAP), ("piquet", 256 * 1024), ("club", UNIX_HEAP)])
+def test_the_unix_port_plays_1000_deals_in_a_fixed_heap_and_the_heap_stays_flat(game, heap):
+    """(piquet: 160 KB ran out by deal 40 with 122 KB in use, a large block not found; and its
+    rules keep every partie's result, about one in six deals)"""
     highs = []
-    with VirtualBoardTable(3, game, heap=True, unix_heap=UNIX_HEAP) as vb:
+    with VirtualBoardTable(3, game, heap=True, unix_heap=heap) as vb:
         for n in (100, 1000):
             vb.run_deals(n)
             highs.append(vb.board.heap)
