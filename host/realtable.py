@@ -8,6 +8,7 @@ import time
 
 from tapis.firmware import dialect as D
 from tapis.firmware import wire as W
+from tapis.firmware.cards import parse
 from tapis.firmware.link import Link
 from tapis.simulator.pipes import pipe
 
@@ -17,10 +18,12 @@ class TextShoe:
     and sends them to the controller as a framed shoe would."""
 
     def __init__(self, port):
+        from tapis.host.shoe import Monitor
+
         self.port = port
         self.controller_end, mine = pipe()
         self.link = Link(mine, W.DEV_SHOE, b"TEXT-SHOE", speaks=(W.SHOE,))
-        self.text = b""
+        self.monitor = Monitor("text")  # the shoe tool's reader of the text dialect
         self.unheard = 0  # SHUFFLE and DRAW a text shoe cannot be told
         self.garbled = 0
 
@@ -28,20 +31,13 @@ class TextShoe:
         for _a, _s, ftype, _p in self.link.poll(now_ms):
             if ftype in (W.SHUFFLE, W.DRAW):
                 self.unheard += 1
-        self.text += self.port.read()
-        while b"\n" in self.text:
-            raw, self.text = self.text.split(b"\n", 1)
-            line = raw.decode("ascii", "replace").strip()
-            if not line:
-                continue
-            try:
-                kind, payload = D.parse_line(line)
-            except D.TextError:
+        for ev in self.monitor.feed(self.port.read()):
+            if ev["type"] == "CARD":
+                self.link.send(W.SHOE, W.CARD, bytes((parse(ev["card"]),)))
+            elif ev["type"] == "FAULT":
+                self.link.send(W.SHOE, W.FAULT, D.parse_line("ERR " + ev["fault"])[1])
+            else:
                 self.garbled += 1
-                continue
-            self.link.send(W.SHOE, kind, bytes((payload,)) if kind == W.CARD else payload)
-        if len(self.text) > D.MAX_LINE:
-            self.text = self.text[-D.MAX_LINE:]
 
 
 class Pacer:

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 import time
-import tty
 
 import pytest
 
@@ -17,21 +16,12 @@ from tapis.firmware.cards import name
 from tapis.firmware.rng import Seeded
 from tapis.simulator.devices import EmuShoe
 
-from test_shoe_tool import MasterPort
+from test_shoe_tool import MasterPort, pty_pair  # noqa: F401 (a fixture)
 
 
 def tapis(*args, timeout=300):
     return subprocess.run([sys.executable, "-m", "tapis"] + list(args), capture_output=True,
                           text=True, timeout=timeout)
-
-
-@pytest.fixture
-def pty_pair():
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    yield master, os.ttyname(slave)
-    os.close(master)
-    os.close(slave)
 
 
 class ShoeOnPty:
@@ -133,3 +123,22 @@ def test_table_faults_are_injected_and_the_table_still_plays():
         assert r.returncode == 2 and why in r.stderr, (bad, r.stderr)
     r = tapis("table", "--game", "piquet", "--deals", "1", "--faults", "shoe=0.1")
     assert r.returncode == 2 and "misfed" in r.stderr
+
+
+def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
+    """--shoe-dialect text: a shoe that only prints a card a line (firmware/dialect.py) is
+    bridged to the framed link (host/realtable.py); it cannot be asked, so it streams."""
+    master, path = pty_pair
+    p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--deals", "1", "--seed", "5", "--json",
+                          "--shoe", path, "--shoe-dialect", "text"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # the table opens its port
+    for c in deck.shuffle(deck.deck32(), Seeded(5).below):
+        os.write(master, (name(c) + "\n").encode())
+        time.sleep(0.02)
+    os.write(master, b"garbled line\n")
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)
+    got = records(out)
+    assert len(got) == 1 and got[0]["hands"] == ref[0]["hands"] and got[0]["trump"] == ref[0]["trump"]
