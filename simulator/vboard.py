@@ -153,8 +153,13 @@ class VirtualBoard:
         self.heap = 0  # high-water mark reported by the board (with heap=True)
         self.steps = 0
         got = self._read(len(HELLO) + 11)
-        if not got.startswith(HELLO):
-            self._fail("the virtual board did not start: %r" % (got,))
+        if not got.startswith(HELLO):  # a traceback (the unix port prints it on stdout)
+            try:
+                self.proc.wait(timeout=5)
+                got += self.proc.stdout.read()
+            except subprocess.TimeoutExpired:
+                pass
+            self._fail("the virtual board did not start: %s" % got.decode(errors="replace"))
         self.resident = int(got[len(HELLO):])  # heap once booted (heap=True), else 0
 
     def _fail(self, why):
