@@ -50,7 +50,7 @@ _decoders = {}
 
 
 def _as_json(addr, payload, t):
-    from tapis.firmware.views import Decoder as V
+    from tapis.firmware.remote import Decoder as V
     d = _decoders.setdefault((id(t), addr), V())
     return d.feed(payload)
 

@@ -132,39 +132,3 @@ class BusMaster(Link):
         self.owner = addr
         self.polled[addr] = now
         self.turns += 1
-
-
-class BusDevice(Link):
-    """A device's end of the bus: it hears every frame on the line, takes those for its
-    own addresses, and speaks only when the bus is handed to it."""
-
-    def __init__(self, port, device, serial=b"", addrs=(), **kw):
-        Link.__init__(self, port, device, serial, speaks=addrs, **kw)
-        self.addrs = tuple(addrs)
-        self.held = []
-
-    def _put(self, addr, frame):
-        if frame not in self.held:
-            self.held.append(frame)
-
-    def waiting(self, addr):
-        return len(self.held)
-
-    def _take(self, addr, seq, ftype, payload, out):
-        if addr in self.addrs:
-            Link._take(self, addr, seq, ftype, payload, out)
-
-    def poll(self, now_ms=None):
-        out = Link.poll(self, now_ms)
-        addr = self.turn
-        if addr is not None:
-            self.turn = None
-            for a in self.peers:  # what just came is acknowledged in this answer
-                p = self.peers[a]
-                if p.ack_due:
-                    p.ack_due = False
-                    self._control(a, W.ACK, p.rx)
-            frames = self.held or [encode(addr, 0, W.POLL)]
-            self.held = []
-            _say(self.port, frames)
-        return out

@@ -6,9 +6,8 @@
 from tapis.firmware import deck
 from tapis.firmware import wire as W
 from tapis.firmware.boards import rto_ms
-from tapis.firmware.bus import BusDevice
 from tapis.firmware.link import Link
-from tapis.firmware.views import Decoder
+from tapis.firmware.remote import BusDevice, Decoder
 
 RTO_MS = rto_ms(115200)  # the devices resend as the board does, at the line's rate
 

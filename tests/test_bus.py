@@ -7,8 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import frames as F
 from tapis.firmware import wire as W
-from tapis.firmware.bus import BusDevice, BusMaster
-from tapis.firmware.views import Decoder, Encoder
+from tapis.firmware.bus import BusMaster
+from tapis.firmware.remote import BusDevice, Decoder
+from tapis.firmware.views import Encoder
 from tapis.firmware.games.ecarte import options as EO
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.wires import Wire, parse_faults
