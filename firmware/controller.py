@@ -6,9 +6,9 @@ from .compat import const
 from .devices import Display, Shoe
 from .rules import CHANCE, IllegalAction
 
-_RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
-_CHECK_MS = 50  # how often the device health is looked at
-_EVENTS_PER_FRAME = 16  # table-display events per SHOW frame: a burst must fit a frame
+_RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
+_CHECK_MS = const(50)  # how often the device health is looked at
+_EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
 _POLL_HOST_MS = const(1000)  # ... a host tool's (tapis recall over the bus)

@@ -11,7 +11,7 @@
 # reset: where its frames stand starts again. The controller sees a device only through
 # the health API below.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .frames import Decoder, encode
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
@@ -32,10 +32,6 @@ def new_session():
 def later(a, b):
     """The later of two sequence numbers (modulo 256, within half the space)."""
     return a if (a - b) & 255 < 128 else b
-
-
-_COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
-             "dropped", "resets")
 
 
 class _Peer:
@@ -147,14 +143,8 @@ class Link:
 
     def stats(self, addr):
         """Per-device error counters and what its HELLO said."""
-        p = self._peer(addr)
-        out = {k: p.errors.get(k, 0) for k in _COUNTERS}
-        out["crc"] = self.crc
-        out["alive"] = not p.dead
-        out["refused"] = p.refused
-        if p.info:
-            out["type"], out["serial"], out["version"] = p.info[0], p.info[1].decode(), p.info[2]
-        return out
+        from .hello import stats  # the host's question: the board's play never asks it
+        return stats(self, addr)
 
     # ---- frames out -------------------------------------------------------------------
     def send(self, addr, ftype, payload=b""):
@@ -192,59 +182,9 @@ class Link:
                       + self.serial)
 
     def _on_hello(self, addr, p, seq, payload):
-        if len(payload) < 6:
-            self._count(p, "dropped")
-            return
-        flags = payload[2]
-        p.info = (payload[1], bytes(payload[6:]), payload[0])
-        if payload[0] != W.VERSION:
-            p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
-                addr, payload[0], W.VERSION)
-            p.pending = []
-            self._count(p, "refused")
-            self._control(addr, W.NAK, seq, bytes((W.NAK_VERSION,)))
-            return
-        p.refused = None
-        rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
-        sess = payload[4] << 8 | payload[5]
-        if p.session is not None and sess != p.session:  # the peer was reset
-            self._count(p, "resets")
-            p.restored = None  # what the journal said was of its last session
-            if p.greet:  # what was queued was for its last session: gone, sent afresh
-                p.pending = []
-                p.lost = True
-        elif p.rx is not None:  # the same peer: what was taken never moves backwards
-            rx = later(rx, p.rx)
-        p.session = sess
-        p.rx = rx
-        last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken
-        p.expect = None if later(rx, last) == rx else last
-        if p.dead:
-            p.dead = False
-        if flags & W.HELLO_REPLY:
-            if p.greet and not p.helloed:
-                p.helloed = True
-                p.hellos = 0
-                now = self.now
-                for f in p.pending:  # what was held back goes now
-                    self._put(addr, f[1])
-                    f[2] = now
-                    f[3] = 0  # kept through a death: its tries start again
-            return
-        # greeted by the other end (it was reset): answer for this address and for every
-        # address this end sends on, then send again all that is unacknowledged
-        self._hello(addr, p, W.HELLO_REPLY)
-        for a in self.peers:
-            q = self.peers[a]
-            if a != addr and q.seq:
-                self._hello(a, q, W.HELLO_REPLY)
-        for a in self.peers:
-            q = self.peers[a]
-            q.quiet = False
-            for f in q.pending:
-                f[3] = 0  # the other end was reset: these are not failures of this link
-            if q.pending:
-                self._resend(a, q)
+        from .hello import _on_hello  # a device's boot is rare in play: loaded for it, then unloaded
+        _on_hello(self, addr, p, seq, payload)
+        unload("hello")
 
     def _announce(self):
         for a in self.announce:
