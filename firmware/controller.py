@@ -2,7 +2,7 @@
 # supplied, refresh the displays. Only this layer touches ports and time, and it
 # constructs no device: it is handed Links routed by device address.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .devices import Display, Shoe
 from .rules import CHANCE, IllegalAction
 
@@ -173,18 +173,9 @@ class Controller:
                         % (addr, len(payload), ftype))
 
     def _recall(self, link, addr, last):
-        """Answer RECALL [n]: each of the last n games as JSON, in RECORD frames of
-        [game index, games, chunk index, chunks] + up to RECORD_CHUNK bytes."""
-        if last == 0:
-            self._error("recall", "device 0x%02x asked for the last 0 games" % addr)
-        games = self.journal.games(last) if self.journal is not None and last > 0 else []
-        if not games:
-            link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
-        for i, g in enumerate(games):
-            n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
-            for k in range(n):
-                link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
-                          g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
+        from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
+        _recall(self, link, addr, last)
+        unload("recall")
 
     def _on_shoe_fault(self, code, seq):
         """The table adapter turns a shoe fault into a rules action (or None)."""

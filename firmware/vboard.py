@@ -97,14 +97,14 @@ def new_controller(name, kw, shoe, bus, journal=_JOURNAL):
 
 def record(game, applied):
     """Wrap game.apply so that each (action, events) also goes into `applied`."""
-    apply = game.apply
+    rules = game.apply
 
-    def recording(action):
-        events = apply(action)
+    def apply(action):
+        events = rules(action)
         applied.append((action, events))
         return events
 
-    game.apply = recording
+    game.apply = apply
 
 
 def read_exactly(stream, n):

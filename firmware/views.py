@@ -43,6 +43,7 @@ class Encoder:
         for k in view:
             plain = bytearray()  # the value on its own, to compare: strings spelt out
             self._value(view[k], plain, False)
+            plain = bytes(plain)  # kept: a bytearray would hold spare room
             if sent.get(k) != plain:
                 self._str(str(k), out)
                 self._value(view[k], out)
@@ -105,7 +106,12 @@ class Encoder:
             n = len(v)
             if n > 255:
                 raise ValueError("a view's list holds at most 255 items, not %d" % n)
-            if _bytes_only(v):
+            small = True  # bytes only: ints 0..255, not bools
+            for x in v:
+                if x is True or x is False or not isinstance(x, int) or not 0 <= x < 256:
+                    small = False
+                    break
+            if small:
                 out.append(0x87)
                 out.append(n)
                 out += bytes(v)
@@ -117,26 +123,10 @@ class Encoder:
         elif isinstance(v, dict):
             out.append(0x86)
             out.append(len(v))
-            for k in v:
-                self._str(_key(k), out, table)
+            for k in v:  # a key as JSON writes it
+                self._str("true" if k is True else "false" if k is False else "null" if k is None
+                          else str(k), out, table)
                 self._value(v[k], out, table)
         else:
             raise ValueError("a view holds None, bools, ints, strings, lists and dicts, not %r" % (v,))
 
-
-def _bytes_only(v):
-    for x in v:
-        if x is True or x is False or not isinstance(x, int) or not 0 <= x < 256:
-            return False
-    return True
-
-
-def _key(k):
-    """A dict key as JSON writes it."""
-    if k is True:
-        return "true"
-    if k is False:
-        return "false"
-    if k is None:
-        return "null"
-    return str(k)
