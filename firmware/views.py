@@ -27,8 +27,8 @@ class Encoder:
         self.reset()
 
     def reset(self):
-        self.sent = None  # type: dict | None  # {key: encoded value} of the view the display has
-        self.strings = {}
+        self.sent = None  # type: dict | None  # {key: its value encoded, strings spelt out} the display has
+        self.strings = b"\xff"  # the table: each string followed by 0xFF, a byte UTF-8 never has
 
     def encode(self, view):
         """The payload that brings the display from what it has to `view`; None if the
@@ -37,17 +37,22 @@ class Encoder:
         whole = sent is None
         if sent is None:
             sent = self.sent = {}
-            self.strings = {}
+            self.strings = b"\xff"
         out = bytearray(b"F" if whole else b"D")
         mark = len(out)
         for k in view:
             plain = bytearray()  # the value on its own, to compare: strings spelt out
             self._value(view[k], plain, False)
-            plain = bytes(plain)  # kept: a bytearray would hold spare room
-            if sent.get(k) != plain:
+            if len(plain) <= 3:  # kept as an int, which takes no heap: 1 then its bytes
+                was = 1
+                for x in plain:
+                    was = was << 8 | x
+            else:
+                was = bytes(plain)  # a bytearray would hold spare room
+            if sent.get(k) != was:
                 self._str(str(k), out)
                 self._value(view[k], out)
-                sent[k] = plain
+                sent[k] = was
         for k in list(sent):
             if k not in view:
                 out.append(0xFF)
@@ -58,18 +63,21 @@ class Encoder:
         return bytes(out)
 
     def _str(self, s, out, table=True):
-        i = self.strings.get(s) if table else None
-        if i is not None:
-            if i < _REFS:
-                out.append(0xA0 + i)
-            else:
-                out.append(0x89)
-                out.append(i)
-            return
         b = s.encode()
         n = len(b)
-        if table and n <= _SHORT and len(self.strings) < _TABLE:
-            self.strings[s] = len(self.strings)
+        strings = self.strings
+        if table:
+            at = strings.find(b"\xff" + b + b"\xff")
+            if at >= 0:
+                i = strings.count(b"\xff", 0, at)  # the strings before it
+                if i < _REFS:
+                    out.append(0xA0 + i)
+                else:
+                    out.append(0x89)
+                    out.append(i)
+                return
+        if table and n <= _SHORT and strings.count(b"\xff") <= _TABLE:
+            self.strings = strings + b + b"\xff"
             out.append(0x88)
             out.append(n)
         else:
