@@ -40,11 +40,16 @@ def crc16_table(data, crc=0xFFFF):
     return crc
 
 
-try:  # CPython computes the same CRC in C; MicroPython's binascii has no crc_hqx
+# CPython computes the same CRC in C. MicroPython's binascii has no crc_hqx, so a board
+# does not import it: on some ports binascii is a module of Python, whose import alone
+# costs the board heap and 44 qstrs (the webassembly port's virtual board: 1 KB).
+import sys
+
+if sys.implementation.name == "micropython":
+    crc16 = crc16_table
+else:
     import binascii
     crc16 = binascii.crc_hqx  # type: ignore
-except AttributeError:
-    crc16 = crc16_table
 
 
 def encode(addr, seq, ftype, payload=b""):
