@@ -15,6 +15,7 @@ from .frames import encode
 from .link import Link
 
 _ANSWER_MS = const(4)  # a device answers at once: silent this long, its turn is over
+MAX_IN = const(64)  # the longest payload the board takes from a device (HELLO with its serial)
 
 
 def turned(frame):
@@ -104,7 +105,9 @@ class BusMaster(Link):
                     del order[i]
                     order.append(addr)
                     return self._hand(addr, q, now)
-            if self._due(addr, now):  # its poll is due: the acknowledgement is the poll
+            every = self.every.get(addr)
+            if every is not None and now - self.polled.get(addr, -100000) >= every:
+                # its poll is due: the acknowledgement is the poll
                 del order[i]
                 order.append(addr)
                 return self._hand(addr, q, now)
@@ -118,10 +121,6 @@ class BusMaster(Link):
         if best is not None:
             self._hand(best, [encode(best, 0, W.POLL)], now)
 
-    def _due(self, addr, now):
-        every = self.every.get(addr)
-        return every is not None and now - self.polled.get(addr, -100000) >= every
-
     def _line(self, n, now):
         """n bytes more on the line: when it will be quiet again (ms)."""
         self.until_us = max(self.until_us, now * 1000) + n * self.byte_us
@@ -132,3 +131,16 @@ class BusMaster(Link):
         self.owner = addr
         self.polled[addr] = now
         self.turns += 1
+
+
+def route_for(shoe_link, bus_link, seats=8):
+    """The shoe on its own link; panels, seat displays and the table display on the bus."""
+    route = {W.SHOE: shoe_link, W.TABLE_DISPLAY: bus_link}
+    for s in range(seats):
+        route[W.PANEL + s] = route[W.DISPLAY + s] = bus_link
+    return route
+
+
+def rto_ms(baud):
+    """Resend timeout: a whole 1 KB frame at this baud rate, twice, plus 20 ms."""
+    return 2 * (1030 * 10 * 1000 // baud) + 20

@@ -19,17 +19,13 @@ class FrameError(ValueError):
     pass
 
 
-def _crc_table():
-    t = array("H")  # 512 bytes: a list of ints would take twice that of the board's heap
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        t.append(c)
-    return t
-
-
-_TABLE = _crc_table()
+_TABLE = array("H")  # 512 bytes: a list of ints would take twice that of the board's heap
+for i in range(256):
+    c = i << 8
+    for _ in range(8):
+        c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+    _TABLE.append(c)
+del i, c, _
 
 
 def crc16_table(data, crc=0xFFFF):

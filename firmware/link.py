@@ -19,16 +19,6 @@ _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
 
-def new_session():
-    """A number drawn for each Link made (and so, on a board, at each boot)."""
-    try:
-        import os
-        r = os.urandom(2)
-        return r[0] << 8 | r[1]
-    except (ImportError, AttributeError, NotImplementedError, OSError):
-        return id(object()) & 0xFFFF  # no random source: at least not the last one's
-
-
 def later(a, b):
     """The later of two sequence numbers (modulo 256, within half the space)."""
     return a if (a - b) & 255 < 128 else b
@@ -75,7 +65,14 @@ class Link:
         self.port = port
         self.announce = list(speaks)
         self.turn = None  # type: int | None  # the address whose frame last handed the bus over
-        self.session = new_session() if session is None else session & 0xFFFF
+        if session is None:  # a number drawn for each Link made (so, on a board, at each boot)
+            try:
+                import os
+                r = os.urandom(2)
+                session = r[0] << 8 | r[1]
+            except (ImportError, AttributeError, NotImplementedError, OSError):
+                session = id(object())  # no random source: at least not the last one's
+        self.session = session & 0xFFFF
         self.decoder = Decoder(max_in)
         self.device, self.serial = device, bytes(serial)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
@@ -186,26 +183,13 @@ class Link:
         _on_hello(self, addr, p, seq, payload)
         unload("hello")
 
-    def _announce(self):
-        for a in self.announce:
-            self._hello(a, self._peer(a), 0)
-        self.announce = []
-
-    def _wake(self):
-        """The other end is alive: a device end that gave up resending starts again."""
-        for a in self.peers:
-            q = self.peers[a]
-            if q.quiet:
-                q.quiet = False
-                for f in q.pending:
-                    f[3] = 0
-                self._resend(a, q)
-
     # ---- frames in --------------------------------------------------------------------
     def poll(self, now_ms=None):
         self.now = now = self.now + 1 if now_ms is None else now_ms
-        if self.announce:
-            self._announce()
+        if self.announce:  # a device's first poll: HELLO on each address it speaks as
+            for a in self.announce:
+                self._hello(a, self._peer(a), 0)
+            self.announce = []
         peers = self.peers
         for addr in peers:
             p = peers[addr]
@@ -223,8 +207,14 @@ class Link:
                 heard = True
                 self._take(addr, seq, ftype, payload, out)
             self.crc += d.errors - before
-            if heard:
-                self._wake()
+            if heard:  # the other end is alive: a device end that gave up resending starts again
+                for a in peers:
+                    q = peers[a]
+                    if q.quiet:
+                        q.quiet = False
+                        for f in q.pending:
+                            f[3] = 0
+                        self._resend(a, q)
         for addr in peers:
             p = peers[addr]
             if p.pending or p.greet:

@@ -1,7 +1,7 @@
 # A device's end of the table as built, which the board itself never loads: its end of
 # the RS-485 bus (bus.py has the controller's) and the view a display rebuilds from SHOW
-# payloads (views.py has the encoder and the format). The emulated devices run it; a real
-# panel or display would.
+# payloads (devices.py has the encoder and the format). The emulated devices run it; a
+# real panel or display would.
 from . import wire as W
 from .bus import _say
 from .frames import encode

@@ -39,8 +39,7 @@ import gc
 import struct
 import sys
 
-from . import boards
-from .bus import BusMaster
+from .bus import MAX_IN, BusMaster, route_for, rto_ms
 from .compat import const
 from .link import Link
 from .journal import Journal
@@ -86,25 +85,12 @@ def new_controller(name, kw, shoe, bus, journal=_JOURNAL):
         raise RuntimeError("self-test failed: " + "; ".join(failed))
     from .games import find
     options = find(name).Options(**kw) if kw else None
-    rto = boards.rto_ms(115200)
-    route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
-                             BusMaster(bus, 115200, rto_ms=rto, max_in=boards.MAX_IN))
+    rto = rto_ms(115200)
+    route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN), BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
     ctrl = boot.build(route, Journal(store), name, options,
                       keep_log=False)
     boot.unload()
     return ctrl
-
-
-def record(game, applied):
-    """Wrap game.apply so that each (action, events) also goes into `applied`."""
-    rules = game.apply
-
-    def apply(action):
-        events = rules(action)
-        applied.append((action, events))
-        return events
-
-    game.apply = apply
 
 
 def read_exactly(stream, n):
@@ -123,7 +109,14 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
     shoe, port = BusPort(), BusPort()
     ctrl = new_controller(name, kw, shoe, port, journal)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
-    record(ctrl.game, applied)
+    rules = ctrl.game.apply
+
+    def apply(action):  # game.apply, and each (action, events) also goes into `applied`
+        events = rules(action)
+        applied.append((action, events))
+        return events
+
+    ctrl.game.apply = apply
     high = steps = 0
     if heap:
         gc.collect()

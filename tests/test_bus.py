@@ -9,7 +9,7 @@ from tapis.firmware import frames as F
 from tapis.firmware import wire as W
 from tapis.firmware.bus import BusMaster
 from tapis.firmware.remote import BusDevice, Decoder
-from tapis.firmware.views import Encoder
+from tapis.firmware.devices import Encoder
 from tapis.firmware.games.ecarte import options as EO
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.wires import Wire, parse_faults
