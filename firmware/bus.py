@@ -18,17 +18,14 @@ _ANSWER_MS = const(4)  # a device answers at once: silent this long, its turn is
 MAX_IN = const(64)  # the longest payload the board takes from a device (HELLO with its serial)
 
 
-def turned(frame):
-    """The frame with TURN set in its type (its CRC made again)."""
-    return encode(frame[1], frame[2], frame[3] | W.TURN, frame[6:-2])
-
-
 def _say(port, frames, turn=True):
     """Write frames, the last handing the bus over; the bytes written."""
     n = 0
     last = len(frames) - 1 if turn else -1
     for i in range(len(frames)):
-        f = turned(frames[i]) if i == last else frames[i]
+        f = frames[i]
+        if i == last:  # the frame with TURN set in its type (its CRC made again)
+            f = encode(f[1], f[2], f[3] | W.TURN, f[6:-2])
         port.write(f)
         n += len(f)
     return n
@@ -133,11 +130,12 @@ class BusMaster(Link):
         self.turns += 1
 
 
-def route_for(shoe_link, bus_link, seats=8):
-    """The shoe on its own link; panels, seat displays and the table display on the bus."""
-    route = {W.SHOE: shoe_link, W.TABLE_DISPLAY: bus_link}
+def route_for(shoe, bus, seats=8):
+    """The shoe on its own link (`shoe`); panels, seat displays and the table display on
+    the bus (`bus`)."""
+    route = {W.SHOE: shoe, W.TABLE_DISPLAY: bus}
     for s in range(seats):
-        route[W.PANEL + s] = route[W.DISPLAY + s] = bus_link
+        route[W.PANEL + s] = route[W.DISPLAY + s] = bus
     return route
 
 

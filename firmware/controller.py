@@ -84,30 +84,26 @@ class Controller:
                         raise  # (main.py: a reset into the resume, or a full filesystem)
                     self._error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
         self.now = now_ms
-        self._sync(now_ms)
+        # the journal's held records are written at a safe point: soon enough that no
+        # device resends, and before any frame they came from is acknowledged
+        j = self.journal
+        if j is not None and j.holding:
+            held = j.held
+            if held:
+                if not j.held_ms:
+                    j.held_ms = now_ms or 1
+                elif now_ms - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES:
+                    j.flush()
+            hold = bool(j.held)
+            if not hold:
+                j.held_ms = 0
+            for link in self.links:
+                link.hold = hold
         self._feed_shoe(now_ms)
         self._refresh()
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()
-
-    def _sync(self, now):
-        """Write the journal's held records at a safe point: soon enough that no device
-        resends, and before any frame they came from is acknowledged."""
-        j = self.journal
-        if j is None or not j.holding:
-            return
-        held = j.held
-        if held:
-            if not j.held_ms:
-                j.held_ms = now or 1
-            elif now - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES:
-                j.flush()
-        hold = bool(j.held)
-        if not hold:
-            j.held_ms = 0
-        for link in self.links:
-            link.hold = hold
 
     def _error(self, kind, why):
         self.errors[kind] = self.errors.get(kind, 0) + 1

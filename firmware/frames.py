@@ -98,10 +98,21 @@ class Decoder:
                 continue
             end = _HEADER + n + 2
             if len(buf) < end:
-                if self._whole_frame_after():  # this length was damaged: it hides frames
-                    self._drop()
-                    continue
-                break
+                # is there a complete frame with a good CRC after the first byte? A frame
+                # still waiting for its bytes cannot contain one (but for a 2^-16 CRC
+                # coincidence): then its length is wrong, and the decoder moves on rather
+                # than wait for up to 1 KB
+                sof = bytes((SOF,))
+                j = buf.find(sof, 1)
+                while 0 <= j <= len(buf) - 8:
+                    m = buf[j + 4] << 8 | buf[j + 5]
+                    if m <= self.max and j + _HEADER + m + 2 <= len(buf) and self._good(j, m):
+                        break
+                    j = buf.find(sof, j + 1)
+                else:
+                    break  # the frame's bytes are still coming
+                self._drop()  # this length was damaged: it hides frames
+                continue
             if self._good(0, n):
                 body = bytes(buf[1:_HEADER + n])
                 frames.append((body[0], body[1], body[2], body[5:]))
@@ -133,21 +144,6 @@ class Decoder:
         self.errors += 1
         self.base += 1
         self.buf[:1] = b""
-
-    def _whole_frame_after(self):
-        """Is there a complete frame with a good CRC after the first byte? A frame still
-        waiting for its bytes cannot contain one (but for a 2^-16 CRC coincidence), so its
-        length is wrong and the decoder must move on rather than wait for up to 1 KB."""
-        buf = self.buf
-        sof = bytes((SOF,))
-        j = buf.find(sof, 1)
-        size = len(buf)
-        while 0 <= j <= size - 8:
-            n = buf[j + 4] << 8 | buf[j + 5]
-            if n <= self.max and j + _HEADER + n + 2 <= size and self._good(j, n):
-                return True
-            j = buf.find(sof, j + 1)
-        return False
 
 
 def decode(frame):

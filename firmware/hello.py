@@ -4,8 +4,6 @@
 from . import wire as W
 from .link import later
 
-_COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
-             "dropped", "resets")
 
 
 def _on_hello(link, addr, p, seq, payload):
@@ -68,7 +66,8 @@ def _on_hello(link, addr, p, seq, payload):
 def stats(link, addr):
     """Link.stats: per-device error counters and what its HELLO said."""
     p = link._peer(addr)
-    out = {k: p.errors.get(k, 0) for k in _COUNTERS}
+    out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
+                                            "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
     out["alive"] = not p.dead
     out["refused"] = p.refused
