@@ -157,11 +157,32 @@ class Controller:
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
-            self._on_button(addr - W.PANEL, payload[0], payload[1], addr, seq)
+            t = self.table
+            seat, button = addr - W.PANEL, payload[0]
+            if seat >= t.SEATS:
+                self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
+                return
+            try:
+                action = t.press(seat, button, payload[1])
+                if action is not None:
+                    self._apply(action, addr, seq)
+                    t.done(seat)
+            except IllegalAction as e:
+                t.refuse(seat, str(e))
+            except (IndexError, KeyError, TypeError, ValueError) as e:
+                # a press the adapter could not read (a selection the hand no longer has)
+                self._error("press", "seat %d button %d: %r" % (seat, button, e))
+                t.refuse(seat, "that press no longer means anything: select again")
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
-            if addr == W.SHOE:
-                self._on_shoe_fault(bytes(payload), seq)
+            if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
+                self.awaiting = 0  # the shoe stopped: ask again for what is still due
+                try:
+                    action = self.table.shoe_fault(bytes(payload))
+                    if action is not None:
+                        self._apply(action, W.SHOE, seq)
+                except IllegalAction as e:
+                    self.faults.append(str(e))
         elif ftype == W.RECALL and len(payload) == 1:
             self._recall(link, addr, payload[0])
         elif ftype == W.BUTTON or ftype == W.CARD or ftype == W.RECALL:
@@ -172,33 +193,6 @@ class Controller:
         from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
         _recall(self, link, addr, last)
         unload("recall")
-
-    def _on_shoe_fault(self, code, seq):
-        """The table adapter turns a shoe fault into a rules action (or None)."""
-        self.awaiting = 0  # the shoe stopped: ask again for what is still due
-        try:
-            action = self.table.shoe_fault(code)
-            if action is not None:
-                self._apply(action, W.SHOE, seq)
-        except IllegalAction as e:
-            self.faults.append(str(e))
-
-    def _on_button(self, seat, button, arg, addr, seq):
-        t = self.table
-        if seat >= t.SEATS:
-            self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
-            return
-        try:
-            action = t.press(seat, button, arg)
-            if action is not None:
-                self._apply(action, addr, seq)
-                t.done(seat)
-        except IllegalAction as e:
-            t.refuse(seat, str(e))
-        except (IndexError, KeyError, TypeError, ValueError) as e:
-            # a press the adapter could not read (a selection the hand no longer has)
-            self._error("press", "seat %d button %d: %r" % (seat, button, e))
-            t.refuse(seat, "that press no longer means anything: select again")
 
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:

@@ -47,7 +47,6 @@ from .store import FileStore
 
 _YIELD_EVERY = const(32)
 _JS_GC_EVERY = const(16)  # with --heap: steps between calls of JavaScript's collector (js_gc)
-_JOURNAL = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
 
 
 class BusPort:
@@ -71,7 +70,7 @@ class BusPort:
         return data
 
 
-def new_controller(name, kw, shoe, bus, journal=_JOURNAL):
+def new_controller(name, kw, shoe, bus, journal):
     """The controller as firmware/main.py makes it on a real board: the self-test first,
     then firmware.boot.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
@@ -103,7 +102,7 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=_JOURNAL):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     shoe, port = BusPort(), BusPort()
@@ -151,7 +150,7 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 
 async def main(argv, base=0, js_gc=None):
     heap = "--heap" in argv
-    journal = _JOURNAL
+    journal = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
     for a in argv:
         if a.startswith("--journal="):  # the unix port: a file of the host's
             journal = a[10:]
