@@ -85,7 +85,8 @@ def new_controller(name, kw, shoe, bus, journal):
     from .games import find
     options = find(name).Options(**kw) if kw else None
     rto = rto_ms(115200)
-    route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN), BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
+    route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
+                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
     ctrl = boot.build(route, Journal(store), name, options,
                       keep_log=False)
     boot.unload()
