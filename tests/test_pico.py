@@ -254,13 +254,15 @@ def test_tapis_flash_verify_over_the_usb_pty(tmp_path):
 @pytest.mark.slow
 def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_a_power_cut(tmp_path):
     """The proof: `tapis flash`, then main.py on the chip (manifest, self-test, UART0 = shoe,
-    UART1 = RS-485 bus) against the host's emulated devices and bots; the events are the
-    CPython table's for the same seed, through a power cycle in the middle of deal 3."""
+    UART1 = RS-485 bus) against the host's emulated devices and bots; the events are
+    CPython's for the inputs the board took, in its order, through a power cycle in the
+    middle of deal 3. (Not necessarily the order of a CPython table run on its own: two
+    seats may act at once, and the chip's timing is not CPython's.)"""
     from tapis.host.picotable import measure
 
     lines = []
     f = measure(seed=7, deals=4, cycle_in_deal=3, image=IMAGE, log=lines.append)
-    assert f["same_events_as_cpython"] and f["events"] > 100
+    assert f["same_events_as_cpython"] and f["events"] > 100 and f["deals_played"] >= 4
     assert sum(c.startswith("tapis: firmware verified") for c in f["console"]) == 2  # two boots
     assert f["cycled_at"]["deals_done"] == 2  # mid-deal 3
     assert f["resumed_with_events"] > 0  # the game rebuilt from the journal (PicoTable checks they are its events)
