@@ -4,18 +4,21 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 MP := simulator/mp
+PICO := simulator/pico
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench clean
+.PHONY: install run test soak bench clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json
+$(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json \
+		$(PICO)/package.json $(PICO)/package-lock.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip uninstall --quiet --yes tapis 2>/dev/null || true  # the distribution's old name
 	$(BIN)/pip install --quiet -e '.[dev]'
 	cd $(MP) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(PICO) && npm ci --no-audit --no-fund --loglevel=error
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/stubs
 	touch $(STAMP)
 
@@ -27,8 +30,12 @@ test: install
 	$(BIN)/python -m pytest -n 2
 	TAPIS_PURE=1 $(BIN)/python -m pytest -n 2
 
+# The long runs (@pytest.mark.slow): Pico runs of hundreds of deals, 1,000-deal unix-port heaps.
+soak: install
+	$(BIN)/python -m pytest -n 2 -m slow
+
 bench: install
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(MP)/node_modules build *.egg-info cython_core/*.c cython_core/*.so
+	rm -rf $(VENV) $(MP)/node_modules $(PICO)/node_modules build *.egg-info cython_core/*.c cython_core/*.so

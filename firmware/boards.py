@@ -1,9 +1,13 @@
 # Which UARTs, pins and baud rates each supported board uses (docs/hardware.md shows the
 # wiring). Pure data plus the small Port wrapper over machine.UART; main.py builds them.
-from . import wire as W
+# The links over them (route_for, rto_ms, MAX_IN) are bus.py's: the virtual board has
+# them but no UARTs.
+from .bus import MAX_IN, route_for, rto_ms  # noqa: F401  (the links: any board, the virtual one too)
 from .compat import const
 
 JOURNAL = "/journal.bin"
+CONFIG = "/config.json"  # what this table plays: written and signed by tapis flash
+RX_BUFFER = const(1024)  # each UART's receive buffer: 89 ms of bytes at 115200
 _BAUD = const(115200)
 
 # name -> links: (addresses, UART id, tx pin, rx pin, RS-485 driver-enable pin or None, baud)
@@ -16,11 +20,6 @@ BOARDS = {
     # to the RS-485 bus with DE/RE on GPIO18.
     "esp32": {"shoe": (1, 4, 5, None, _BAUD), "bus": (2, 17, 16, 18, _BAUD), "led": 2},
 }
-
-
-def rto_ms(baud):
-    """Resend timeout: a whole 1 KB frame at this baud rate, twice, plus 20 ms."""
-    return 2 * (1030 * 10 * 1000 // baud) + 20
 
 
 class UARTPort:
@@ -45,11 +44,3 @@ class UARTPort:
             self.uart.flush()  # wait until the last stop bit left, then release the bus
             de.value(0)
         return n
-
-
-def route_for(shoe_link, bus_link, seats=8):
-    """The shoe on its own link; panels, seat displays and the table display on the bus."""
-    route = {W.SHOE: shoe_link, W.TABLE_DISPLAY: bus_link}
-    for s in range(seats):
-        route[W.PANEL + s] = route[W.DISPLAY + s] = bus_link
-    return route

@@ -70,10 +70,11 @@ def build(route, journal, name="ecarte", options=None, keep_log=True):
     journal.open(False)
     if journal.last is not None:
         game, table, why = resume(journal)
-        for addr, seq in journal.last_frames().items():
+        frames = journal.last_frames()
+        for addr in frames:
             link = route.get(addr)
             if link is not None:
-                link.restore(addr, seq)
+                link.restore(addr, frames[addr][0], frames[addr][1])
         ctrl = Controller(table, route, journal, resumed=True, keep_log=keep_log)
         if why:
             ctrl.faults.append(why)

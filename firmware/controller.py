@@ -2,12 +2,20 @@
 # supplied, refresh the displays. Only this layer touches ports and time, and it
 # constructs no device: it is handed Links routed by device address.
 from . import wire as W
+from .compat import const, unload
 from .devices import Display, Shoe
 from .rules import CHANCE, IllegalAction
 
-_RESEND_MS = 2000  # ask the shoe again if a requested card has not come by then
-_CHECK_MS = 50  # how often the device health is looked at
-_EVENTS_PER_FRAME = 8  # table-display events per SHOW frame: a burst must fit a frame
+_RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
+_CHECK_MS = const(50)  # how often the device health is looked at
+_EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
+_POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
+_POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
+_POLL_HOST_MS = const(1000)  # ... a host tool's (tapis recall over the bus)
+_SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
+_SYNC_BYTES = const(2048)  # ... or once this many bytes are held
+_SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
+_TABLE_SHOW_MS = const(100)  # ... the table display, between bursts of events
 
 
 class Controller:
@@ -38,8 +46,11 @@ class Controller:
             route[W.DISPLAY + s].greet(W.DISPLAY + s)
         route[W.TABLE_DISPLAY].greet(W.TABLE_DISPLAY)
         self.shoe = Shoe(route[W.SHOE])
-        self.seats = [Display(route[W.DISPLAY + s], W.DISPLAY + s) for s in range(table.SEATS)]
-        self.board = Display(route[W.TABLE_DISPLAY], W.TABLE_DISPLAY)
+        on_bus = hasattr(route[W.TABLE_DISPLAY], "poll_every")
+        self.seats = [Display(route[W.DISPLAY + s], W.DISPLAY + s, _SEAT_SHOW_MS if on_bus else 0)
+                      for s in range(table.SEATS)]
+        self.board = Display(route[W.TABLE_DISPLAY], W.TABLE_DISPLAY, _TABLE_SHOW_MS if on_bus else 0)
+        self.now = 0
         self.awaiting = 0  # cards asked of the shoe and not yet delivered
         self.asked_ms = 0
         self.shown = 0  # events already sent to the table display
@@ -51,21 +62,63 @@ class Controller:
             self.down[a] = False
         self.reask = False
         self.checked = 0
+        self.errors = {}  # what went wrong with an input, counted: {kind: n}
+        self.writing = False  # the journal is being written
+        self.dirty = True  # the views may have changed since they were last made
+        self.fast = None  # the seats whose panels the bus polls often
+        bus = route[W.TABLE_DISPLAY]
+        self.bus = bus if hasattr(bus, "poll_every") else None
+        if self.bus is not None:
+            self.bus.poll_every(W.HOST, _POLL_HOST_MS)
 
     def step(self, now_ms):
         for link in self.links:
             for addr, seq, ftype, payload in link.poll(now_ms):
-                self._on_frame(link, addr, seq, ftype, payload)
+                self.dirty = True
+                try:
+                    self._on_frame(link, addr, seq, ftype, payload)
+                except MemoryError:
+                    raise
+                except Exception as e:  # no input stops the table: counted and reported
+                    if self.writing:  # but the journal failing to write is the board's
+                        raise  # (main.py: a reset into the resume, or a full filesystem)
+                    self._error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
+        self.now = now_ms
+        # the journal's held records are written at a safe point: soon enough that no
+        # device resends, and before any frame they came from is acknowledged
+        j = self.journal
+        if j is not None and j.holding:
+            held = j.held
+            if held:
+                if not j.held_ms:
+                    j.held_ms = now_ms or 1
+                elif now_ms - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES:
+                    j.flush()
+            hold = bool(j.held)
+            if not hold:
+                j.held_ms = 0
+            for link in self.links:
+                link.hold = hold
         self._feed_shoe(now_ms)
         self._refresh()
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()
 
+    def _error(self, kind, why):
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+        self.faults.append(why)
+        if len(self.faults) > 32:  # a board keeps the latest only
+            del self.faults[:len(self.faults) - 32]
+
     def _apply(self, action, addr, seq):
         events = self.game.apply(action)
         if self.journal is not None:
-            self.journal.record(action, events, addr, seq)
+            self.writing = True
+            link = self.route.get(addr) if addr is not None else None
+            p = link.peers.get(addr) if link is not None else None
+            self.journal.record(action, events, addr, seq, p.session if p is not None else None)
+            self.writing = False
         return events
 
     def health(self):
@@ -78,10 +131,13 @@ class Controller:
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
-            if a != W.SHOE and link.lost(a):  # back: what it missed is sent again
+            if a != W.SHOE and link.lost(a):  # back or reset: its view is sent again, whole
                 for d in self.seats + [self.board]:
                     if d.addr == a:
-                        d.last = None
+                        d.reset()
+                        self.dirty = True
+                        if d is self.board:
+                            self.shown = max(0, self.shown - 8)  # what happened last, again
             self.down[a] = bool(bad)
 
     def _on_frame(self, link, addr, seq, ftype, payload):
@@ -101,45 +157,42 @@ class Controller:
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
-            self._on_button(addr - W.PANEL, payload[0], payload[1], addr, seq)
+            t = self.table
+            seat, button = addr - W.PANEL, payload[0]
+            if seat >= t.SEATS:
+                self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
+                return
+            try:
+                action = t.press(seat, button, payload[1])
+                if action is not None:
+                    self._apply(action, addr, seq)
+                    t.done(seat)
+            except IllegalAction as e:
+                t.refuse(seat, str(e))
+            except (IndexError, KeyError, TypeError, ValueError) as e:
+                # a press the adapter could not read (a selection the hand no longer has)
+                self._error("press", "seat %d button %d: %r" % (seat, button, e))
+                t.refuse(seat, "that press no longer means anything: select again")
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
-            if addr == W.SHOE:
-                self._on_shoe_fault(bytes(payload), seq)
+            if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
+                self.awaiting = 0  # the shoe stopped: ask again for what is still due
+                try:
+                    action = self.table.shoe_fault(bytes(payload))
+                    if action is not None:
+                        self._apply(action, W.SHOE, seq)
+                except IllegalAction as e:
+                    self.faults.append(str(e))
         elif ftype == W.RECALL and len(payload) == 1:
             self._recall(link, addr, payload[0])
+        elif ftype == W.BUTTON or ftype == W.CARD or ftype == W.RECALL:
+            self._error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
+                        % (addr, len(payload), ftype))
 
     def _recall(self, link, addr, last):
-        """Answer RECALL [n]: each of the last n games as JSON, in RECORD frames of
-        [game index, games, chunk index, chunks] + up to RECORD_CHUNK bytes."""
-        games = self.journal.games(last) if self.journal is not None else []
-        if not games:
-            link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
-        for i, g in enumerate(games):
-            n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
-            for k in range(n):
-                link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
-                          g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
-
-    def _on_shoe_fault(self, code, seq):
-        """The table adapter turns a shoe fault into a rules action (or None)."""
-        self.awaiting = 0  # the shoe stopped: ask again for what is still due
-        try:
-            action = self.table.shoe_fault(code)
-            if action is not None:
-                self._apply(action, W.SHOE, seq)
-        except IllegalAction as e:
-            self.faults.append(str(e))
-
-    def _on_button(self, seat, button, arg, addr, seq):
-        t = self.table
-        try:
-            action = t.press(seat, button, arg)
-            if action is not None:
-                self._apply(action, addr, seq)
-                t.done(seat)
-        except IllegalAction as e:
-            t.refuse(seat, str(e))
+        from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
+        _recall(self, link, addr, last)
+        unload("recall")
 
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:
@@ -169,13 +222,37 @@ class Controller:
         self.awaiting, self.asked_ms = n, now_ms
 
     def _refresh(self):
-        for s, d in enumerate(self.seats):
-            d.show(self.table.view(s))
+        if self.bus is not None and not self.bus.free():
+            return  # a device is answering: its presses are taken together, then shown
+        if self.dirty:
+            self.dirty = False
+            fast = []
+            for s, d in enumerate(self.seats):
+                view = self.table.view(s)
+                if view.get("turn"):
+                    fast.append(s)
+                d.show(view, self.now)
+            if self.bus is not None and fast != self.fast:
+                self.fast = fast
+                for s in range(len(self.seats)):
+                    self.bus.poll_every(W.PANEL + s, _POLL_TURN_MS if s in fast else _POLL_IDLE_MS)
+        else:
+            for d in self.seats:
+                d.flush(self.now)
         log = self.game.log
-        while self.shown < len(log):
+        board = self.board
+        # a burst waits for more events to go with it, but a full one goes at once: else a
+        # table that plays faster than 16 events a burst falls behind for ever (and the
+        # log it has still to show grows in the heap)
+        full = len(log) - self.shown >= _EVENTS_PER_FRAME
+        due = board.want is None and not board.link.waiting(board.addr) and (
+            self.now - board.at >= board.every or full)
+        while due and self.shown < len(log) and not board.link.waiting(board.addr):
             chunk = log[self.shown:self.shown + _EVENTS_PER_FRAME]
+            if full:
+                board.at = self.now - board.every  # not held back by the display's pace
             # "n" numbers the events, so that two equal bursts are still two frames
-            self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]})
+            self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]}, self.now)
             self.shown += len(chunk)
             self.sent += len(chunk)
         if not self.keep_log and self.shown:

@@ -19,17 +19,13 @@ class FrameError(ValueError):
     pass
 
 
-def _crc_table():
-    t = array("H")  # 512 bytes: a list of ints would take twice that of the board's heap
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        t.append(c)
-    return t
-
-
-_TABLE = _crc_table()
+_TABLE = array("H")  # 512 bytes: a list of ints would take twice that of the board's heap
+for i in range(256):
+    c = i << 8
+    for _ in range(8):
+        c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+    _TABLE.append(c)
+del i, c, _
 
 
 def crc16_table(data, crc=0xFFFF):
@@ -40,11 +36,16 @@ def crc16_table(data, crc=0xFFFF):
     return crc
 
 
-try:  # CPython computes the same CRC in C; MicroPython's binascii has no crc_hqx
+# CPython computes the same CRC in C. MicroPython's binascii has no crc_hqx, so a board
+# does not import it: on some ports binascii is a module of Python, whose import alone
+# costs the board heap and 44 qstrs (the webassembly port's virtual board: 1 KB).
+import sys
+
+if sys.implementation.name == "micropython":
+    crc16 = crc16_table
+else:
     import binascii
     crc16 = binascii.crc_hqx  # type: ignore
-except AttributeError:
-    crc16 = crc16_table
 
 
 def encode(addr, seq, ftype, payload=b""):
@@ -60,11 +61,21 @@ def encode(addr, seq, ftype, payload=b""):
 
 
 class Decoder:
-    """Streaming decoder: feed(bytes) -> list of (addr, seq, type, payload)."""
+    """Streaming decoder: feed(bytes) -> list of (addr, seq, type, payload).
 
-    def __init__(self):
+    max_payload: longer frames are refused at their header (the board's links take only
+    short frames from devices). The CRC work per byte received is bounded: a frame is
+    checked once when its bytes are all in, and each place a frame might start is tried
+    at most once, so a crafted stream costs at most about 2 * (max_payload + 8) bytes of
+    CRC a byte (the work done is counted in `crc_bytes`)."""
+
+    def __init__(self, max_payload=MAX_PAYLOAD):
         self.buf = bytearray()
         self.errors = 0  # corrupt frames dropped
+        self.max = max_payload
+        self.base = 0  # bytes dropped from the front of buf, ever
+        self.tried = {}  # absolute offsets of frame starts found bad once whole
+        self.crc_bytes = 0
 
     def feed(self, data):
         self.buf.extend(data)
@@ -73,50 +84,66 @@ class Decoder:
         while True:
             start = buf.find(bytes((SOF,)))
             if start < 0:
+                self.base += len(buf)
                 buf[:] = b""
                 break
             if start:
+                self.base += start
                 buf[:start] = b""
             if len(buf) < _HEADER:
                 break
             n = buf[4] << 8 | buf[5]
-            if n > MAX_PAYLOAD:
+            if n > self.max:
                 self._drop()
                 continue
             end = _HEADER + n + 2
             if len(buf) < end:
-                if _whole_frame_after(buf):  # this length was damaged: it hides frames
-                    self._drop()
-                    continue
-                break
-            body = bytes(buf[1:_HEADER + n])
-            if crc16(body, 0xFFFF) != (buf[end - 2] << 8 | buf[end - 1]):
-                self._drop()
+                # is there a complete frame with a good CRC after the first byte? A frame
+                # still waiting for its bytes cannot contain one (but for a 2^-16 CRC
+                # coincidence): then its length is wrong, and the decoder moves on rather
+                # than wait for up to 1 KB
+                sof = bytes((SOF,))
+                j = buf.find(sof, 1)
+                while 0 <= j <= len(buf) - 8:
+                    m = buf[j + 4] << 8 | buf[j + 5]
+                    if m <= self.max and j + _HEADER + m + 2 <= len(buf) and self._good(j, m):
+                        break
+                    j = buf.find(sof, j + 1)
+                else:
+                    break  # the frame's bytes are still coming
+                self._drop()  # this length was damaged: it hides frames
                 continue
-            frames.append((body[0], body[1], body[2], body[5:]))
-            buf[:end] = b""
+            if self._good(0, n):
+                body = bytes(buf[1:_HEADER + n])
+                frames.append((body[0], body[1], body[2], body[5:]))
+                self.base += end
+                buf[:end] = b""
+            else:
+                self._drop()
+        if len(self.tried) > 64:
+            base = self.base
+            for k in [k for k in self.tried if k < base]:
+                del self.tried[k]
         return frames
+
+    def _good(self, j, n):
+        """Does the whole frame at buf[j] (payload n bytes) pass its CRC? Each start is
+        checked once: a bad one is remembered."""
+        at = self.base + j
+        if at in self.tried:
+            return False
+        buf = self.buf
+        end = j + _HEADER + n + 2
+        self.crc_bytes += n + _HEADER - 1
+        if crc16(bytes(buf[j + 1:j + _HEADER + n]), 0xFFFF) == (buf[end - 2] << 8 | buf[end - 1]):
+            return True
+        self.tried[at] = True
+        return False
 
     def _drop(self):
         self.errors += 1
+        self.base += 1
         self.buf[:1] = b""
-
-
-def _whole_frame_after(buf):
-    """Is there a complete frame with a good CRC after the first byte? A frame still
-    waiting for its bytes cannot contain one (but for a 2^-16 CRC coincidence), so its
-    length is wrong and the decoder must move on rather than wait for up to 1 KB."""
-    sof = bytes((SOF,))
-    j = buf.find(sof, 1)
-    size = len(buf)
-    while 0 <= j <= size - 8:
-        n = buf[j + 4] << 8 | buf[j + 5]
-        end = j + _HEADER + n + 2
-        if n <= MAX_PAYLOAD and end <= size and \
-                crc16(bytes(buf[j + 1:j + _HEADER + n]), 0xFFFF) == (buf[end - 2] << 8 | buf[end - 1]):
-            return True
-        j = buf.find(sof, j + 1)
-    return False
 
 
 def decode(frame):

@@ -31,7 +31,13 @@ class JournalError(ValueError):
 
 
 def frame(rec):
-    body = json.dumps(rec).encode()
+    """A record's bytes; its kind always comes first ({"k": ...), whatever order the
+    interpreter keeps a dict in, so a reader can tell a game's beginning from its head."""
+    rest = {}
+    for key in rec:
+        if key != "k":
+            rest[key] = rec[key]
+    body = ('{"k": "%s"' % rec["k"] + (", " + json.dumps(rest)[1:] if rest else "}")).encode()
     n = len(body)
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
@@ -41,11 +47,21 @@ def frame(rec):
 
 
 class Journal:
-    """The table's journal over a store. open() reads and checks it."""
+    """The table's journal over a store. open() reads and checks it.
 
-    def __init__(self, store, keep=KEEP):
+    held=True (the board): records are held in memory and written together by flush(),
+    at safe points, so flash is not erased for every input (littlefs rewrites a file's
+    last block at each append). The controller acknowledges no frame while records are
+    held (link.py `hold`): a power loss then loses only inputs that their devices still
+    have and send again."""
+
+    def __init__(self, store, keep=KEEP, held=False):
         self.store = store
         self.keep = keep
+        self.holding = held
+        self.held = b""  # records not written yet
+        self.held_ms = 0  # when the oldest of them was made (the controller's clock)
+        self.flushes = 0
         self.torn = 0  # bytes of an incomplete last record dropped at open()
         self.starts = []  # offsets of the games' first records
         self.size = 0
@@ -78,7 +94,18 @@ class Journal:
                 self.starts.append(self.size + len(out))
             out += b
         self.size += len(out)
-        self.store.append(out)
+        if self.holding:
+            self.held += out
+        else:
+            self.store.append(out)
+            self.flushes += 1
+
+    def flush(self):
+        """Write the records held, in one append."""
+        if self.held:
+            out, self.held = self.held, b""
+            self.store.append(out)
+            self.flushes += 1
 
     def begin(self, name, game):
         """A new game `name` begins, from its options (a fresh game: no state kept)."""
@@ -107,14 +134,15 @@ class Journal:
                      "s": game.snapshot(), "c": self.count, "e": []})
         unload("snapshot")  # needed at a game's end only
         self._write(*recs)
+        self.flush()
         self.compact()
 
-    def record(self, action, events, addr=None, seq=None):
+    def record(self, action, events, addr=None, seq=None, session=None):
         """One input applied: journal it; when it finished a game, close that one, begin
         the next from the state it left, and compact."""
         rec = {"k": "i", "a": action, "e": list(events)}
         if addr is not None:
-            rec["f"] = [addr, seq]
+            rec["f"] = [addr, seq] if session is None else [addr, seq, session]
         self._write(rec)
         if self.game is not None and self.game.finished_games() != self.count:
             self.next_game(True)
@@ -134,4 +162,5 @@ class Journal:
     def games(self, last=KEEP):
         """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
         from . import reader
+        self.flush()
         return reader.games(self, last)

@@ -11,7 +11,7 @@
 # reset: where its frames stand starts again. The controller sees a device only through
 # the health API below.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .frames import Decoder, encode
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
@@ -19,23 +19,9 @@ _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
 
-def new_session():
-    """A number drawn for each Link made (and so, on a board, at each boot)."""
-    try:
-        import os
-        r = os.urandom(2)
-        return r[0] << 8 | r[1]
-    except (ImportError, AttributeError, NotImplementedError, OSError):
-        return id(object()) & 0xFFFF  # no random source: at least not the last one's
-
-
 def later(a, b):
     """The later of two sequence numbers (modulo 256, within half the space)."""
     return a if (a - b) & 255 < 128 else b
-
-
-_COUNTERS = ("crc", "naks_sent", "naks_got", "retransmits", "duplicates", "dead", "refused",
-             "dropped")
 
 
 class _Peer:
@@ -70,14 +56,30 @@ class Link:
     says in HELLO."""
 
     def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
-                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None):
+                 retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=(),
+                 max_in=W.MAX_PAYLOAD):
+        """speaks: the addresses a device speaks as; it announces itself on them with
+        HELLO when it starts, so a controller notices that it was reset (a new session)
+        and takes its frames from the first again. max_in: the longest payload taken
+        (the board takes only short frames from devices: frames.py bounds its work so)."""
         self.port = port
-        self.session = new_session() if session is None else session & 0xFFFF
-        self.decoder = Decoder()
+        self.announce = list(speaks)
+        self.turn = None  # type: int | None  # the address whose frame last handed the bus over
+        if session is None:  # a number drawn for each Link made (so, on a board, at each boot)
+            try:
+                import os
+                r = os.urandom(2)
+                session = r[0] << 8 | r[1]
+            except (ImportError, AttributeError, NotImplementedError, OSError):
+                session = id(object())  # no random source: at least not the last one's
+        self.session = session & 0xFFFF
+        self.decoder = Decoder(max_in)
         self.device, self.serial = device, bytes(serial)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
         self.peers = {}
         self.now = 0
+        self.rx_ms = 0  # when bytes last came in
+        self.hold = False  # acknowledge nothing yet (the journal has not written what came)
         self.crc = 0
 
     def _peer(self, addr):
@@ -98,10 +100,13 @@ class Link:
         p = self._peer(addr)
         p.greet, p.keep = True, keep
 
-    def restore(self, addr, seq):
-        """After a reset: the journal says frame `seq` from `addr` was already taken."""
+    def restore(self, addr, seq, session=None):
+        """After a reset: the journal says frame `seq` from `addr` (of its `session`) was
+        already taken. A HELLO with another session is a device rebooted since: it counts
+        afresh."""
         p = self._peer(addr)
         p.restored = p.rx = seq
+        p.session = session
 
     def ready(self, addr):
         """The device answered HELLO, is alive and everything it had in flight arrived."""
@@ -135,14 +140,8 @@ class Link:
 
     def stats(self, addr):
         """Per-device error counters and what its HELLO said."""
-        p = self._peer(addr)
-        out = {k: p.errors.get(k, 0) for k in _COUNTERS}
-        out["crc"] = self.crc
-        out["alive"] = not p.dead
-        out["refused"] = p.refused
-        if p.info:
-            out["type"], out["serial"], out["version"] = p.info[0], p.info[1].decode(), p.info[2]
-        return out
+        from .hello import stats  # the host's question: the board's play never asks it
+        return stats(self, addr)
 
     # ---- frames out -------------------------------------------------------------------
     def send(self, addr, ftype, payload=b""):
@@ -155,13 +154,21 @@ class Link:
         if p.greet and not p.helloed:  # held back until it answers HELLO
             p.pending.append([seq, frame, None, 0])
         else:
-            self.port.write(frame)
+            self._put(addr, frame)
             p.pending.append([seq, frame, self.now, 0])
         if len(p.pending) > _WINDOW:
             self._die(addr, p)
 
     def _control(self, addr, ftype, seq, payload=b""):
-        self.port.write(encode(addr, seq, ftype, payload))
+        self._put(addr, encode(addr, seq, ftype, payload))
+
+    def _put(self, addr, frame):
+        """A frame for `addr` goes out (bus.py holds it back until the bus is this end's)."""
+        self.port.write(frame)
+
+    def waiting(self, addr):
+        """Frames for `addr` held back, not yet on the wire (a bus waits for its turn)."""
+        return 0
 
     # ---- HELLO: a session is drawn at each boot, so a new one means the peer was reset ---
     def _hello(self, addr, p, flags):
@@ -172,82 +179,27 @@ class Link:
                       + self.serial)
 
     def _on_hello(self, addr, p, seq, payload):
-        if len(payload) < 6:
-            self._count(p, "dropped")
-            return
-        flags = payload[2]
-        p.info = (payload[1], bytes(payload[6:]), payload[0])
-        if payload[0] != W.VERSION:
-            p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
-                addr, payload[0], W.VERSION)
-            p.pending = []
-            self._count(p, "refused")
-            self._control(addr, W.NAK, seq, bytes((W.NAK_VERSION,)))
-            return
-        p.refused = None
-        rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
-        sess = payload[4] << 8 | payload[5]
-        if p.session is not None and sess != p.session:  # the peer was reset
-            if p.restored is not None:
-                rx = later(rx, p.restored)
-            if p.keep and p.greet:  # what was kept was for its last session: gone
-                p.pending = []
-                p.lost = True
-        elif p.rx is not None:  # the same peer: what was taken never moves backwards
-            rx = later(rx, p.rx)
-        p.session = sess
-        p.rx = rx
-        last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken
-        p.expect = None if later(rx, last) == rx else last
-        if p.dead:
-            p.dead = False
-        if flags & W.HELLO_REPLY:
-            if p.greet and not p.helloed:
-                p.helloed = True
-                p.hellos = 0
-                now = self.now
-                for f in p.pending:  # what was held back goes now
-                    self.port.write(f[1])
-                    f[2] = now
-                    f[3] = 0  # kept through a death: its tries start again
-            return
-        # greeted by the other end (it was reset): answer for this address and for every
-        # address this end sends on, then send again all that is unacknowledged
-        self._hello(addr, p, W.HELLO_REPLY)
-        for a in self.peers:
-            q = self.peers[a]
-            if a != addr and q.seq:
-                self._hello(a, q, W.HELLO_REPLY)
-        for a in self.peers:
-            q = self.peers[a]
-            q.quiet = False
-            for f in q.pending:
-                f[3] = 0  # the other end was reset: these are not failures of this link
-            if q.pending:
-                self._resend(a, q)
-
-    def _wake(self):
-        """The other end is alive: a device end that gave up resending starts again."""
-        for a in self.peers:
-            q = self.peers[a]
-            if q.quiet:
-                q.quiet = False
-                for f in q.pending:
-                    f[3] = 0
-                self._resend(a, q)
+        from .hello import _on_hello  # a device's boot is rare in play: loaded for it, then unloaded
+        _on_hello(self, addr, p, seq, payload)
+        unload("hello")
 
     # ---- frames in --------------------------------------------------------------------
     def poll(self, now_ms=None):
         self.now = now = self.now + 1 if now_ms is None else now_ms
+        if self.announce:  # a device's first poll: HELLO on each address it speaks as
+            for a in self.announce:
+                self._hello(a, self._peer(a), 0)
+            self.announce = []
         peers = self.peers
         for addr in peers:
             p = peers[addr]
-            if p.ack_due:
+            if p.ack_due and not self.hold:
                 p.ack_due = False
                 self._control(addr, W.ACK, p.rx)
         data = self.port.read()
         out = []
         if data:
+            self.rx_ms = now
             d = self.decoder
             before = d.errors
             heard = False
@@ -255,8 +207,14 @@ class Link:
                 heard = True
                 self._take(addr, seq, ftype, payload, out)
             self.crc += d.errors - before
-            if heard:
-                self._wake()
+            if heard:  # the other end is alive: a device end that gave up resending starts again
+                for a in peers:
+                    q = peers[a]
+                    if q.quiet:
+                        q.quiet = False
+                        for f in q.pending:
+                            f[3] = 0
+                        self._resend(a, q)
         for addr in peers:
             p = peers[addr]
             if p.pending or p.greet:
@@ -266,6 +224,11 @@ class Link:
     def _take(self, addr, seq, ftype, payload, out):
         p = self._peer(addr)
         p.heard = self.now
+        if ftype & W.TURN:  # on a bus: the sender hands the bus over after this frame
+            ftype &= 0x7F
+            self.turn = addr
+        if ftype == W.POLL:
+            return
         if (ftype == W.ACK or ftype == W.NAK) and p.greet and not p.helloed:
             return  # stale: about frames of this end before it was reset
         if ftype == W.ACK:
@@ -325,7 +288,7 @@ class Link:
                 return
             if f[2] is None:  # held back: not sent yet
                 continue
-            self.port.write(f[1])
+            self._put(addr, f[1])
             f[2] = now
             self._count(p, "retransmits")
 

@@ -1,66 +1,199 @@
-# The board's entry (Raspberry Pi Pico or ESP32; copied to the board as main.py by
-# `tapis flash`). It runs the self-test, and only when that passes opens the UARTs,
-# builds the table from the journal (resuming an unfinished game) and runs the
-# controller loop on time.ticks_ms(). The controller is the same code as on the host.
+# The board's entry (Raspberry Pi Pico or ESP32; started by the main.py that `tapis flash`
+# writes, once the signed manifest checks). It reads what the table plays from the signed
+# configuration, runs the self-test, and only when that passes opens the UARTs (the shoe's
+# link, and the RS-485 bus of which the controller is the master), builds the table from
+# the journal (resuming an unfinished game) and runs the controller loop on
+# time.ticks_ms() under the hardware watchdog.
+#
+# Nothing stops the table: an exception, a MemoryError or an OSError is printed on the USB
+# console and the board resets, to resume from the journal; a full filesystem first has
+# the journal compacted; what cannot be mended (a bad configuration, a failed self-test, a
+# corrupt journal, a filesystem still full) is refused on the displays, the console and
+# the LED. The controller is the same code as on the host.
 import sys
 import time
 
 from machine import UART, Pin
 
 from . import boards
-from .link import Link
+from .bus import BusMaster
 from .journal import Journal, JournalError
+from .link import Link
 from .store import FileStore
 
-GAME = "ecarte"  # the game this table plays (the journal's, when it resumes one)
+_WDT_MS = 8000  # the watchdog resets a board whose loop stalls this long (rp2: at most 8388)
+_ENOSPC = 28
+_MIN_FREE = 16384  # bytes the filesystem must have free at boot, else the journal is compacted
+_CRASHES = "/crashes"  # resets in a row without a deal finished: after _MAX_CRASHES, refuse
+_MAX_CRASHES = 5
 
 
 def board_name():
     return "esp32" if sys.platform == "esp32" else "rp2"
 
 
-def halt(led, why):
-    """Refuse to run: say why on the USB console and blink the LED, forever."""
+def halt(led, why, route=None):
+    """Refuse to run: say why on the USB console, on the displays when the links are up,
+    and blink the LED, forever (feeding the watchdog if one runs)."""
     for line in why:
         print("tapis: " + line)
+    shown = []
+    links = []
+    if route is not None:
+        from .devices import Display
+        for a in route:
+            if route[a] not in links:
+                links.append(route[a])
+            if 0x40 <= a <= 0x4F:  # the seat displays and the table display
+                shown.append(Display(route[a], a))
+    now = 0
     while True:
         led.toggle()
+        for d in shown:
+            d.show({"refused": why})
+        for link in links:
+            link.poll(now)
+        if _wdt is not None:
+            _wdt.feed()
         time.sleep_ms(200)
+        now += 200
 
 
-def open_link(spec):
+def open_uart(spec):
     uid, tx, rx, de, baud = spec
-    uart = UART(uid, baudrate=baud, tx=Pin(tx), rx=Pin(rx))
-    port = boards.UARTPort(uart, Pin(de, Pin.OUT) if de is not None else None)
-    return Link(port, rto_ms=boards.rto_ms(baud))
+    uart = UART(uid, baudrate=baud, tx=Pin(tx), rx=Pin(rx), rxbuf=boards.RX_BUFFER)
+    return boards.UARTPort(uart, Pin(de, Pin.OUT) if de is not None else None), baud
+
+
+def free_bytes():
+    import os
+    try:
+        s = os.statvfs("/")
+        return s[0] * s[4]
+    except (AttributeError, OSError):
+        return _MIN_FREE
+
+
+def make_room(store):
+    """At boot, a filesystem short of space has its journal cut to the unfinished game."""
+    if free_bytes() >= _MIN_FREE:
+        return None
+    j = Journal(store)
+    j.open(False)
+    if len(j.starts) > 1:
+        j.keep = 0
+        j.compact()
+    if free_bytes() < _MIN_FREE:
+        return "the filesystem is full (%d bytes free) even with the journal compacted" % free_bytes()
+    return None
+
+
+def crashes(add):
+    """How many resets in a row came from a crash (add: one more; else clear)."""
+    n = 0
+    try:
+        with open(_CRASHES) as f:
+            n = int(f.read() or 0)
+    except (OSError, ValueError):
+        pass
+    n = n + 1 if add else 0
+    try:
+        if n:
+            with open(_CRASHES, "w") as f:
+                f.write(str(n))
+        else:
+            import os
+            os.remove(_CRASHES)
+    except OSError:
+        pass
+    return n
+
+
+_wdt = None
+
+
+def watchdog():
+    global _wdt
+    try:
+        from machine import WDT
+        _wdt = WDT(timeout=_WDT_MS)
+    except (ImportError, ValueError, OSError):
+        _wdt = None
+    return _wdt
 
 
 def main():
     cfg = boards.BOARDS[board_name()]
     led = Pin(cfg["led"], Pin.OUT)
-    from . import boot, selftest  # boot-only: unloaded once the table is built
+    from . import boot, config, selftest  # boot-only: unloaded once the table is built
 
+    try:
+        game, options = config.load(boards.CONFIG)
+    except config.ConfigError as e:
+        halt(led, ["configuration refused: %s" % e])
+        return
+    game = str(game)
     store = FileStore(boards.JOURNAL)
-    failed = selftest.run(store, GAME)  # before any UART is opened
+    full = make_room(store)
+    if full:
+        halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
+    # before any UART is opened; the journal is checked as it is read (boot.build: the
+    # framing of every record, the game it resumes in full; recall checks the others)
+    failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
-    route = boards.route_for(open_link(cfg["shoe"]), open_link(cfg["bus"]))
+    shoe, baud = open_uart(cfg["shoe"])
+    bus, _baud = open_uart(cfg["bus"])
+    rto = boards.rto_ms(baud)
+    route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
+                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
     try:
-        ctrl = boot.build(route, Journal(store), GAME, keep_log=False)
+        ctrl = boot.build(route, Journal(store), game, options, keep_log=False)
     except JournalError as e:
-        halt(led, ["journal refused: %s" % e])
+        halt(led, ["journal refused: %s" % e], route)
         return
     boot.unload()
-    del boot, selftest
+    from .compat import unload
+    unload("config")
+    del boot, selftest, config
+    from . import report
+    report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
+    wdt = watchdog()
     now = 0
     last = time.ticks_ms()
+    steady = False
     while True:
         t = time.ticks_ms()
         now += time.ticks_diff(t, last)  # a clock that does not wrap
         last = t
         ctrl.step(now)
+        if not steady and now > 60000:  # a minute up: the crashes before were not in a row
+            steady = True
+            crashes(False)
+        if wdt is not None:
+            wdt.feed()
         time.sleep_ms(1)
 
 
-main()
+def run():
+    """main(), and whatever escapes it reboots the board into the journal's resume."""
+    try:
+        main()
+    except Exception as e:  # MemoryError and OSError included: nothing leaves the table dead
+        try:
+            sys.print_exception(e)  # type: ignore
+        except AttributeError:
+            pass
+        n = crashes(True)
+        led = Pin(boards.BOARDS[board_name()]["led"], Pin.OUT)
+        if isinstance(e, OSError) and e.args and e.args[0] == _ENOSPC:
+            print("tapis: the filesystem is full: the journal is compacted at the next boot")
+        if n >= _MAX_CRASHES:
+            halt(led, ["crashed %d times in a row (%r): the table refuses to run" % (n, e)])
+        print("tapis: crashed (%r): resetting to resume from the journal" % (e,))
+        import machine
+        machine.reset()
+
+
+run()

@@ -52,6 +52,30 @@ def records(store, start=0):
         i += 4 + n + 2
 
 
+_BEGIN = b'{"k": "b"'  # how the journal writes a game's first record (json.dumps, "k" first)
+
+
+def starts(store):
+    """(offsets of the games' first records, offset of a torn last record or None), by
+    walking the records' framing only (magic and length check): the board's boot, which
+    then checks in full only the last game, the one it resumes (recall checks the others
+    when it reads them)."""
+    i, end = 0, store.size()
+    found = []
+    while i < end:
+        head = store.read_at(i, 4 + len(_BEGIN))
+        _check(head, i)
+        if len(head) < 4:
+            return found, i
+        n = head[1] << 8 | head[2]
+        if i + 4 + n + 2 > end:
+            return found, i
+        if head[4:] == _BEGIN:
+            found.append(i)
+        i += 4 + n + 2
+    return found, None
+
+
 def parse(data):
     """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption."""
     from .memstore import MemoryStore  # the host's: a board reads its journal from flash
@@ -100,7 +124,15 @@ def open(journal, everything=True):
     store = journal.store
     journal.starts, journal.frames, journal.torn = [], {}, 0
     recs = []
-    for off, rec in records(store):
+    first = 0
+    if not everything:
+        found, torn = starts(store)
+        if found:
+            first = found[-1]
+            journal.starts = found[:-1]
+        elif torn is None and store.size():
+            raise JournalError("journal corrupt at byte 0: no game begins it")
+    for off, rec in records(store, first):
         if rec is None:  # a power loss during the last write: drop the incomplete record
             journal.torn = store.size() - off
             store.keep(0, off)
@@ -113,7 +145,8 @@ def open(journal, everything=True):
                                % rec["k"])
         recs.append(rec)
         if rec["k"] == "i" and rec.get("f"):
-            journal.frames[rec["f"][0]] = rec["f"][1]
+            f = rec["f"]  # [addr, seq] or [addr, seq, the device's session then]
+            journal.frames[f[0]] = (f[1], f[2] if len(f) > 2 else None)
     journal.size = store.size()
     games = group(recs) if recs else []
     journal.last = games[-1] if games else None

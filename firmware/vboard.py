@@ -1,18 +1,19 @@
 # The virtual board's entry: the firmware controller under real MicroPython (the
-# webassembly port, run by simulator/mp/run.mjs), with one UART that is stdin/stdout.
-# All devices share that link, as on an RS-485 bus: their addresses tell them apart. The
-# controller is built as firmware/main.py builds it: self-test, then firmware.boot.build
-# from the journal.
+# webassembly port, run by simulator/mp/run.mjs), with its two UARTs carried over
+# stdin/stdout: the shoe's link, and the RS-485 bus of which it is the master (bus.py).
+# The controller is built as firmware/main.py builds it: self-test, then
+# firmware.boot.build from the journal.
 #
 # It runs in lockstep with the host (simulator/vboard.py), which sends the time along with
 # the bus bytes, so a run is deterministic. The envelope (big-endian):
 #
-#   host -> board  "S" now_ms:u32 n:u16 bytes[n]   bus bytes, then one controller step
+#   host -> board  "S" now_ms:u32 n:u16 m:u16 shoe[n] bus[m]   what each UART received,
+#                                                  then one controller step
 #                  "Q"                             quit (after the last reply)
 #   board -> host  "TAPIS-VBOARD 1 %10d\n"         once, when ready: the heap it then
 #                                                  holds (with --heap; the firmware's
 #                                                  modules and the fresh table), else 0
-#                  "R" n:u32 m:u32 heap:u32 bus[n] report[m]   after each "S" (and "Q")
+#                  "R" n:u32 b:u32 m:u32 heap:u32 shoe[n] bus[b] report[m]   after each "S" (and "Q")
 #
 # `report` is the repr() of the list of (action, events) the game applied in that step,
 # or empty (the first reply starts with (None, events the game logged when set up)): the host
@@ -22,7 +23,11 @@
 # Under the webassembly port gc.collect() only marks a collection as due: it happens when
 # control returns to the JavaScript top level, which `await asyncio.sleep(0)` does. So the
 # loop is a coroutine that yields after each step when measuring the heap, and every
-# _YIELD_EVERY steps otherwise (or the port's heap only grows). Run it with run.mjs -c:
+# _YIELD_EVERY steps otherwise (or the port's heap only grows). The objects the port hands
+# to JavaScript at each await are freed only when JavaScript collects them: measuring, the
+# host runs node with --expose-gc and passes its collector as js_gc, called every
+# _JS_GC_EVERY steps (else the figure creeps some 50 bytes an await, firmware or not).
+# Run it with run.mjs -c:
 #
 #   -c "...; from firmware.vboard import main; await main(sys.argv[1:], base)" GAME [OPTS] [--heap]
 #
@@ -34,18 +39,18 @@ import gc
 import struct
 import sys
 
-from . import wire as W
+from .bus import MAX_IN, BusMaster, route_for, rto_ms
 from .compat import const
 from .link import Link
 from .journal import Journal
 from .store import FileStore
 
 _YIELD_EVERY = const(32)
-_JOURNAL = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
+_JS_GC_EVERY = const(16)  # with --heap: steps between calls of JavaScript's collector (js_gc)
 
 
 class BusPort:
-    """The board's one UART: what the host sent for this step, and what the board wrote."""
+    """One of the board's UARTs: what the host sent for this step, and what the board wrote."""
 
     def __init__(self):
         self.inbox = b""
@@ -65,11 +70,12 @@ class BusPort:
         return data
 
 
-def new_controller(name, kw, port, journal=_JOURNAL):
+def new_controller(name, kw, shoe, bus, journal):
     """The controller as firmware/main.py makes it on a real board: the self-test first,
     then firmware.boot.build from the journal (a file: the port's filesystem is not the
-    Python heap, as flash is not), every device on one Link over `port`. `name` and `kw`
-    (its Options' keyword arguments) say what a fresh journal begins."""
+    Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
+    the bus over `bus`. `name` and `kw` (its Options' keyword arguments) say what a fresh
+    journal begins."""
     from . import boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
@@ -78,26 +84,13 @@ def new_controller(name, kw, port, journal=_JOURNAL):
         raise RuntimeError("self-test failed: " + "; ".join(failed))
     from .games import find
     options = find(name).Options(**kw) if kw else None
-    link = Link(port)
-    route = {W.SHOE: link, W.TABLE_DISPLAY: link}
-    for s in range(W.SEATS):  # every device on one link, as on an RS-485 bus
-        route[W.PANEL + s] = route[W.DISPLAY + s] = link
+    rto = rto_ms(115200)
+    route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
+                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
     ctrl = boot.build(route, Journal(store), name, options,
                       keep_log=False)
     boot.unload()
     return ctrl
-
-
-def record(game, applied):
-    """Wrap game.apply so that each (action, events) also goes into `applied`."""
-    apply = game.apply
-
-    def recording(action):
-        events = apply(action)
-        applied.append((action, events))
-        return events
-
-    game.apply = recording
 
 
 def read_exactly(stream, n):
@@ -110,13 +103,20 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    port = BusPort()
-    ctrl = new_controller(name, kw, port)
+    shoe, port = BusPort(), BusPort()
+    ctrl = new_controller(name, kw, shoe, port, journal)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
-    record(ctrl.game, applied)
+    rules = ctrl.game.apply
+
+    def apply(action):  # game.apply, and each (action, events) also goes into `applied`
+        events = rules(action)
+        applied.append((action, events))
+        return events
+
+    ctrl.game.apply = apply
     high = steps = 0
     if heap:
         gc.collect()
@@ -126,8 +126,9 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
     while True:
         op = read_exactly(stdin, 1)
         if op == b"S":
-            now, n = struct.unpack(">IH", read_exactly(stdin, 6))
-            port.inbox = read_exactly(stdin, n) if n else b""
+            now, n, m = struct.unpack(">IHH", read_exactly(stdin, 8))
+            shoe.inbox = read_exactly(stdin, n) if n else b""
+            port.inbox = read_exactly(stdin, m) if m else b""
             ctrl.step(now)
         elif op != b"Q":
             raise ValueError("bad envelope %r" % (op,))
@@ -135,20 +136,27 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None):
         applied[:] = []
         steps += 1
         if heap or steps % _YIELD_EVERY == 0:
+            if js_gc is not None and steps % _JS_GC_EVERY == 0:
+                js_gc()  # JavaScript frees what it held of the Python heap (at the next await)
+                await asyncio.sleep(0)
             gc.collect()
             await asyncio.sleep(0)
             if heap:
                 high = max(high, gc.mem_alloc() - base)
-        bus = port.take()
-        stdout.write(b"R" + struct.pack(">III", len(bus), len(report), high) + bus + report)
+        out, bus = shoe.take(), port.take()
+        stdout.write(b"R" + struct.pack(">IIII", len(out), len(bus), len(report), high) + out + bus + report)
         if op == b"Q":
             return
 
 
-async def main(argv, base=0):
+async def main(argv, base=0, js_gc=None):
     heap = "--heap" in argv
-    rest = [a for a in argv if a != "--heap"]
+    journal = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
+    for a in argv:
+        if a.startswith("--journal="):  # the unix port: a file of the host's
+            journal = a[10:]
+    rest = [a for a in argv if a != "--heap" and not a.startswith("--journal=")]
     if not rest:
         raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal)

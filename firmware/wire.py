@@ -31,7 +31,9 @@ ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payl
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
 HELLO = const(0x03)  # either way: SEQ = oldest unacknowledged; [version, type, flags, next, session] + serial
 PING = const(0x04)  # controller -> device heartbeat; answered by an ACK
-# (ACK, NAK and HELLO are not sequenced and not acknowledged)
+POLL = const(0x05)  # on the bus: controller -> device "speak now"; device -> controller "nothing to say"
+TURN = const(0x80)  # on the bus, or'ed into TYPE: the sender hands the bus over after this frame (bus.py)
+# (ACK, NAK, HELLO and POLL are not sequenced and not acknowledged)
 
 # NAK reasons
 NAK_ORDER = const(1)  # a frame came out of order (one was lost)

@@ -4,6 +4,8 @@ mpremote, verify by reading the hashes back (SPEC §3 "Software verification").
 The board's filesystem after a flash:
   main.py          a two-line stub: firmware.manifest.boot(ENTRY) checks, then starts ENTRY
   firmware/**.mpy  every firmware module, compiled (the virtual board's entry is left out)
+  config.json      what the table plays (configuration(): game, variant, options), signed
+                   with the code: firmware/config.py reads it
   manifest.json    {"v": 1, "device": ID, "files": {path: sha256 hex}}
   manifest.sig     HMAC-SHA256 of manifest.json under the device key (hex)
   device.key       the device key (hex)
@@ -35,8 +37,33 @@ def boot_stub(entry):
             "from firmware.manifest import boot\nboot(%r)\n" % (entry or "",)).encode()
 
 
-def build_image(entry=DEFAULT_ENTRY, out_dir=None):
-    """{board path: bytes} of the code to deploy: the compiled firmware and main.py."""
+def configuration(game="ecarte", variant=None, options=None):
+    """config.json's bytes: the game, its variant by name (docs/rules.md) and options
+    (Options keyword arguments over the variant's: seats, stakes...). FlashError names
+    what is wrong."""
+    from tapis.firmware.games import find
+    from tapis.firmware.games import named
+
+    try:
+        kit = find(game)
+        kw = dict(named.variants(game)[variant]) if variant is not None else {}
+    except ValueError as e:
+        raise FlashError(str(e)) from None
+    except KeyError:
+        raise FlashError("%s has no variant %r (variants: %s)" % (
+            game, variant, ", ".join(sorted(named.variants(game))))) from None
+    kw.update(options or {})
+    try:
+        opts = kit.Options(**kw)
+    except (TypeError, ValueError) as e:
+        raise FlashError("%s refuses the options %r: %s" % (game, kw, e)) from None
+    return json.dumps({"v": 1, "game": game, "variant": variant, "options": opts.snapshot()},
+                      sort_keys=True).encode()
+
+
+def build_image(entry=DEFAULT_ENTRY, out_dir=None, config=None):
+    """{board path: bytes} of the code to deploy: the compiled firmware, main.py and the
+    configuration (config: config.json's bytes; écarté's defaults if None)."""
     with tempfile.TemporaryDirectory() as tmp:
         try:
             sizes = compile_firmware(tmp, NOT_DEPLOYED)
@@ -44,6 +71,7 @@ def build_image(entry=DEFAULT_ENTRY, out_dir=None):
             raise FlashError(str(e)) from None
         image = {path: (Path(tmp) / path).read_bytes() for path in sizes}
     image["main.py"] = boot_stub(entry)
+    image["config.json"] = config if config is not None else configuration()
     if out_dir is not None:
         for path, data in image.items():
             (Path(out_dir) / path).parent.mkdir(parents=True, exist_ok=True)
@@ -285,10 +313,11 @@ print(repr({p: h(p) for p in paths}))
 
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
-          progress=None):
+          progress=None, config=None):
     """Compile, sign, deploy and (verify=True) read back. Returns a summary dict. Files the
     board already holds unchanged are not written again (force=True writes them all);
-    `progress(total)` is a context manager giving advance() per file written (host/progress.py)."""
+    `progress(total)` is a context manager giving advance() per file written (host/progress.py);
+    config: config.json's bytes (configuration()); écarté's defaults if None."""
     t = connect(url)
     try:
         board = board_version(t)
@@ -298,7 +327,7 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
             raise FlashError(refused)
         log("board: MicroPython %s; the firmware compiled by mpy-cross %s (.mpy v%d.%d)"
             % (".".join(map(str, board[0])), ".".join(map(str, compiler[0])), compiler[1], compiler[2]))
-        image = build_image(entry)
+        image = build_image(entry, config=config)
         log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
             len(d) for p, d in image.items() if p.endswith(".mpy"))))
         device = device_id(t)

@@ -1,11 +1,15 @@
 # Emulated devices: a shoe that deals a seeded shuffle as frames, seat consoles
 # (a panel and a display on one link) and the table display. They speak the same
-# frames as real devices, through the same codec.
-import json
-
+# frames as real devices, through the same codec. On the bus (bus=True, the table as
+# built) the consoles and the display hear every frame, take their own and speak only
+# when the bus is handed to them (firmware/bus.py).
 from tapis.firmware import deck
 from tapis.firmware import wire as W
+from tapis.firmware.boards import rto_ms
 from tapis.firmware.link import Link
+from tapis.firmware.remote import BusDevice, Decoder
+
+RTO_MS = rto_ms(115200)  # the devices resend as the board does, at the line's rate
 
 # Packs with a cut card, and the span of places it is put at (club écarté's shoe): when
 # it comes out the shoe reports FAULT CUT and stops; the next DRAW goes on past it.
@@ -14,7 +18,8 @@ CUTS = deck.CUT_SPAN
 
 class EmuShoe:
     def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS):
-        self.link, self.rng, self.addr = Link(port, W.DEV_SHOE, b"EMU-SHOE"), rng, addr
+        self.link = Link(port, W.DEV_SHOE, b"EMU-SHOE", rto_ms=RTO_MS, speaks=(addr,))
+        self.rng, self.addr = rng, addr
         self.pack = []
         self.dealt = 0
         self.cuts, self.cut = cuts, None
@@ -45,15 +50,27 @@ class EmuShoe:
 class EmuDisplay:
     """Keeps the last view it was shown; `on_show` lets a renderer watch."""
 
-    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY):
-        self.link = Link(port, device, b"EMU-%d" % device)
+    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True):
+        serial = b"EMU-%d" % device
+        if bus:
+            self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS)
+        else:
+            self.link = Link(port, device, serial, rto_ms=RTO_MS, speaks=addrs)
         self.view = None
+        self.views = Decoder()
         self.on_show = on_show
+        self.shows = 0
+        self.refused = 0  # SHOWs it could not apply
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == W.SHOW:
-                self.view = json.loads(payload)
+                try:
+                    self.view = self.views.feed(payload)
+                except ValueError:  # a change to a view it does not have (it was reset)
+                    self.refused += 1
+                    continue
+                self.shows += 1
                 if self.on_show:
                     self.on_show(self.view)
 
@@ -62,13 +79,22 @@ class EmuConsole(EmuDisplay):
     """A seat: its display, and a panel pressed by `player.presses(view)`, which
     returns the (button, arg) presses to make, if any, on each new view."""
 
-    def __init__(self, port, seat, player):
-        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE)
+    def __init__(self, port, seat, player, bus=True):
+        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus)
         self.seat, self.player = seat, player
+        self.hold = False  # the player's hands off the panel (the table is draining)
+        self.pressed = None  # when the last presses were made, until the display answers
+        self.latencies = []  # ms from a press to the seat's own display showing what it did
 
     def step(self, now_ms):
         before = self.view
         EmuDisplay.step(self, now_ms)
         if self.view is not before and self.view is not None:
+            if self.pressed is not None:
+                self.latencies.append(now_ms - self.pressed)
+                self.pressed = None
+            if self.hold:
+                return
             for button, arg in self.player.presses(self.view):
                 self.link.send(W.PANEL + self.seat, W.BUTTON, bytes((button, arg)))
+                self.pressed = now_ms

@@ -10,7 +10,11 @@
 #   ("outofturn", seat) the shoe is dealt from that seat   FAULT "T" seat, then stops
 #
 # `faults` maps (pack number, delivery number) to a fault: pack 1 is the first pack the
-# table loads, delivery n the n-th card (or fault) to come out of it.
+# table loads, delivery n the n-th card (or fault) to come out of it. `rate`: besides, each
+# delivery misfeeds with that probability (a card unread, face up or two together; from
+# a seeded generator of its own: tapis table --faults shoe=P).
+import random
+
 from tapis.firmware import deck
 from tapis.firmware import wire as W
 from tapis.firmware.rng import Seeded
@@ -18,8 +22,12 @@ from tapis.simulator.devices import EmuShoe
 
 
 class FaultyShoe(EmuShoe):
-    def __init__(self, port, rng, faults=None, stack=None, addr=W.SHOE):
+    RANDOM = ("unread", "faceup", "double")
+
+    def __init__(self, port, rng, faults=None, stack=None, addr=W.SHOE, rate=0.0, seed=0):
         EmuShoe.__init__(self, port, rng, addr, cuts={})
+        self.rate = rate
+        self.chance = random.Random(seed)
         self.faults = dict(faults or {})
         self.stack = [list(p) for p in stack or ()]  # packs to load in this order, then shuffles
         self.packs = 0
@@ -53,6 +61,8 @@ class FaultyShoe(EmuShoe):
         """One delivery; returns (go on with this request, an over-draw is due)."""
         self.n += 1
         fault = self.faults.pop((self.packs, self.n), None)
+        if fault is None and self.rate and self.chance.random() < self.rate:
+            fault = self.chance.choice(self.RANDOM)
         if fault is None:
             return self._card(), False
         self.injected.append((self.packs, self.n, fault))

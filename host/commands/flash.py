@@ -24,7 +24,27 @@ def register(sub):
                    "'none': check only)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no messages, only errors")
     p.add_argument("--json", action="store_true", help="one JSON object with the result")
+    g = p.add_argument_group("what the table plays (config.json, signed with the firmware)")
+    g.add_argument("--game", default="ecarte", help="the game (default: ecarte)")
+    g.add_argument("--variant", help="a variant of the game by name (docs/rules.md)")
+    g.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an option of the game over the variant's, e.g. stake=2, gallery=2, "
+                   "seats=4 (a JSON value; repeat for more)")
     p.set_defaults(func=run, parser=p)
+
+
+def parse_options(items):
+    """['stake=2', 'pool=true'] -> {"stake": 2, "pool": True}; ValueError quoting a bad one."""
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.isidentifier():
+            raise ValueError("--option wants NAME=VALUE, got %r" % (item,))
+        try:
+            out[name] = json.loads(value)
+        except ValueError:
+            out[name] = value
+    return out
 
 
 def run(args):
@@ -39,12 +59,17 @@ def run(args):
     quiet = args.quiet or args.json
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
+        config = F.configuration(args.game, args.variant, parse_options(args.option))
+    except (ValueError, F.FlashError) as e:
+        args.parser.error(str(e))
+    try:
         if args.check:
             result = F.verify(args.port, key_file=args.key_file)
             log("verified: %d files on device %s match its signed manifest" % (result["files"], result["device"]))
         else:
             result = F.flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
-                             force=args.force, progress=partial(progress, unit="files", quiet=args.quiet))
+                             force=args.force, progress=partial(progress, unit="files", quiet=args.quiet),
+                             config=config)
     except F.FlashError as e:
         if args.json:
             print(json.dumps({"schema": "tapis.flash/1", "ok": False, "error": str(e)}))

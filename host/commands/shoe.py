@@ -53,6 +53,61 @@ def register(sub):
     e.add_argument("--json", action="store_true", help="log what it sends and receives as JSON lines")
     e.set_defaults(func=emulate, parser=e)
 
+    d = sp.add_parser("draw", help="ask a framed shoe for N cards, as the table's controller does")
+    d.add_argument("--port", required=True, help="pyserial URL or device path")
+    d.add_argument("--baud", type=A.positive, default=115200, help="baud rate (default 115200)")
+    d.add_argument("n", type=A.positive, metavar="N", help="how many cards (1-255)")
+    d.add_argument("--shuffle", type=int, choices=(32, 36, 52, 104),
+                   help="have it load and shuffle a fresh pack of this size first")
+    d.add_argument("--timeout", type=float, default=10.0, help="seconds to wait (default 10)")
+    d.add_argument("--json", action="store_true", help="one JSON object per card or fault")
+    d.set_defaults(func=draw, parser=d)
+
+
+def draw(args):
+    """Greet the shoe, (SHUFFLE,) DRAW N, and print each card or fault until N came, the
+    shoe stopped (a fault) or the time ran out (exit 1)."""
+    from tapis.firmware import wire as W
+    from tapis.firmware.cards import name
+    from tapis.firmware.dialect import fault_line, meaning
+    from tapis.firmware.link import Link
+
+    if args.n > 255:
+        args.parser.error("N must be 1..255 (a DRAW asks for one byte's worth), got %d" % args.n)
+    if args.timeout <= 0:
+        args.parser.error("--timeout must be positive, got %r" % args.timeout)
+    args.duration = None
+    port = _open(args)
+    try:
+        link = Link(port, W.DEV_HOST, b"tapis-shoe-draw")
+        link.greet(W.SHOE, True)
+        if args.shuffle:
+            link.send(W.SHOE, W.SHUFFLE, bytes((args.shuffle,)))
+        link.send(W.SHOE, W.DRAW, bytes((args.n,)))
+        t0, got = time.monotonic(), 0
+        while got < args.n:
+            ms = int((time.monotonic() - t0) * 1000)
+            if ms > args.timeout * 1000:
+                sys.stderr.write("tapis shoe draw: %d of %d cards in %.1f s\n" % (got, args.n, args.timeout))
+                return 1
+            for _a, _s, ftype, payload in link.poll(ms):
+                if ftype == W.CARD and len(payload) == 1:
+                    got += 1
+                    out = {"type": "CARD", "card": name(payload[0]), "code": payload[0]}
+                    print(json.dumps(out) if args.json else name(payload[0]), flush=True)
+                elif ftype == W.FAULT:
+                    out = {"type": "FAULT", "fault": fault_line(bytes(payload)), "meaning": meaning(bytes(payload))}
+                    print(json.dumps(out) if args.json else "ERR %s (%s)" % (out["fault"], out["meaning"]), flush=True)
+                    if payload[:1] != bytes((W.CUT,)):
+                        return 0  # the shoe stopped
+            time.sleep(0.001)
+        link.poll(int((time.monotonic() - t0) * 1000))  # acknowledge the last
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        port.close()
+
 
 def _open(args):
     from tapis.host.ports import PortError, open_port

@@ -15,8 +15,20 @@ def register(sub):
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--deals", type=A.positive, help="play N deals (default: one whole game)")
     p.add_argument("--json", action="store_true", help="one JSON record per deal")
-    p.add_argument("--board", choices=["cpython", "micropython"], default="cpython",
-                   help="where the firmware runs: here, or on the virtual board (real MicroPython)")
+    p.add_argument("--board", choices=["cpython", "micropython", "pico"], default="cpython",
+                   help="where the firmware runs: here, on the virtual board (real MicroPython), or "
+                   "flashed onto an emulated Raspberry Pi Pico (rp2040js; needs --image)")
+    p.add_argument("--image", help="--board pico: the MicroPython RPI_PICO .uf2 image (default: $TAPIS_PICO_IMAGE)")
+    p.add_argument("--shoe", metavar="URL", help="a real (or emulated) shoe on a serial port, instead of "
+                   "the emulated one (pyserial URL); real time")
+    p.add_argument("--shoe-dialect", choices=["frames", "text"], default="frames",
+                   help="what the --shoe speaks (default frames)")
+    p.add_argument("--bus", metavar="URL", help="real panels and displays: the RS-485 bus on a serial port "
+                   "(pyserial URL), instead of the emulated consoles; real time")
+    p.add_argument("--journal", metavar="PATH", help="keep the board's journal in this file (an unfinished "
+                   "game in it is resumed); read it with tapis recall --journal PATH")
+    p.add_argument("--faults", metavar="SPEC", help="inject faults: drop=P,corrupt=P (each frame on the "
+                   "wires), shoe=P (each card out of the shoe misfeeds), e.g. drop=0.01,corrupt=0.01,shoe=0.02")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
     p.add_argument("--delay", type=A.seconds_or_zero, help="seconds between lines when watching (default %.2f on a terminal; "
                    "keys there: space pause, s step, + - speed, q quit)" % DELAY)
@@ -48,17 +60,38 @@ def run(args):
         sys.stderr.write("tapis table: %s\n" % e)
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
+    extra = _devices(args, options)
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
     out = sys.stdout
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
-    sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, players=players)
+    elif args.board == "pico":
+        from tapis.host.picotable import PicoTable
+
+        image = extra.pop("image")
+
+        def EmulatedTable(seed, game, options=None, evaluator=None, **kw):  # noqa: F811
+            return PicoTable(seed, game, options=options, image=image,
+                             log=lambda line: sys.stderr.write(line + "\n") if not args.json else None, **kw)
+    try:
+        sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, players=players, **extra)
+    except Exception as e:
+        from tapis.simulator.pico.setup import PicoError
+        if not isinstance(e, PicoError):
+            raise
+        sys.stderr.write("tapis table: %s\n" % e)
+        return 1
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
+    done_deals = done_games = 0
+    if getattr(args, "resumes", False):  # the journal's unfinished game: N deals more
+        done_deals, done_games = sim.game.finished_deals(), sim.game.finished_games()
+        sys.stderr.write("tapis table: resumed the unfinished game in %s (%d deals played)\n"
+                         % (args.journal, done_deals))
     if args.deals is None:
-        play = lambda on_events: sim.run_games(1, on_events)  # noqa: E731
+        play = lambda on_events: sim.run_games(done_games + 1, on_events)  # noqa: E731
     else:
-        play = lambda on_events: sim.run_deals(args.deals, on_events)  # noqa: E731
+        play = lambda on_events: sim.run_deals(done_deals + args.deals, on_events)  # noqa: E731
     try:
         if args.json or not out.isatty():
             _record(sim, play, kit, seed, options, args, out)
@@ -69,8 +102,10 @@ def run(args):
         sys.stderr.write("tapis table: stopped (Ctrl-C), seed %d\n" % seed)
         return 130
     finally:
-        if args.board == "micropython":
-            sim.close()
+        if args.board in ("micropython", "pico"):
+            sim.close()  # the board's process too, on Ctrl-C
+        if extra.get("journal") is not None:
+            extra["journal"].flush()
     return 0
 
 
@@ -102,3 +137,63 @@ def _record(sim, play, kit, seed, options, args, out):
 
 def _utf8(out):
     return (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"
+
+
+def _devices(args, options):
+    """The keyword arguments of the table for --shoe, --bus, --journal, --faults, --image
+    (bad input: exit 2 through args.parser.error)."""
+    extra = {}
+    real = args.shoe or args.bus
+    if args.board != "cpython" and (real or args.journal):
+        args.parser.error("--shoe, --bus and --journal need --board cpython (the firmware here)")
+    if args.board == "pico":
+        from tapis.simulator.pico.setup import PicoError, image_path
+        try:
+            extra["image"] = image_path(args.image)
+        except PicoError as e:
+            args.parser.error(str(e))
+    elif args.image:
+        args.parser.error("--image is for --board pico")
+    if args.faults:
+        from tapis.simulator.wires import parse_faults
+        try:
+            extra["faults"] = faults = parse_faults(args.faults)
+        except ValueError as e:
+            args.parser.error(str(e))
+        if faults["shoe"]:
+            from tapis.firmware import wire as W
+            from tapis.firmware.games import find
+            kit = kits.find(args.game)
+            if find(args.game).Table(kit.new_game(options)).shoe_fault(bytes((W.UNREAD,))) is None:
+                args.parser.error("--faults shoe=P: %s's table answers no misfed card (only ecarte's laws do)"
+                                  % args.game)
+    if args.journal:
+        from tapis.firmware.journal import Journal, JournalError
+        from tapis.firmware.store import FileStore
+        import os
+        d = os.path.dirname(os.path.abspath(args.journal))
+        if not os.path.isdir(d):
+            args.parser.error("--journal %s: no directory %s" % (args.journal, d))
+        j = Journal(FileStore(args.journal))
+        try:
+            j.open(False)
+        except JournalError as e:
+            args.parser.error("--journal %s: %s" % (args.journal, e))
+        if j.last is not None and j.last["game"] != args.game:
+            args.parser.error("--journal %s: its unfinished game is %s, not %s (--game %s resumes it)"
+                              % (args.journal, j.last["game"], args.game, j.last["game"]))
+        args.resumes = j.last is not None
+        extra["journal"] = Journal(FileStore(args.journal))
+    if real:
+        from tapis.host.ports import PortError, open_port
+        from tapis.host.realtable import Pacer, TextShoe
+        try:
+            if args.shoe:
+                port = open_port(args.shoe)
+                extra["shoe"] = TextShoe(port) if args.shoe_dialect == "text" else port
+            if args.bus:
+                extra["bus"] = open_port(args.bus)
+        except PortError as e:
+            args.parser.error(str(e))
+        extra["pacer"] = Pacer()
+    return extra

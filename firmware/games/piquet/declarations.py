@@ -6,7 +6,7 @@
 # rules do: point = cards << 8 | pips, sequence = length << 4 | top rank,
 # set = size << 4 | rank; 0 means nothing to declare. A hand as a bitmask has bit
 # `card` set for each card (hand_mask), which is what the batch API takes.
-from ...cards import ACE as _ACE, JACK as _JACK, KING as _KING, TEN as _TEN
+from ... import cards  # the ranks by name (imported by name, they would be public here)
 
 # Category results are (winner, score): winner 0 = elder, 1 = younger, -1 = nobody.
 ELDER = 0
@@ -22,9 +22,9 @@ FIELDS = ("point_winner", "point_score", "sequence_winner", "sequence_score",
 
 def pips(r):
     """A card's value for the point: ace 11, court cards 10, others their pips."""
-    if r == _ACE:
+    if r == cards.ACE:
         return 11
-    return 10 if r >= _TEN else r + 2
+    return 10 if r >= cards.TEN else r + 2
 
 
 def suit_masks(hand):
@@ -98,7 +98,7 @@ def sets(hand):
     counts = [0] * 13
     for c in hand:
         counts[c & 15] += 1
-    out = [(counts[r], r) for r in range(_TEN, 13) if counts[r] >= 3]
+    out = [(counts[r], r) for r in range(cards.TEN, 13) if counts[r] >= 3]
     out.sort(reverse=True)
     return out
 
@@ -145,7 +145,7 @@ def set_score(hand):
 def is_carte_blanche(hand):
     """No jack, queen or king."""
     for c in hand:
-        if _JACK <= (c & 15) <= _KING:
+        if cards.JACK <= (c & 15) <= cards.KING:
             return False
     return True
 

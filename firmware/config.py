@@ -1,0 +1,44 @@
+# What this table plays (SPEC §9): the game, its variant and its options (seats, stakes,
+# ...), from /config.json, which `tapis flash --game G --variant V` writes and lists in the
+# signed manifest (so it is checked at boot like the code). The firmware hard-codes none:
+#   {"v": 1, "game": "ecarte", "variant": "pool" or null, "options": the Options snapshot}
+# Boot-time only: main.py unloads it once the table is built.
+import json
+
+from .games import find
+
+
+class ConfigError(ValueError):
+    """The configuration is missing or wrong: the table refuses to run."""
+
+
+def parse(raw):
+    """(game name, its Options) from config.json's bytes."""
+    try:
+        c = json.loads(raw)
+    except ValueError:
+        raise ConfigError("config.json is not JSON")
+    if not isinstance(c, dict) or c.get("v") != 1:
+        raise ConfigError("config.json is not a version 1 configuration: flash it again")
+    game = c.get("game")
+    try:
+        kit = find(game)
+    except ValueError as e:
+        raise ConfigError("config.json: %s" % e)
+    frozen = c.get("options")
+    if not isinstance(frozen, dict):
+        raise ConfigError("config.json: the options of %s are not a snapshot" % game)
+    try:
+        options = kit.Options.restore(frozen)
+    except (TypeError, ValueError, KeyError) as e:
+        raise ConfigError("config.json: %s refuses its options: %s" % (game, e))
+    return game, options
+
+
+def load(path):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError:
+        raise ConfigError("no configuration at %s: flash it with tapis flash --game G" % path)
+    return parse(raw)

@@ -1,0 +1,125 @@
+# A device's end of the table as built, which the board itself never loads: its end of
+# the RS-485 bus (bus.py has the controller's) and the view a display rebuilds from SHOW
+# payloads (devices.py has the encoder and the format). The emulated devices run it; a
+# real panel or display would.
+from . import wire as W
+from .bus import _say
+from .frames import encode
+from .link import Link
+
+
+class BusDevice(Link):
+    """A device's end of the bus: it hears every frame on the line, takes those for its
+    own addresses, and speaks only when the bus is handed to it."""
+
+    def __init__(self, port, device, serial=b"", addrs=(), **kw):
+        Link.__init__(self, port, device, serial, speaks=addrs, **kw)
+        self.addrs = tuple(addrs)
+        self.held = []
+
+    def _put(self, addr, frame):
+        if frame not in self.held:
+            self.held.append(frame)
+
+    def waiting(self, addr):
+        return len(self.held)
+
+    def _take(self, addr, seq, ftype, payload, out):
+        if addr in self.addrs:
+            Link._take(self, addr, seq, ftype, payload, out)
+
+    def poll(self, now_ms=None):
+        out = Link.poll(self, now_ms)
+        addr = self.turn
+        if addr is not None:
+            self.turn = None
+            for a in self.peers:  # what just came is acknowledged in this answer
+                p = self.peers[a]
+                if p.ack_due:
+                    p.ack_due = False
+                    self._control(a, W.ACK, p.rx)
+            frames = self.held or [encode(addr, 0, W.POLL)]
+            self.held = []
+            _say(self.port, frames)
+        return out
+
+
+class Decoder:
+    """A display's side: feed(payload) -> the whole view, as a new dict."""
+
+    def __init__(self):
+        self.view = None
+        self.strings = []
+
+    def feed(self, data):
+        if data[:1] == b"F":
+            view = {}
+            self.strings = []
+        elif data[:1] == b"D" and self.view is not None:
+            view = dict(self.view)
+        else:
+            raise ValueError("a SHOW payload begins with F, or D after an F: %r" % (bytes(data[:8]),))
+        i = 1
+        n = len(data)
+        while i < n:
+            if data[i] == 0xFF:
+                k, i = self._str(data, i + 1)
+                view.pop(k, None)
+                continue
+            k, i = self._str(data, i)
+            view[k], i = self._value(data, i)
+        self.view = view
+        return view
+
+    def _str(self, d, i):
+        t = d[i]
+        if 0xA0 <= t < 0xFF:
+            return self.strings[t - 0xA0], i + 1
+        if t == 0x89:
+            return self.strings[d[i + 1]], i + 2
+        if t == 0x88:
+            n = d[i + 1]
+            s = bytes(d[i + 2:i + 2 + n]).decode()
+            self.strings.append(s)
+            return s, i + 2 + n
+        if t == 0x8A:
+            n = d[i + 1] << 8 | d[i + 2]
+            return bytes(d[i + 3:i + 3 + n]).decode(), i + 3 + n
+        raise ValueError("not a string at byte %d: 0x%02x" % (i, t))
+
+    def _value(self, d, i):
+        t = d[i]
+        if t < 0x80:
+            return t, i + 1
+        if t == 0x80:
+            return None, i + 1
+        if t == 0x81 or t == 0x82:
+            return t == 0x82, i + 1
+        if 0x8C <= t <= 0x8F:
+            return t - 0x90, i + 1
+        if t == 0x83:
+            v = d[i + 1] << 8 | d[i + 2]
+            return v - 65536 if v >= 32768 else v, i + 3
+        if t == 0x84:
+            v = d[i + 1] << 24 | d[i + 2] << 16 | d[i + 3] << 8 | d[i + 4]
+            return v - (1 << 32) if v >= 1 << 31 else v, i + 5
+        if t == 0x85:
+            n = d[i + 1]
+            i += 2
+            out = []
+            for _ in range(n):
+                x, i = self._value(d, i)
+                out.append(x)
+            return out, i
+        if t == 0x86:
+            n = d[i + 1]
+            i += 2
+            out = {}
+            for _ in range(n):
+                k, i = self._str(d, i)
+                out[k], i = self._value(d, i)
+            return out, i
+        if t == 0x87:
+            n = d[i + 1]
+            return list(d[i + 2:i + 2 + n]), i + 2 + n
+        return self._str(d, i)
