@@ -28,7 +28,9 @@ class PlayTable(EmulatedTable):
             raise ValueError("%s has seats 0 to %d, not %r" % (game, seats - 1, seat))
         make = bots or (lambda s: kit.Bot())
         players = [self.panel if s == seat else Paced(make(s), pause_s) for s in range(seats)]
-        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
+        # a pipe per device, not the polled bus as built: a bus master polls for ever, so
+        # the table would never rest while the person thinks (docs/play.md)
+        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, wires=False)
         self.seat = seat
         self.person = self.consoles[seat]
         self.quiet = 0  # steps since something was last on a wire
@@ -48,10 +50,7 @@ class PlayTable(EmulatedTable):
         steps; or until until() is true after a step; `most` steps at most, one at least.
         Returns the steps made."""
         for n in range(1, most + 1):
-            self.now += 1
-            self.controller.step(self.now)
-            for d in self.devices:
-                d.step(self.now)
+            self.step()  # the controller, then the devices
             self._press()
             if until is not None and until():
                 return n
