@@ -175,26 +175,26 @@ def repique(awards):
 def declare(elder, younger):
     """Both hands declare everything: the nine FIELDS (winner -1 and score 0 for a
     category nobody scores; the totals include the repique)."""
-    pw = compare(point_key(elder), point_key(younger))
-    ps = 0
-    if pw != NOBODY:
-        ps = point_key((elder, younger)[pw]) >> 8
-    qw = compare(sequence_key(elder), sequence_key(younger))
-    qs = sequence_score((elder, younger)[qw]) if qw != NOBODY else 0
-    sw = compare(set_key(elder), set_key(younger))
-    ss = set_score((elder, younger)[sw]) if sw != NOBODY else 0
-    return _finish(pw, ps, qw, qs, sw, ss)
-
-
-def _finish(pw, ps, qw, qs, sw, ss):
-    rq = repique(((pw, ps), (qw, qs), (sw, ss)))
+    # each category's (winner, score) in scoring order; one tuple, not six arguments: on
+    # the board every argument's name is interned
+    awards = []
+    for key, score in ((point_key, None), (sequence_key, sequence_score), (set_key, set_score)):
+        w = compare(key(elder), key(younger))
+        if w == NOBODY:
+            awards.append((w, 0))
+        else:
+            hand = (elder, younger)[w]
+            awards.append((w, point_key(hand) >> 8 if score is None else score(hand)))
+    rq = repique(awards)
     tot = [0, 0]
-    for w, s in ((pw, ps), (qw, qs), (sw, ss)):
+    out = []
+    for w, points in awards:
+        out.extend((w, points))
         if w != NOBODY:
-            tot[w] += s
+            tot[w] += points
     if rq != NOBODY:
         tot[rq] += REPIQUE
-    return (pw, ps, qw, qs, sw, ss, rq, tot[0], tot[1])
+    return tuple(out) + (rq, tot[0], tot[1])
 
 
 def declare_masks(elder, younger):
