@@ -9,7 +9,6 @@ well, for the ratio); the pure atlas is extrapolated from --pure-rows rows, and 
 """
 import argparse
 import os
-import random
 import subprocess
 import sys
 import time
@@ -19,18 +18,9 @@ sys.path.insert(0, ROOT)
 
 from tapis.cython_core import ecarte_verdict as compiled  # noqa: E402
 from tapis.firmware.games.ecarte import verdict as pure  # noqa: E402
-from tapis.firmware.deck import deck32  # noqa: E402
 from tapis.host import ecarte_classes as K  # noqa: E402
 
-
-def positions(n, seed=2026):
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        d = deck32()
-        rng.shuffle(d)
-        out.append((d[:5], d[5]))
-    return out
+from ecarte_odds import hands as positions  # noqa: E402  the seeded positions the odds benchmark times
 
 
 def per_call(fn, sample):
