@@ -12,7 +12,8 @@
 # what a power loss during a write leaves, is reported as such, for the journal to drop.
 #
 # Payloads: {"k": "b", "g": game, "o": options, "n": number, "c": games finished, "s":
-# state or null, "e": events} begins a game; {"k": "i", "a": action, "e": events, "f":
+# state or null, "e": events, "f": [[address, [seq, session]], ...] the devices'
+# last frames} begins a game; {"k": "i", "a": action, "e": events, "f":
 # [address, seq]} is one input (from that frame); {"k": "v", "n": inputs voided, "why":
 # text}; {"k": "e", "n": number} ends a game.
 import json
@@ -130,8 +131,12 @@ class Journal:
         recs = [{"k": "e", "n": self.number}] if end else []
         self.number += 1
         self.count = game.finished_games()
+        # the devices' last frames go with it: after a power loss at the game's end the
+        # board must still know them, or the frames its devices send again (they were
+        # not acknowledged while held) would be applied a second time, in the new game
         recs.append({"k": "b", "g": self.name, "o": self.opts, "n": self.number,
-                     "s": game.snapshot(), "c": self.count, "e": []})
+                     "s": game.snapshot(), "c": self.count, "e": [],
+                     "f": list(self.frames.items())})
         unload("snapshot")  # needed at a game's end only
         self._write(*recs)
         self.flush()
@@ -143,6 +148,7 @@ class Journal:
         rec = {"k": "i", "a": action, "e": list(events)}
         if addr is not None:
             rec["f"] = [addr, seq] if session is None else [addr, seq, session]
+            self.frames[addr] = (seq, session)
         self._write(rec)
         if self.game is not None and self.game.finished_games() != self.count:
             self.next_game(True)

@@ -140,6 +140,8 @@ def open(journal, everything=True):
         if rec["k"] == "b":
             journal.starts.append(off)
             recs = []
+            for a, f in rec.get("f", ()):
+                journal.frames[a] = tuple(f)
         elif not journal.starts:
             raise JournalError("journal corrupt: a %r record before any game began"
                                % rec["k"])
