@@ -98,10 +98,13 @@ def test_table_journal_is_resumed_and_read_by_recall(tmp_path):
     assert records(again.stdout)[:2] == records(first.stdout)
     recall = tapis("recall", "--journal", path, "--json")
     assert recall.returncode == 0, recall.stderr
-    game = json.loads(recall.stdout)
-    assert game["game"] == "ecarte" and not game["done"]
-    deals = [e for _a, events, _f in game["inputs"] for e in events if e[0] == "deal"]
-    assert len(deals) >= 3  # deals 2, 3 and 4 begun by inputs (the first by the game's setup)
+    told = records(recall.stdout)  # the journal's deals, as deal records (docs/records.md)
+    assert {r["game"] for r in told} == {"ecarte"}
+    # the three deals played, as the table told them (the journal knows no seed)
+    def plain(recs):
+        return [{k: v for k, v in r.items() if k not in ("seed", "journal")} for r in recs]
+    assert plain(told)[:3] == plain(records(again.stdout))
+    assert told[0]["journal"]["game"] == 1
     other = tapis("table", "--game", "piquet", "--deals", "1", "--journal", path)
     assert other.returncode == 2 and "unfinished game is ecarte" in other.stderr
     (tmp_path / "bad.bin").write_bytes(b"\x00garbage" * 10)
@@ -121,24 +124,28 @@ def test_table_faults_are_injected_and_the_table_still_plays():
     for bad, why in (("drop=2", "probability"), ("loss=0.1", "drop=P"), ("drop", "drop=P")):
         r = tapis("table", "--deals", "1", "--faults", bad)
         assert r.returncode == 2 and why in r.stderr, (bad, r.stderr)
-    r = tapis("table", "--game", "piquet", "--deals", "1", "--faults", "shoe=0.1")
+    r = tapis("table", "--game", "club", "--deals", "1", "--faults", "shoe=0.1")
     assert r.returncode == 2 and "misfed" in r.stderr
+    r = tapis("table", "--game", "piquet", "--deals", "1", "--seed", "4", "--json", "--faults", "shoe=0.1")
+    assert r.returncode == 0 and len(records(r.stdout)) == 1  # piquet's misdeal laws (003)
 
 
 def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     """--shoe-dialect text: a shoe that only prints a card a line (firmware/dialect.py) is
     bridged to the framed link (host/realtable.py); it cannot be asked, so it streams."""
     master, path = pty_pair
+    ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)
+    dealt = [a[2] for a in ref[0]["inputs"] if a[0] == "shoe"]  # the cut's cards, then the deal's
     p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--deals", "1", "--seed", "5", "--json",
                           "--shoe", path, "--shoe-dialect", "text"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)  # the table opens its port
-    for c in deck.shuffle(deck.deck32(), Seeded(5).below):
-        os.write(master, (name(c) + "\n").encode())
+    for c in dealt:
+        os.write(master, (c + "\n").encode())
         time.sleep(0.02)
     os.write(master, b"garbled line\n")
     out, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
-    ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)
     got = records(out)
-    assert len(got) == 1 and got[0]["hands"] == ref[0]["hands"] and got[0]["trump"] == ref[0]["trump"]
+    assert len(got) == 1 and got[0]["cut"] == ref[0]["cut"]
+    assert got[0]["hands"] == ref[0]["hands"] and got[0]["trump"] == ref[0]["trump"]

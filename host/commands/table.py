@@ -165,7 +165,7 @@ def _devices(args, options):
             from tapis.firmware.games import find
             kit = kits.find(args.game)
             if find(args.game).Table(kit.new_game(options)).shoe_fault(bytes((W.UNREAD,))) is None:
-                args.parser.error("--faults shoe=P: %s's table answers no misfed card (only ecarte's laws do)"
+                args.parser.error("--faults shoe=P: %s's table answers no misfed card (ecarte's and piquet's laws do)"
                                   % args.game)
     if args.journal:
         from tapis.firmware.journal import Journal, JournalError
