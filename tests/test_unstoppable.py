@@ -67,12 +67,22 @@ def test_select_then_the_opponent_ends_the_hand_then_confirm():
     settle(t, 100)
     press(t, DEALER, B.ABANDON)  # ...the dealer throws in the hand: a new deal
     t.run(lambda g: g.deal_no == 2)
-    press(t, ELDER, B.CONFIRM)  # ...and elder confirms a card of the hand that is gone
+    t.run(lambda g: g.phase == R.PROPOSE)  # (the deal passes: seat 0 is elder now)
+    press(t, DEALER, B.STAND)
+    t.run(lambda g: g.phase == R.PLAY)
+    press(t, DEALER, B.SELECT, 1)
+    press(t, DEALER, B.CONFIRM)  # seat 0 leads
+    me = t.table.position(ELDER)
+    t.run(lambda g: g.to_act == me)
+    hand = list(t.game.hands[me])
+    press(t, ELDER, B.CONFIRM)  # ...and he confirms the place he selected in the hand that is gone
     settle(t, 200)
-    c = t.controller
-    assert c.errors == {"press": 1} and "IndexError" in c.faults[-1]
-    assert t.consoles[ELDER].view["msg"] == "that press no longer means anything: select again"
-    assert t.game.deal_no == 2 and not [e for e in t.game.log if e[0] == "play"]  # nothing played
+    # the selection went with its hand: his CONFIRM plays nothing and says why, where it
+    # used to play the fifth card of the new hand
+    assert t.controller.errors == {} and t.game.to_act == me
+    assert [e[1] for e in t.game.log if e[0] == "play"] == [1 - me]
+    assert sorted(t.game.hands[me]) == sorted(hand)
+    assert t.consoles[ELDER].view["msg"] == "select one card to play, then CONFIRM"
 
 
 def test_a_console_that_reboots_gets_its_view_again_and_its_presses_are_taken():

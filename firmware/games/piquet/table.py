@@ -69,7 +69,10 @@ class PiquetTable:
         return faults.shoe_fault(self.game, code)
 
     def done(self, seat):
-        self.selected[seat] = []
+        """`seat`'s press moved the game: every selection was of the table as it stood
+        (after a hand is thrown in, a CONFIRM would play a place of the next hand)."""
+        for s in self.selected:
+            s.clear()
         self.msg[seat] = ""
 
     def refuse(self, seat, why):
