@@ -121,10 +121,6 @@ class Controller:
             self.writing = False
         return events
 
-    def health(self):
-        """{device address: its link's error counters and HELLO}."""
-        return {a: self.route[a].stats(a) for a in self.route}
-
     def _check(self):
         for a in self.down:
             link = self.route[a]

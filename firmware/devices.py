@@ -175,6 +175,13 @@ class Display:
         self.flush(now)
 
     def flush(self, now=0):
+        if not self.link.alive(self.addr):
+            # what it is sent now is dropped (it has the next view whole, when back): the
+            # codec must not count it as shown, or the changes after it would name
+            # strings the display never got
+            self.codec.reset()
+            self.want = None
+            return
         want = self.want
         if want is None or self.link.waiting(self.addr):
             return

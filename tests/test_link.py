@@ -266,7 +266,7 @@ def test_a_shoe_declared_dead_mid_deal_neither_loses_nor_over_draws_a_card():
         assert noisy.game.log[:n] == clean.game.log, seed
         faults = noisy.controller.faults
         assert not [f for f in faults if "nobody asked" in f], (seed, faults)
-        deaths += noisy.controller.health()[W.SHOE]["dead"]
+        deaths += noisy.controller.route[W.SHOE].stats(W.SHOE)["dead"]
     assert deaths >= 3  # the runs did exercise a shoe declared dead
 
 
