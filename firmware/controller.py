@@ -84,23 +84,29 @@ class Controller:
                         raise  # (main.py: a reset into the resume, or a full filesystem)
                     self._error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
         self.now = now_ms
-        # the journal's held records are written at a safe point: soon enough that no
-        # device resends, and before any frame they came from is acknowledged
+        # the journal's held records are written at a safe point: once what came has all
+        # come (the bus handed back, the cards asked for in) or soon enough that no device
+        # resends. Until then nothing they caused leaves the board, no acknowledgement, no
+        # view, no DRAW: no device can act on an input a power loss would take back, so
+        # the devices send again what it took and the board resumes into the same game
         j = self.journal
+        hold = False
         if j is not None and j.holding:
             held = j.held
             if held:
                 if not j.held_ms:
                     j.held_ms = now_ms or 1
-                elif now_ms - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES:
+                elif now_ms - j.held_ms >= _SYNC_MS or len(held) >= _SYNC_BYTES or \
+                        not self.awaiting and (self.bus is None or self.bus.free()):
                     j.flush()
             hold = bool(j.held)
             if not hold:
                 j.held_ms = 0
             for link in self.links:
                 link.hold = hold
-        self._feed_shoe(now_ms)
-        self._refresh()
+        if not hold:
+            self._feed_shoe(now_ms)
+            self._refresh()
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()

@@ -149,7 +149,7 @@ def main():
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
     try:
-        ctrl = boot.build(route, Journal(store), game, options, keep_log=False)
+        ctrl = boot.build(route, Journal(store, held=True), game, options, keep_log=False)
     except JournalError as e:
         halt(led, ["journal refused: %s" % e], route)
         return

@@ -42,8 +42,8 @@ class ClubBot:
             self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["phase"], view["deal"], view["banker"], view["lays"], view["talia"],
-                 tuple(view.get("choices", ())))
-        if point == self.acted:
+                 tuple(view.get("choices", ())), view.get("msg"))
+        if point == self.acted:  # (a press refused says so: then it is a new decision)
             return []
         self.acted = point
         if view["phase"] == "bank":

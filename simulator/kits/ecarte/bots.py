@@ -98,8 +98,9 @@ class EcarteBot:
             self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["phase"], tuple(view["hand"]), view["led"], view["stock"], tuple(view["tricks"]),
-                 view.get("question"), tuple(view.get("choices", ())), tuple(view.get("may", ())))
-        if point == self.acted:
+                 view.get("question"), tuple(view.get("choices", ())), tuple(view.get("may", ())),
+                 view.get("msg"))
+        if point == self.acted:  # (a press refused says so: then it is a new decision)
             return []
         self.acted = point
         phase, hand = view["phase"], view["hand"]

@@ -81,8 +81,8 @@ class PiquetBot:
             self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
         point = (view["deal"], view["phase"], tuple(view["hand"]), view["led"],
-                 tuple(view["tricks"]), view.get("category"), view["talon"])
-        if point == self.acted:
+                 tuple(view["tricks"]), view.get("category"), view["talon"], view.get("msg"))
+        if point == self.acted:  # (a press refused says so: then it is a new decision)
             return []
         self.acted = point
         phase, hand = view["phase"], view["hand"]
