@@ -149,3 +149,75 @@ def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     got = records(out)
     assert len(got) == 1 and got[0]["cut"] == ref[0]["cut"]
     assert got[0]["hands"] == ref[0]["hands"] and got[0]["trump"] == ref[0]["trump"]
+
+
+class BusOnPty:
+    """The panels and displays of a two-seat écarté table on the pty's master end, as on a
+    real RS-485 bus: every device hears every byte, and speaks when the bus is handed to it
+    (the emulated consoles, with the table's own bots at their panels), in a thread."""
+
+    def __init__(self, master, game="ecarte"):
+        from tapis.simulator import kits
+        from tapis.simulator.devices import EmuConsole, EmuDisplay
+
+        self.master = MasterPort(master)
+        self.taps = []
+        kit = kits.find(game)
+        self.consoles = [EmuConsole(self._tap(), s, kit.Bot()) for s in range(2)]
+        self.display = EmuDisplay(self._tap())
+        self.stop = False
+        self.t = threading.Thread(target=self.run, daemon=True)
+        self.t.start()
+
+    def _tap(self):
+        master = self.master
+
+        class Tap:
+            inbox = bytearray()
+
+            def read(self):
+                out, self.inbox = bytes(self.inbox), bytearray()
+                return out
+
+            def write(self, data):
+                return master.write(data)
+
+        tap = Tap()
+        tap.inbox = bytearray()
+        self.taps.append(tap)
+        return tap
+
+    def run(self):
+        t0 = time.monotonic()
+        while not self.stop:
+            data = self.master.read()
+            for tap in self.taps:
+                tap.inbox += data
+            now = int((time.monotonic() - t0) * 1000)
+            for d in self.consoles + [self.display]:
+                d.step(now)
+
+    def close(self):
+        self.stop = True
+        self.t.join(5)
+
+
+def test_table_with_real_panels_and_displays_on_a_serial_bus_plays_a_deal(pty_pair):
+    """--bus: the controller here is the master of a bus on a serial port; the panels and
+    displays on it are polled, press, and are shown their views, as on the table as built.
+    The deal is the one the same seed deals (the emulated shoe here), played to its end."""
+    master, path = pty_pair
+    dev = BusOnPty(master)
+    try:
+        got = tapis("table", "--deals", "1", "--seed", "5", "--json", "--bus", path, timeout=120)
+    finally:
+        dev.close()
+    assert got.returncode == 0, got.stderr
+    ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)
+    deal = records(got.stdout)
+    assert len(deal) == 1 and deal[0]["complete"]
+    for k in ("cut", "hands", "trump"):
+        assert deal[0][k] == ref[0][k], k
+    assert deal[0]["plays"] and deal[0]["points"] == ref[0]["points"]
+    assert all(c.shows > 3 for c in dev.consoles) and dev.display.shows > 0  # they were shown the game
+    assert dev.consoles[0].view["scores"] == deal[0]["scores"]
