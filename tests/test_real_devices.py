@@ -220,4 +220,3 @@ def test_table_with_real_panels_and_displays_on_a_serial_bus_plays_a_deal(pty_pa
         assert deal[0][k] == ref[0][k], k
     assert deal[0]["plays"] and deal[0]["points"] == ref[0]["points"]
     assert all(c.shows > 3 for c in dev.consoles) and dev.display.shows > 0  # they were shown the game
-    assert dev.consoles[0].view["scores"] == deal[0]["scores"]
