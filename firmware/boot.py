@@ -61,6 +61,9 @@ def resume(journal):
         u["voided"].append({"why": why, "inputs": inputs[k:]})
         del inputs[k:]
     journal.follow(game)
+    # the resumed game's records are replayed: free them (the board would hold them all
+    # session); what the journal keeps of the game is in the store
+    u["state"] = u["events"] = u["inputs"] = u["voided"] = None
     return game, kit.Table(game), why
 
 
