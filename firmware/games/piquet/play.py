@@ -99,7 +99,9 @@ class Playing:
             winner = 0 if a > b else 1
             w, l = max(a, b), min(a, b)
             value = w - l if self.options.cent else rubicon(w, l)
-        self.results.append((winner, value, (a, b)))
+        # the last partie's result only: a session's are in its events ("partie"), and
+        # a board that kept them all would fill its heap (and every snapshot) in a long session
+        self.results[:] = [(winner, value, (a, b))]
         self.emit(("partie", winner, (value, a, b)))
         self.parties += 1
         self.partie_no += 1

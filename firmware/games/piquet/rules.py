@@ -40,7 +40,7 @@ class Piquet(Dealing, Declaring, Playing, Rules):
         self.finished = 0  # deals finished
         self.parties = 0  # parties finished
         self.in_partie = 0  # deals begun in this partie
-        self.results = []  # (winner, value, scores) per finished partie
+        self.results = []  # [(winner, value, scores)] of the last partie finished
         self.dealer = 1 - first_dealer if first_dealer is not None else 0
         self._out = []
         self._reset_deal()
