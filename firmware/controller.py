@@ -114,8 +114,6 @@ class Controller:
     def _error(self, kind, why):
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
-        if len(self.faults) > 32:  # a board keeps the latest only
-            del self.faults[:len(self.faults) - 32]
 
     def _apply(self, action, addr, seq):
         events = self.game.apply(action)
@@ -128,6 +126,9 @@ class Controller:
         return events
 
     def _check(self):
+        f = self.faults
+        if len(f) > 32:  # a board keeps the latest only (every kind of fault appends)
+            del f[:len(f) - 32]
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)

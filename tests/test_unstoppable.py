@@ -159,3 +159,15 @@ def test_any_stream_costs_a_bounded_crc_work_and_genuine_frames_after_it_still_a
         got += d.feed(stream[i:i + chunk])
     assert d.crc_bytes <= 2 * (boards.MAX_IN + 8) * len(stream)
     assert got and got[-1] == (0x40, 7, W.SHOW, b"ok")
+
+
+def test_the_faults_kept_are_the_latest_32_whatever_their_kind():
+    """Every kind of fault appends to the controller's list (a shoe's FAULT frames did
+    not go through the trimmed path: club's list grew by 133 over 600 deals)."""
+    t = EmulatedTable(4, "club", wires=False)
+    c = t.controller
+    link = c.route[W.SHOE]
+    for i in range(100):
+        c._on_frame(link, W.SHOE, i, W.FAULT, b"J")  # a jam, reported
+    settle(t, 100)
+    assert 0 < len(c.faults) <= 32 and "fault" in c.faults[-1]
