@@ -152,14 +152,19 @@ class EmulatedPico:
         op = self._read(1)
         if op != b"R":
             self._fail("bad reply %r from the emulated Pico" % (op,))
+        return self.reply_body(len(self.ports))[0]
+
+    def reply_body(self, lines):
+        """The rest of an "R" frame: the chip's time, and each line's bytes, stored for the
+        first `lines` lines; (its flags, each line's bytes)."""
         t, flags, *sizes = struct.unpack(">QBIII", self._read(21))
         data = [self._read(n) if n else b"" for n in sizes]
         with self.lock:
             self.t_ns = t
-            for port, d in zip(self.ports, data):
+            for port, d in zip(self.ports[:lines], data):
                 port.inbox += d
                 port.sent += len(d)
-        return flags
+        return flags, data
 
     def feed(self, index, data):
         with self.lock:

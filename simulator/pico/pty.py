@@ -88,13 +88,8 @@ class PtyBridge:
                         return
                     if op != b"R":
                         pico._fail("bad frame %r from the free-running Pico" % (op,))
-                    t, flags, *sizes = struct.unpack(">QBIII", pico._read(21))
-                    data = [pico._read(n) if n else b"" for n in sizes]
                     with pico.lock:
-                        pico.t_ns = t
-                        for port, d in zip(pico.ports[:USB], data[:USB]):
-                            port.inbox += d
-                            port.sent += len(d)
+                        flags, data = pico.reply_body(USB)  # the UARTs' bytes; the USB's to the pty
                         pico.usb.sent += len(data[USB])
                         self.to_pty(data[USB])
                         if flags & 1:  # a watchdog reset: the runner saved the flash and left
