@@ -16,6 +16,9 @@ class MemoryStore:
     def read_at(self, offset, n):
         return bytes(self.data[offset:offset + n])
 
+    def close(self):
+        pass
+
     def append(self, b):
         self.data.extend(b)
         self.writes += 1

@@ -102,7 +102,7 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     path = str(tmp_path / "journal.bin")
     FileStore(path).append(raw)
     assert Journal(FileStore(path)).open() == games
-    FileStore(path).replace(raw[:J.parse(raw)[1][2]])
+    FileStore(path).keep(0, J.parse(raw)[1][2])
     assert len(Journal(FileStore(path)).open()[0]["inputs"]) == 1
 
 
