@@ -330,9 +330,20 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
 
     from tapis.firmware.boards import JOURNAL
 
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.reader import parse
+
     wall = time.monotonic()
     data, events = full_journal(seed, game)
-    figures = {"game": game, "seed": seed, "journal_bytes": len(data),
+    recs = parse(data)[0]
+    board = Journal(MemoryStore(data))
+    board.open(False, keep_log=False)  # what the board will parse and replay of it
+    figures = {"game": game, "seed": seed, "journal_bytes": len(data), "records": len(recs),
+               "games": sum(r["k"] == "b" for r in recs), "done": sum(r["k"] == "e" for r in recs),
+               "last_game_inputs": sum(r["k"] == "i" for r in recs[max(
+                   k for k, r in enumerate(recs) if r["k"] == "b"):]),
+               "inputs_replayed": len(board.last["inputs"]),
                "make_journal_wall_s": round(time.monotonic() - wall, 1)}
     with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
         figures["fresh_ms"] = t.boot()
