@@ -20,13 +20,16 @@ def tuples(v):
     return v
 
 
-def _check(head, i):
-    """The record's whole length from its first bytes (JournalError if they are damaged)."""
-    if head[0] != _MAGIC and head[0] != _OLD:
+def _check(head, i, k=0):
+    """The whole length of the record at head[k:] from its first bytes (JournalError if
+    they are damaged); 0 if fewer than 4 bytes are there."""
+    if head[k] != _MAGIC and head[k] != _OLD:
         raise JournalError("journal corrupt at byte %d: no record starts there" % i)
-    if len(head) >= 4 and head[3] != head[1] ^ head[2] ^ _CHK:
+    if len(head) < k + 4:
+        return 0
+    if head[k + 3] != head[k + 1] ^ head[k + 2] ^ _CHK:
         raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
-    return (head[1] << 8 | head[2]) + (6 if head[0] == _OLD else 8) if len(head) >= 4 else 0
+    return (head[k + 1] << 8 | head[k + 2]) + (6 if head[k] == _OLD else 8)
 
 
 def records(store, start=0, deal=None):
@@ -70,23 +73,28 @@ _BEGIN = b'{"k": "b"'  # how the journal writes a game's first record (json.dump
 def starts(store):
     """(offsets of the games' first records, offset of a torn last record or None, offset
     of the last game's last deal's end or None), by walking the records' framing only
-    (magic and length check): the board's boot, which then checks in full only the last
-    game, the one it resumes (recall checks the others when it reads them)."""
+    (magic and length check), read 512 bytes at a time: the board's boot, which then
+    checks in full only the last game, the one it resumes (recall checks the others when
+    it reads them)."""
     i, end = 0, store.size()
     found = []
     deal = None
+    at, buf = 0, b""  # buf: the journal's bytes from offset `at`
     try:
         while i < end:
-            head = store.read_at(i, 4 + len(_BEGIN))
-            m = _check(head, i)
-            if len(head) < 4 or i + m > end:
+            k = i - at
+            if k + 13 > len(buf):
+                at, buf, k = i, store.read_at(i, 512), 0
+            m = _check(buf, i, k)
+            if len(buf) < k + 4 or i + m > end:
                 return found, i, deal
-            kind = head[4:]
-            if kind == _BEGIN:
-                found.append(i)
-                deal = None
-            elif kind == b'{"k": "d"':  # a deal's end
-                deal = i
+            if len(buf) >= k + 13 and buf[k + 6] == 0x6B:  # the "k" of {"k": : a game's beginning, a deal's end?
+                kind = buf[k + 4:k + 13]
+                if kind == _BEGIN:
+                    found.append(i)
+                    deal = None
+                elif kind == b'{"k": "d"':
+                    deal = i
             i += m
         return found, None, deal
     finally:
