@@ -33,33 +33,39 @@ def _check(head, i, k=0):
 
 
 def records(store, start=0, deal=None):
-    """Yield (offset, record) from a store, one record in memory at a time; raise
-    JournalError on corruption; an incomplete last record ends it with (offset, None).
-    deal: the records between the first and that offset are checked but not parsed
-    (nor yielded): the board reads the game it resumes from its last deal's end on."""
+    """Yield (offset, record) from a store, one record in memory at a time (read 2 KB at a
+    time); raise JournalError on corruption; an incomplete last record ends it with
+    (offset, None). deal: the records between the first and that offset are checked but
+    not parsed (nor yielded): the board reads the game it resumes from its last deal's end."""
     i, end = start, store.size()
+    at, buf, n = start, b"", 0  # buf: n bytes of the journal from offset `at`
     try:
         while i < end:
-            whole = store.read_at(i, 512)  # most records are shorter: one read
-            m = _check(whole, i)
-            if len(whole) < 4 or i + m > end:
+            k = i - at
+            if k + 4 > n:
+                at, buf, k = i, store.read_at(i, 2048), 0
+                n = len(buf)
+            m = _check(buf, i, k)
+            if n < k + 4 or i + m > end:
                 yield i, None
                 return
-            if m > len(whole):
-                whole = store.read_at(i, m)
-            elif m < len(whole):
-                whole = whole[:m]
-            if whole[0] == _OLD:  # its check: the old CRC-16, or 4 bytes of SHA-256
-                sound = crc16(whole[:m - 2], 0xFFFF) == (whole[m - 2] << 8 | whole[m - 1])
+            if k + m > n:
+                at, buf, k = i, store.read_at(i, max(m, 2048)), 0
+                n = len(buf)
+            whole = memoryview(buf)[k:k + m]
+            if buf[k] == _OLD:  # its check: the old CRC-16, or 4 bytes of SHA-256
+                t = 2
+                sound = crc16(whole[:m - 2], 0xFFFF) == (buf[k + m - 2] << 8 | buf[k + m - 1])
             else:
-                sound = sha256(whole[:m - 4]).digest()[:4] == whole[m - 4:]
+                t = 4
+                sound = sha256(whole[:m - 4]).digest()[:4] == bytes(whole[m - 4:])
             if not sound:
                 raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
             if deal is not None and start < i < deal:
                 i += m
                 continue
             try:
-                rec = json.loads(whole[4:m - (4 if whole[0] == _MAGIC else 2)])
+                rec = json.loads(bytes(whole[4:m - t]))
             except ValueError:
                 raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
             if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "d", "v", "e"):
