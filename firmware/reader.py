@@ -85,37 +85,37 @@ def starts(store):
     (magic and length check), read 2 KB at a time: the board's boot, which then checks in
     full only the last game, the one it resumes (recall checks the others when it reads
     them). A few bytecodes a record: the Pico walks 4,457 of them in about 0.3 s."""
-    i, end = 0, store.size()
+    end = store.size()
     found = []
     deal = None
-    at, buf, n = 0, b"", 0  # buf: n bytes of the journal from offset `at`
+    at, buf, n, k = 0, b"", 0, 0  # buf: n bytes of the journal from offset `at`; a record at k
     try:
-        while i < end:
-            k = i - at
+        while at + k < end:
             if k + 13 > n:
-                at, buf, k = i, store.read_at(i, 2048), 0
+                at += k
+                buf, k = store.read_at(at, 2048), 0
                 n = len(buf)
                 if n < 13:  # the journal's last bytes: too few to tell a kind
-                    m = _check(buf, i)
-                    if n < 4 or i + m > end:
-                        return found, i, deal
-                    i += m
+                    m = _check(buf, at)
+                    if n < 4 or at + m > end:
+                        return found, at, deal
+                    k = m
                     continue
             c = buf[k]
             if c != _MAGIC and c != _OLD or buf[k + 3] != buf[k + 1] ^ buf[k + 2] ^ _CHK:
-                _check(buf, i, k)  # says which
+                _check(buf, at + k, k)  # says which
             m = (buf[k + 1] << 8 | buf[k + 2]) + (8 if c == _MAGIC else 6)
-            if i + m > end:
-                return found, i, deal
+            if k + m > n and at + k + m > end:
+                return found, at + k, deal
             c = buf[k + 11]  # the kind, in {"k": "b" ...
             if c == 0x62 or c == 0x64:
                 kind = buf[k + 4:k + 13]
                 if kind == _BEGIN:
-                    found.append(i)
+                    found.append(at + k)
                     deal = None
                 elif kind == b'{"k": "d"':  # a deal's end
-                    deal = i
-            i += m
+                    deal = at + k
+            k += m
         return found, None, deal
     finally:
         store.close()

@@ -290,22 +290,23 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
     return figures
 
 
-def full_journal(seed=7, game="ecarte", options=None):
+def full_journal(seed=7, game="ecarte", options=None, done=None):
     """A full journal as the CPython board leaves it (firmware.boot.build over a memory
-    store, the emulated devices, the bots): the KEEP completed games the journal keeps and
-    the unfinished one, played to its last input (the longest resume). (journal bytes,
-    the CPython game's event log then)."""
+    store, the emulated devices, the bots): the KEEP completed games the journal keeps
+    (or `done`) and the unfinished one, played to its last input (the longest resume).
+    (journal bytes, the CPython game's event log then)."""
     from tapis.firmware.journal import KEEP, Journal
     from tapis.firmware.memstore import MemoryStore
 
+    done = KEEP if done is None else done
     store = MemoryStore()
     t = EmulatedTable(seed, game, options, journal=Journal(store))
     j = t.journal
     last = None
-    while j.number <= KEEP + 1:
+    while j.number <= done + 1:
         size = store.size()
         t.step()
-        if j.number == KEEP + 1 and store.size() != size:  # not the input that ends the game
+        if j.number == done + 1 and store.size() != size:  # not the input that ends the game
             last = bytes(store.data), list(t.game.log)
     return last
 
@@ -321,11 +322,12 @@ def resumed_game(data):
     return resume(j)[0]
 
 
-def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None):
+def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None):
     """The emulated ms from power-on to the table playing (the board's game reported on
     its console, firmware/report.py) on the emulated Pico flashed for `game`: with a fresh
     journal, and resuming from a full one (full_journal) put on its filesystem as
-    /journal.bin. The resumed game must be the CPython one (PicoTable checks its events)."""
+    /journal.bin (done: its completed games, KEEP if None). The resumed game must be the
+    CPython one (PicoTable checks its events)."""
     import time
 
     from tapis.firmware.boards import JOURNAL
@@ -335,7 +337,7 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     from tapis.firmware.reader import parse
 
     wall = time.monotonic()
-    data, events = full_journal(seed, game)
+    data, events = full_journal(seed, game, done=done)
     recs = parse(data)[0]
     board = Journal(MemoryStore(data))
     board.open(False, keep_log=False)  # what the board will parse and replay of it
