@@ -38,20 +38,25 @@ def records(store, start=0, deal=None):
     (offset, None). deal: the records between the first and that offset are checked but
     not parsed (nor yielded): the board reads the game it resumes from its last deal's end."""
     i, end = start, store.size()
-    at, buf, n = start, b"", 0  # buf: n bytes of the journal from offset `at`
+    buf = bytearray(2048)  # n bytes of the journal from offset `at`
+    at, n = start, 0
     try:
         while i < end:
             k = i - at
             if k + 4 > n:
-                at, buf, k = i, store.read_at(i, 2048), 0
-                n = len(buf)
+                at, n, k = i, store.read_at(i, buf), 0
+            if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
+                _check(buf[k:n], i)
+                yield i, None
+                return
             m = _check(buf, i, k)
-            if n < k + 4 or i + m > end:
+            if i + m > end:
                 yield i, None
                 return
             if k + m > n:
-                at, buf, k = i, store.read_at(i, max(m, 2048)), 0
-                n = len(buf)
+                if m > len(buf):
+                    buf = bytearray(m)
+                at, n, k = i, store.read_at(i, buf), 0
             whole = memoryview(buf)[k:k + m]
             if buf[k] == _OLD:  # its check: the old CRC-16, or 4 bytes of SHA-256
                 t = 2
@@ -88,15 +93,15 @@ def starts(store):
     end = store.size()
     found = []
     deal = None
-    at, buf, n, k = 0, b"", 0, 0  # buf: n bytes of the journal from offset `at`; a record at k
+    buf = bytearray(2048)  # n bytes of the journal from offset `at`; a record at k
+    at, n, k = 0, 0, 0
     try:
         while at + k < end:
             if k + 13 > n:
                 at += k
-                buf, k = store.read_at(at, 2048), 0
-                n = len(buf)
+                n, k = store.read_at(at, buf), 0
                 if n < 13:  # the journal's last bytes: too few to tell a kind
-                    m = _check(buf, at)
+                    m = _check(buf[:n], at)
                     if n < 4 or at + m > end:
                         return found, at, deal
                     k = m

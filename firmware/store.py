@@ -18,12 +18,13 @@ class FileStore:
 
     def read_at(self, offset, n):
         """n bytes at offset, from a file kept open for the next (a walk over the records
-        reads thousands: opening the file for each costs a millisecond on littlefs)."""
+        reads thousands: opening the file for each costs a millisecond on littlefs); n a
+        bytearray: read into it, and return the count (no new object for the collector)."""
         f = self.f
         if f is None:
             f = self.f = open(self.path, "rb")
         f.seek(offset)
-        return f.read(n)
+        return f.readinto(n) if isinstance(n, bytearray) else f.read(n)
 
     def close(self):
         """Close the file read_at keeps open (before the file is changed)."""
