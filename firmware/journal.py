@@ -3,7 +3,7 @@
 # completed games and the unfinished one: for each game what it is (name and options)
 # and the state it started from, as the game's own snapshot, then every input the rules
 # applied with the events it caused (cards, actions, scores, settlements: the event log
-# is the replay format), and at each deal's end the state the deal left (a board resumes
+# is the replay format), and after each deal's end the game's state (a board resumes
 # from the last one: it replays one deal, not the game). A record (docs/protocol.md,
 # "Journal records"):
 #
@@ -19,8 +19,8 @@
 # state or null, "e": events, "f": [[address, [seq, session]], ...] the devices'
 # last frames} begins a game; {"k": "i", "a": action, "e": events, "f":
 # [address, seq]} is one input (from that frame); {"k": "d", "s": state, "f": frames}
-# the state at a deal's end (not a game's: "b" has it); {"k": "v", "n": inputs voided,
-# "why": text}; {"k": "e", "n": number} ends a game.
+# the state after a deal's end (not a game's: "b" has it), at a player's first input;
+# {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game.
 import json
 from hashlib import sha256
 
@@ -152,8 +152,8 @@ class Journal:
 
     def record(self, action, events, addr=None, seq=None, session=None):
         """One input applied: journal it; when it finished a game, close that one, begin
-        the next from the state it left, and compact; when it finished a deal, journal
-        the state the deal left."""
+        the next from the state it left, and compact; at the first input of a player
+        after a deal ended (the shoe not to act), journal the game's state then."""
         rec = {"k": "i", "a": action, "e": list(events)}
         if addr is not None:
             rec["f"] = [addr, seq] if session is None else [addr, seq, session]
