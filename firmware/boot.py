@@ -74,7 +74,7 @@ def resume(journal, keep_log=True):
 def build(route, journal, name="ecarte", options=None, keep_log=True):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt."""
-    journal.open(False)
+    journal.open(False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         game, table, why = resume(journal, keep_log)
         frames = journal.last_frames()

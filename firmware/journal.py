@@ -3,27 +3,33 @@
 # completed games and the unfinished one: for each game what it is (name and options)
 # and the state it started from, as the game's own snapshot, then every input the rules
 # applied with the events it caused (cards, actions, scores, settlements: the event log
-# is the replay format). A record (docs/protocol.md, "Journal"):
+# is the replay format), and after each deal's end the game's state (a board resumes
+# from the last one: it replays one deal, not the game). A record (docs/protocol.md,
+# "Journal records"):
 #
-#   4A  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  CRC_HI CRC_LO
+#   4B  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  SUM (4 bytes)
 #
-# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; the CRC-16/CCITT-FALSE covers 4A..PAYLOAD.
-# Any changed byte is detected and refused (JournalError). Only an incomplete last record,
-# what a power loss during a write leaves, is reported as such, for the journal to drop.
+# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; SUM, the first 4 bytes of the SHA-256
+# of 4B..PAYLOAD (C code on every port), covers the record. Any changed byte is detected
+# and refused (JournalError). Only an incomplete last record, what a power loss during a
+# write leaves, is reported as such, for the journal to drop. (Records of the first
+# format, 4A ... CRC-16/CCITT-FALSE, are still read.)
 #
 # Payloads: {"k": "b", "g": game, "o": options, "n": number, "c": games finished, "s":
 # state or null, "e": events, "f": [[address, [seq, session]], ...] the devices'
 # last frames} begins a game; {"k": "i", "a": action, "e": events, "f":
-# [address, seq]} is one input (from that frame); {"k": "v", "n": inputs voided, "why":
-# text}; {"k": "e", "n": number} ends a game.
+# [address, seq]} is one input (from that frame); {"k": "d", "s": state, "f": frames}
+# the state after a deal's end (not a game's: "b" has it), at a player's first input;
+# {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game.
 import json
+from hashlib import sha256
 
 from .compat import const, unload
-from .frames import crc16
 
-_MAGIC = const(0x4A)  # reader.py checks these
+_MAGIC = const(0x4B)  # reader.py checks these
 _CHK = const(0x5A)
 _MAX = const(0xFFFF)
+_CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
 KEEP = const(10)
 
 
@@ -43,8 +49,9 @@ def frame(rec):
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-    c = crc16(head + body, 0xFFFF)
-    return head + body + bytes((c >> 8, c & 255))
+    h = sha256(head)
+    h.update(body)
+    return head + body + h.digest()[:4]
 
 
 class Journal:
@@ -62,24 +69,25 @@ class Journal:
         self.holding = held
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
-        self.flushes = 0
         self.torn = 0  # bytes of an incomplete last record dropped at open()
         self.starts = []  # offsets of the games' first records
         self.size = 0
         self.number = 0  # the unfinished game's number
         self.count = 0  # the game's count of finished games when this journal game began
+        self.deal = 0  # the game's count of finished deals at its last deal's end
         self.game = None  # the game journaled
-        self.unfinished = None
         self.last = None
         self.frames = {}
         self.name, self.opts = None, None
 
-    def open(self, everything=True):
+    def open(self, everything=True, keep_log=True):
         """Read and check the journal, one record at a time; keep the last game (to resume)
         and where each game starts (JournalError if corrupt). Returns every game kept, or
-        with everything=False (the board) only the last one: the others stay in flash."""
+        with everything=False (the board) only the last one: the others stay in flash.
+        keep_log=False (a board, which keeps no log): the last game from its last deal's
+        end on, to replay one deal (its records before are checked, not parsed)."""
         from . import reader
-        return reader.open(self, everything)
+        return reader.open(self, everything, keep_log)
 
     def last_frames(self):
         """{device address: the last frame sequence number an input came from}."""
@@ -99,19 +107,18 @@ class Journal:
             self.held += out
         else:
             self.store.append(out)
-            self.flushes += 1
 
     def flush(self):
         """Write the records held, in one append."""
         if self.held:
             out, self.held = self.held, b""
             self.store.append(out)
-            self.flushes += 1
 
     def begin(self, name, game):
         """A new game `name` begins, from its options (a fresh game: no state kept)."""
         self.game = game
         self.count = game.finished_games()
+        self.deal = game.finished_deals()
         self.number += 1
         self.name, self.opts = name, game.options.snapshot()
         self._write({"k": "b", "g": name, "o": self.opts, "n": self.number, "s": None,
@@ -131,6 +138,7 @@ class Journal:
         recs = [{"k": "e", "n": self.number}] if end else []
         self.number += 1
         self.count = game.finished_games()
+        self.deal = game.finished_deals()
         # the devices' last frames go with it: after a power loss at the game's end the
         # board must still know them, or the frames its devices send again (they were
         # not acknowledged while held) would be applied a second time, in the new game
@@ -144,14 +152,24 @@ class Journal:
 
     def record(self, action, events, addr=None, seq=None, session=None):
         """One input applied: journal it; when it finished a game, close that one, begin
-        the next from the state it left, and compact."""
+        the next from the state it left, and compact; at the first input of a player
+        after a deal ended (the shoe not to act), journal the game's state then."""
         rec = {"k": "i", "a": action, "e": list(events)}
         if addr is not None:
             rec["f"] = [addr, seq] if session is None else [addr, seq, session]
             self.frames[addr] = (seq, session)
         self._write(rec)
-        if self.game is not None and self.game.finished_games() != self.count:
-            self.next_game(True)
+        g = self.game
+        if g is not None:
+            if g.finished_games() != self.count:
+                self.next_game(True)
+            elif g.finished_deals() != self.deal and action[1] != _CHANCE != g.to_act:
+                # a deal ended, a player acted and the shoe is not to deal (a power loss
+                # during a deal's dealing voids it: boot.py looks for its beginning
+                # after this record)
+                self.deal = g.finished_deals()
+                self._write({"k": "d", "s": g.snapshot(), "f": list(self.frames.items())})
+                unload("snapshot")
 
     def void(self, n, why):
         self._write({"k": "v", "n": n, "why": why})

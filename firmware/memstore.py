@@ -14,7 +14,15 @@ class MemoryStore:
         return len(self.data)
 
     def read_at(self, offset, n):
+        """n bytes at offset; n a bytearray: read into it, and return the count."""
+        if isinstance(n, bytearray):
+            got = self.data[offset:offset + len(n)]
+            n[:len(got)] = got
+            return len(got)
         return bytes(self.data[offset:offset + n])
+
+    def close(self):
+        pass
 
     def append(self, b):
         self.data.extend(b)

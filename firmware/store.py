@@ -3,17 +3,11 @@
 
 
 class FileStore:
-    """A journal file; replace() writes a new file and renames it over the old one."""
+    """A journal file (what the board needs of a store: read_at, size, append, keep)."""
 
     def __init__(self, path):
         self.path = path
-
-    def read(self):
-        try:
-            with open(self.path, "rb") as f:
-                return f.read()
-        except OSError:
-            return b""
+        self.f = None  # the file open for read_at, until close()
 
     def size(self):
         import os
@@ -23,13 +17,25 @@ class FileStore:
             return 0
 
     def read_at(self, offset, n):
-        with open(self.path, "rb") as f:
-            f.seek(offset)
-            return f.read(n)
+        """n bytes at offset, from a file kept open for the next (a walk over the records
+        reads thousands: opening the file for each costs a millisecond on littlefs); n a
+        bytearray: read into it, and return the count (no new object for the collector)."""
+        f = self.f
+        if f is None:
+            f = self.f = open(self.path, "rb")
+        f.seek(offset)
+        return f.readinto(n) if isinstance(n, bytearray) else f.read(n)
+
+    def close(self):
+        """Close the file read_at keeps open (before the file is changed)."""
+        if self.f is not None:
+            self.f.close()
+            self.f = None
 
     def keep(self, start, end):
         """Keep only bytes start..end, copied in small pieces (the board's heap is small)."""
         import os
+        self.close()
         tmp = self.path + ".new"
         with open(self.path, "rb") as src:
             with open(tmp, "wb") as dst:
@@ -44,14 +50,6 @@ class FileStore:
         os.rename(tmp, self.path)
 
     def append(self, b):
+        self.close()
         with open(self.path, "ab") as f:
             f.write(b)
-
-    def replace(self, b):
-        import os
-        tmp = self.path + ".new"
-        with open(tmp, "wb") as f:
-            f.write(b)
-        os.rename(tmp, self.path)
-
-

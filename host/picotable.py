@@ -200,6 +200,40 @@ class PicoTable(EmulatedTable):
         """Power off and on in the middle of play; the emulated ms the resume took."""
         return self.boot()
 
+    def put_files(self, files, chunk=2048):
+        """Write {board path: bytes} on the board's filesystem, as an operator would with
+        mpremote: power on, Ctrl-C main.py (before its watchdog starts), raw REPL. The
+        table is not running after it: boot() starts it."""
+        import binascii
+
+        from tapis.simulator.pico.repl import Repl
+
+        pico = self.pico
+        pico.power_cycle()
+        repl = Repl(pico)
+        start = pico.now_ms
+        while b">>> " not in repl.buf:  # Ctrl-C every ms until the REPL answers
+            pico.usb.write(b"\x03")
+            pico.step(1)
+            data = pico.usb.read()
+            repl.buf += data
+            repl.transcript += data
+            if pico.now_ms - start > BOOT_MS:
+                raise PicoError("the Pico never came to its REPL; it said %r" % bytes(repl.buf[-300:]))
+        repl.sync()
+        for path, data in sorted(files.items()):
+            chunks = ["f.write(binascii.a2b_base64(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False)
+                      for i in range(0, len(data), chunk)]
+            for code in ["import binascii\nf = open(%r, 'wb')" % path] + chunks + ["f.close()"]:
+                _out, err = repl.exec_raw(code)
+                if err:
+                    raise PicoError("writing %s on the Pico: %s" % (path, err.strip()))
+        got, err = repl.exec_raw("import os\nprint(sorted((p, os.stat(p)[6]) for p in %r))"
+                                 % (sorted(files),))
+        want = str(sorted((p, len(d)) for p, d in files.items()))
+        if err or got.strip() != want:
+            raise PicoError("the files on the Pico are not those written: %r %r" % (got, err))
+
     def close(self):
         self.pico.close()
         return 0
@@ -253,6 +287,79 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
         figures["runner"] = t.pico.stats()
         figures["console"] = list(t.lines_seen)
     log(json.dumps(figures, indent=1))
+    return figures
+
+
+def full_journal(seed=7, game="ecarte", options=None, done=None):
+    """A full journal as the CPython board leaves it (firmware.boot.build over a memory
+    store, the emulated devices, the bots): the KEEP completed games the journal keeps
+    (or `done`) and the unfinished one, played to its last input (the longest resume).
+    (journal bytes, the CPython game's event log then)."""
+    from tapis.firmware.journal import KEEP, Journal
+    from tapis.firmware.memstore import MemoryStore
+
+    done = KEEP if done is None else done
+    store = MemoryStore()
+    t = EmulatedTable(seed, game, options, journal=Journal(store))
+    j = t.journal
+    last = None
+    while j.number <= done + 1:
+        size = store.size()
+        t.step()
+        if j.number == done + 1 and store.size() != size:  # not the input that ends the game
+            last = bytes(store.data), list(t.game.log)
+    return last
+
+
+def resumed_game(data):
+    """The game a board rebuilds from journal bytes (firmware.boot.resume, on CPython)."""
+    from tapis.firmware.boot import resume
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+
+    j = Journal(MemoryStore(data))
+    j.open(False)
+    return resume(j)[0]
+
+
+def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None):
+    """The emulated ms from power-on to the table playing (the board's game reported on
+    its console, firmware/report.py) on the emulated Pico flashed for `game`: with a fresh
+    journal, and resuming from a full one (full_journal) put on its filesystem as
+    /journal.bin (done: its completed games, KEEP if None). The resumed game must be the
+    CPython one (PicoTable checks its events)."""
+    import time
+
+    from tapis.firmware.boards import JOURNAL
+
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.reader import parse
+
+    wall = time.monotonic()
+    data, events = full_journal(seed, game, done=done)
+    recs = parse(data)[0]
+    board = Journal(MemoryStore(data))
+    board.open(False, keep_log=False)  # what the board will parse and replay of it
+    figures = {"game": game, "seed": seed, "journal_bytes": len(data), "records": len(recs),
+               "games": sum(r["k"] == "b" for r in recs), "done": sum(r["k"] == "e" for r in recs),
+               "last_game_inputs": sum(r["k"] == "i" for r in recs[max(
+                   k for k, r in enumerate(recs) if r["k"] == "b"):]),
+               "inputs_replayed": len(board.last["inputs"]),
+               "make_journal_wall_s": round(time.monotonic() - wall, 1)}
+    with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
+        figures["fresh_ms"] = t.boot()
+        wall = time.monotonic()
+        t.put_files({JOURNAL: data})
+        figures["put_wall_s"] = round(time.monotonic() - wall, 1)
+        # the mirror: the game played so far is the CPython one that wrote the journal
+        t.game, t.board_log, t.applied, t.marks = resumed_game(data), events, [], [len(events)]
+        wall = time.monotonic()
+        figures["resume_ms"] = t.boot()
+        figures["resume_wall_s"] = round(time.monotonic() - wall, 1)
+        figures["resumed_with_events"] = t.resumes[-1]
+        figures["console"] = [c for c in t.lines_seen if "refused" in c or "crash" in c]
+    log(json.dumps(figures))
     return figures
 
 

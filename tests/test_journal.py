@@ -1,6 +1,8 @@
-# The journal: records framed with a checked length and a CRC; a round trip gives back
-# every game; a changed byte anywhere is refused; an incomplete last record (a torn write)
-# is dropped and said so; compaction keeps the last 10 completed games and the unfinished.
+# The journal: records framed with a checked length and 4 bytes of SHA-256; a round trip
+# gives back every game; a changed byte anywhere is refused; an incomplete last record (a
+# torn write) is dropped and said so; compaction keeps the last 10 completed games and the
+# unfinished; a board resumes from the state its last deal left, the game's earlier records
+# checked but not parsed, and the earlier games' framing walked.
 import os
 
 import pytest
@@ -102,8 +104,130 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     path = str(tmp_path / "journal.bin")
     FileStore(path).append(raw)
     assert Journal(FileStore(path)).open() == games
-    FileStore(path).replace(raw[:J.parse(raw)[1][2]])
+    FileStore(path).keep(0, J.parse(raw)[1][2])
     assert len(Journal(FileStore(path)).open()[0]["inputs"]) == 1
+
+
+def in_a_deal(seed, game, deals):
+    """The journal of a game played on a board (no log kept) until `deals` deals ended in
+    its second game, and a few inputs into the next."""
+    from tapis.simulator.table import EmulatedTable
+
+    t = EmulatedTable(seed, game, journal=Journal(MemoryStore()))
+    j, size = t.journal, 0
+    while True:
+        t.step()
+        if j.store.size() != size:  # a record written: count the deals' ends in the last game
+            size = j.store.size()
+            if j.number == 2 and bytes(j.store.read())[j.starts[-1]:].count(b'{"k": "d"') >= deals:
+                break
+    for _ in range(40):  # a few inputs into the next deal (its cards at least)
+        t.step()
+    return bytes(t.journal.store.read()), list(t.game.log)
+
+
+def board_open(data):
+    j = Journal(MemoryStore(data))
+    j.open(False, keep_log=False)
+    return j
+
+
+@pytest.fixture(scope="module")
+def dealt():
+    return in_a_deal(5, "ecarte", 2)
+
+
+@pytest.mark.parametrize("game", ["ecarte", "piquet", "club"])
+def test_a_board_resumes_from_its_last_deal_as_from_the_game_s_beginning(game):
+    from tapis.firmware.boot import resume
+
+    data, log = in_a_deal(5, game, 1)
+    recs, offs, _t = J.parse(data)
+    assert any(r["k"] == "d" for r in recs)
+    whole, board = Journal(MemoryStore(data)), board_open(data)
+    whole.open(False)
+    assert len(board.last["inputs"]) < len(whole.last["inputs"])  # one deal replayed, not the game
+    assert board.last_frames() == whole.last_frames() and board.starts == whole.starts
+    a, b = resume(whole)[0], resume(board)[0]
+    assert a.snapshot() == b.snapshot()  # the same state, whichever way it was rebuilt
+    assert list(b.log) == log[len(log) - len(b.log):] == list(a.log)[len(a.log) - len(b.log):]
+    assert len(b.log) < len(a.log)
+
+
+def test_the_board_refuses_a_changed_byte_anywhere_in_the_game_it_resumes(dealt):
+    """Every byte of the resumed game, its records before the last deal's end included
+    (checked, not parsed), and the framing of every earlier record."""
+    data, _log = dealt
+    recs, offs, _t = J.parse(data)
+    first = offs[[k for k, r in enumerate(recs) if r["k"] == "b"][-1]]
+    mark = offs[[k for k, r in enumerate(recs) if r["k"] == "d"][-1]]
+    assert first < mark
+    board_open(data)  # as written: it opens
+    for i in list(range(first, len(data))) + [o + k for o in offs if o < first for k in range(4)]:
+        bad = bytearray(data)
+        bad[i] ^= 0x01
+        with pytest.raises(JournalError, match="corrupt"):
+            board_open(bytes(bad))
+    # an earlier game's payload is left for recall to check (it reads every record)
+    bad = bytearray(data)
+    bad[offs[1] + 10] ^= 0x01
+    board_open(bytes(bad))
+    with pytest.raises(JournalError, match="fails its check"):
+        Journal(MemoryStore(bytes(bad))).open()
+
+
+def test_a_torn_deal_end_is_dropped_and_the_game_resumes_from_the_one_before(dealt):
+    from tapis.firmware.boot import resume
+
+    data, _log = dealt
+    recs, offs, _t = J.parse(data)
+    k = [k for k, r in enumerate(recs) if r["k"] == "d"][-1]
+    cut = data[:offs[k] + 20]  # the power went while the last deal's end was written
+    before = board_open(data[:offs[k]])
+    j = board_open(cut)
+    assert j.torn == 20 and j.last == before.last
+    assert resume(j)[0].snapshot() == resume(board_open(data[:offs[k]]))[0].snapshot()
+
+
+def old_format(data):
+    """A journal's records as the first format framed them: 4A, and a CRC-16."""
+    from tapis.firmware.frames import crc16
+    out = b""
+    from tapis.firmware.journal import frame
+
+    for _off, rec in J.records(MemoryStore(data)):
+        body = frame(rec)[4:-4]
+        n = len(body)
+        head = bytes((0x4A, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ 0x5A)) + body
+        c = crc16(head, 0xFFFF)
+        out += head + bytes((c >> 8, c & 255))
+    return out
+
+
+def test_a_journal_of_the_first_format_still_reads(played, dealt):
+    _rig, raw, games = played
+    old = old_format(raw)
+    assert old[0] == 0x4A and len(old) < len(raw)
+    assert Journal(MemoryStore(old)).open() == games
+    bad = bytearray(old)
+    bad[30] ^= 0x01
+    with pytest.raises(JournalError, match="corrupt"):
+        Journal(MemoryStore(bytes(bad))).open()
+    data, _log = dealt
+    assert board_open(old_format(data)).last == board_open(data).last
+    # a board updated in the middle of a game appends the new records to the old ones
+    mixed = old_format(data[:J.parse(data)[1][-3]]) + data[J.parse(data)[1][-3]:]
+    assert board_open(mixed).last == board_open(data).last
+
+
+def test_a_record_is_framed_as_docs_protocol_md_shows():
+    from tapis.firmware.journal import frame
+
+    end = frame({"k": "e", "n": 1})
+    assert end.hex(" ").upper() == "4B 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D " + \
+        __import__("hashlib").sha256(end[:-4]).digest()[:4].hex(" ").upper()
+    with open(os.path.join(ROOT, "docs", "protocol.md")) as f:
+        assert end.hex(" ").upper() in f.read()
 
 
 def test_a_snapshot_keeps_lists_tuples_dicts_sets_and_bytes_apart():

@@ -302,3 +302,36 @@ def test_the_freeze_manifest_names_the_board_manifest_and_the_firmware_package()
     root = os.path.normpath(os.path.join(here, ".."))
     assert os.path.isfile(os.path.join(root, "firmware", "__init__.py"))
     assert os.path.isfile(os.path.join(root, "firmware", "main.py"))
+
+
+RESUME_MS = 2000  # issue 11: power-on to the table playing, resuming from a full journal
+
+
+def resume_from_a_journal(game, done=10):
+    """The firmware flashed for `game` boots on the emulated Pico with a journal made by the
+    CPython board as /journal.bin: `done` completed games (10: full, all the journal keeps)
+    and an unfinished one at its last input. It resumes the CPython game (PicoTable checks
+    its events) within RESUME_MS of emulated time from power-on."""
+    from tapis.host.picotable import measure_resume
+
+    lines = []
+    f = measure_resume(7, game, image=IMAGE, log=lines.append, done=done)
+    assert (f["games"], f["done"]) == (done + 1, done), f
+    assert f["last_game_inputs"] > f["inputs_replayed"] > 0  # one deal replayed, not the game
+    assert f["resumed_with_events"] > 0 and not f["console"], f
+    assert f["resume_ms"] <= RESUME_MS, f
+    return f
+
+
+@needs_image
+def test_the_pico_resumes_an_unfinished_first_game_within_two_seconds():
+    """The quick one (about a minute of wall time): écarté, the journal's first game."""
+    resume_from_a_journal("ecarte", done=0)
+
+
+@needs_image
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["ecarte", "piquet", "club"])
+def test_the_pico_resumes_from_a_full_journal_within_two_seconds(game):
+    """Two to four minutes each: writing the journal (170–560 KB) through the raw REPL."""
+    resume_from_a_journal(game)
