@@ -79,7 +79,7 @@ def make_room(store):
     if free_bytes() >= _MIN_FREE:
         return None
     j = Journal(store)
-    j.open(False)
+    j.open(False, False)  # (where the games start is all it needs)
     if len(j.starts) > 1:
         j.keep = 0
         j.compact()
