@@ -75,6 +75,11 @@ class Controller:
         for link in self.links:
             for addr, seq, ftype, payload in link.poll(now_ms):
                 self.dirty = True
+                if self.route.get(addr, link) is not link:
+                    # an address is bound to its wire: nothing on the bus speaks as the
+                    # shoe, and nothing on the shoe's UART as a seat (SPEC §8)
+                    self._error("wire", "0x%02x: not its wire" % addr)
+                    continue
                 try:
                     self._on_frame(link, addr, seq, ftype, payload)
                 except MemoryError:
@@ -126,9 +131,7 @@ class Controller:
         return events
 
     def _check(self):
-        f = self.faults
-        if len(f) > 32:  # a board keeps the latest only (every kind of fault appends)
-            del f[:len(f) - 32]
+        del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)

@@ -305,7 +305,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
     assert {f[2] & 0x7F for f in examples} == set(D.TYPE_NAMES)  # every frame type has one
     assert len(shown) == len(examples)  # and the docs show no example not checked here
     rec = frame({"k": "e", "n": 1}).hex(" ").upper()
-    assert rec == "4A 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D 41 4D"
+    assert rec == "4B 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D 94 72 54 15"  # its SHA-256 tag
     assert rec in doc
     # a HELLO as the Link writes it carries the session it was given
     a, b = pipe()
