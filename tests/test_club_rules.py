@@ -327,8 +327,10 @@ class Session(RuleBasedStateMachine):
         assert acct.get("bank", 0) == g.bank and acct.get("house", 0) == g.house
 
 
+# (filter_too_much: the rules are gated by the phase, so hypothesis discards the steps drawn
+# for the rules that do not apply; a run that drew many such steps failed its health check)
 Session.TestCase.settings = settings(max_examples=40, stateful_step_count=150, deadline=None,
-                                     suppress_health_check=[HealthCheck.too_slow])
+                                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 TestSessions = Session.TestCase
 
 
