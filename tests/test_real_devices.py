@@ -151,6 +151,21 @@ def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     assert got[0]["hands"] == ref[0]["hands"] and got[0]["trump"] == ref[0]["trump"]
 
 
+class Tap:
+    """One device's end of the bus: it reads what the line carried (BusOnPty fills its
+    inbox for every device), and what it writes goes on the line."""
+
+    def __init__(self, line):
+        self.line, self.inbox = line, bytearray()
+
+    def read(self):
+        out, self.inbox = bytes(self.inbox), bytearray()
+        return out
+
+    def write(self, data):
+        return self.line.write(data)
+
+
 class BusOnPty:
     """The panels and displays of a two-seat écarté table on the pty's master end, as on a
     real RS-485 bus: every device hears every byte, and speaks when the bus is handed to it
@@ -170,20 +185,7 @@ class BusOnPty:
         self.t.start()
 
     def _tap(self):
-        master = self.master
-
-        class Tap:
-            inbox = bytearray()
-
-            def read(self):
-                out, self.inbox = bytes(self.inbox), bytearray()
-                return out
-
-            def write(self, data):
-                return master.write(data)
-
-        tap = Tap()
-        tap.inbox = bytearray()
+        tap = Tap(self.master)
         self.taps.append(tap)
         return tap
 
