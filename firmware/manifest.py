@@ -7,26 +7,15 @@
 # check() verifies the signature, then the hash of every listed file, and refuses any
 # code file under firmware/ that the manifest does not list. This protects against
 # modified or added code, not against someone who can read the key from the board.
-# MicroPython has hashlib.sha256 but no hmac: HMAC (RFC 2104) is built here from sha256.
+# HMAC-SHA256 is mac.py's.
 import binascii
 import hashlib
 import json
 import os
 
-_BLOCK = 64  # SHA-256's block size in bytes
+from .mac import hmac_sha256
+
 _CHUNK = 512
-
-
-def hmac_sha256(key, msg):
-    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
-    if len(key) > _BLOCK:
-        key = hashlib.sha256(key).digest()
-    key = bytes(key) + bytes(_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
 
 
 def hexlify(data):

@@ -29,7 +29,7 @@ def test_our_hmac_sha256_is_cpythons(key, msg):
 
 def test_our_hmac_sha256_under_micropython_is_cpythons():
     cases = [(b"", b""), (b"k" * 64, b"x"), (b"k" * 65, b"msg" * 50), (bytes(range(33)), b"\x00\xff")]
-    code = "from firmware.manifest import hmac_sha256\nfor k, m in %r:\n    print(hmac_sha256(k, m).hex())" % (cases,)
+    code = "from firmware.mac import hmac_sha256\nfor k, m in %r:\n    print(hmac_sha256(k, m).hex())" % (cases,)
     p = micropython.run(code, check=True)
     assert p.stdout.split() == [hmac.new(k, m, hashlib.sha256).hexdigest() for k, m in cases]
 

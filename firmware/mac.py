@@ -1,0 +1,25 @@
+# The keyed hash every check of the board is built on: HMAC-SHA256 (RFC 2104) and the
+# keys derived from the device key. MicroPython has hashlib.sha256 (C code on every port)
+# but no hmac module, so HMAC is built here. One device key (device.key, provisioned by
+# `tapis flash`, kept by the host) gives a key per purpose, so a key that leaks for one
+# purpose (a paired panel's) gives nothing of the others (the journal's, another panel's).
+import hashlib
+
+_BLOCK = 64  # SHA-256's block size in bytes
+
+
+def hmac_sha256(key, msg):
+    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = bytes(key) + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(msg)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def derive(key, purpose):
+    """The key for one purpose (bytes, e.g. b"journal" or b"pair:" + a device's serial)."""
+    return hmac_sha256(key, b"tapis:" + purpose)
