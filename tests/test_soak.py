@@ -1,0 +1,115 @@
+"""The soak suite (issue 12.7): noise into each of the board's ports, lossy links over many
+deals, power cuts at every journal write. Each must leave the game exactly as a clean run
+of the same seed plays it: the same deal records, so the same cards and the same money.
+`make test` runs each at a small size; `make soak` (-m slow) at the issue's: 10^6 bytes
+of noise a port, 10,000 deals of each game at 1 % and 5 % link faults. The figures are
+in docs/reliability.md."""
+import random
+
+import pytest
+
+from tapis.simulator import kits
+from tapis.simulator.table import EmulatedTable
+from tapis.simulator.wires import parse_faults
+from table_rig import Rig, total_events
+from test_power_loss import reset_after_every_write
+
+GAMES = ("ecarte", "piquet", "club")
+# noise (bytes a burst at most, a burst every so many ms): on the bus, where every reply
+# shares the board's one receive buffer, 0.28 bytes a ms still lets the game go on; 4 a ms
+# (a third of the line) stops it until the noise ends, every device declared dead
+RATE = {"shoe": (32, 4), "bus": (8, 16)}
+SOAK_DEALS = 10_000
+CHUNK = 500  # deals a soak table plays: the 10,000 are 20 tables of different seeds
+
+
+def deal_records(table):
+    """The deal records (docs/records.md) of what the table played, in the order dealt."""
+    return list(kits.find(table.name).Recorder(None, table.game.options).feed(table.game.log))
+
+
+class Noise:
+    """Random bytes arriving at one of the board's receive buffers, as line noise or a
+    spliced device would put them there: `burst` bytes at a time, one ms in `every`."""
+
+    def __init__(self, end, seed, burst=32, every=4):
+        self.end, self.rng, self.burst, self.every = end, random.Random(seed), burst, every
+        self.sent = 0
+
+    def step(self, now):
+        if now % self.every == 0:
+            junk = self.rng.randbytes(self.rng.randrange(1, self.burst + 1))
+            self.end.receive(junk)
+            self.sent += len(junk)
+
+
+def noisy_run(seed, game, port, total):
+    """A table whose board receives `total` random bytes on `port` ("shoe" or "bus") while
+    it plays; then the deals it has begun are finished clean. -> (table, deals played)."""
+    t = EmulatedTable(seed, game)
+    end = dict(zip(("shoe", "bus"), (e for _a, e in t.wires)))[port]
+    noise = Noise(end, seed, *RATE[port])
+    t.devices.append(noise)
+    while noise.sent < total:  # (the table may stand still under noise: no stall check)
+        t.step()
+    t.devices.remove(noise)
+    deals = t.game.finished_deals() + 1
+    t.run_deals(deals)
+    return t, deals
+
+
+def check_noise(seed, game, port, total):
+    t, deals = noisy_run(seed, game, port, total)
+    assert deals > 2, "the game went on under the noise"
+    clean = EmulatedTable(seed, game)
+    clean.run_deals(deals)
+    assert deal_records(t) == deal_records(clean)
+    # the noise reached the board and was refused there: corrupt frames dropped
+    assert max(link.stats(a)["crc"] for a, link in t.controller.route.items()) > 0
+    return deals
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("port", ["shoe", "bus"])
+def test_noise_into_a_port_changes_nothing_of_the_game(game, port):
+    check_noise(7, game, port, {"shoe": 20_000, "bus": 4_000}[port])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("port", ["shoe", "bus"])
+def test_a_million_bytes_of_noise_into_a_port_change_nothing(game, port):
+    check_noise(8, game, port, 1_000_000)
+
+
+def check_faults(seed, game, rate, deals):
+    spec = "drop=%g,corrupt=%g" % (rate, rate)
+    lossy, clean = EmulatedTable(seed, game, faults=parse_faults(spec)), EmulatedTable(seed, game)
+    lossy.run_deals(deals)
+    clean.run_deals(deals)
+    assert deal_records(lossy) == deal_records(clean)
+    assert sum(w.damaged for w in lossy.lines) > 0
+    assert lossy.wire_stats()["bus"]["collisions"] == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("rate", [0.01, 0.05])
+def test_lossy_links_play_the_deals_a_clean_table_plays(game, rate):
+    check_faults(3, game, rate, 8 if game == "piquet" else 20)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(SOAK_DEALS // CHUNK))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("rate", [0.01, 0.05])
+def test_ten_thousand_deals_on_lossy_links(game, rate, chunk):
+    check_faults(100 + chunk, game, rate, CHUNK)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", range(20, 30))
+def test_power_cuts_at_every_write_over_many_seeds(game, seed):
+    ref = Rig(seed, game).run(1)
+    _rig, got = reset_after_every_write(seed, game, 1)
+    assert total_events(got) == total_events(ref)
