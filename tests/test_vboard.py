@@ -203,6 +203,18 @@ def test_the_unix_port_plays_in_a_fixed_heap_with_a_real_collector(game, deals):
     assert 0 < vb.board.resident < vb.board.heap < heap
 
 
+def test_the_code_in_a_rom_filesystem_runs_in_place_out_of_the_heap():
+    """The .mpy files in a ROMFS image (vfs.VfsRom): their bytecode stays in the image, so
+    the heap holds about 30 KB less once booted; the game is the same."""
+    with VirtualBoardTable(2, "ecarte", heap=True, unix_heap=UNIX_HEAP["ecarte"]) as files, \
+            VirtualBoardTable(2, "ecarte", heap=True, unix_heap=128 * 1024, rom=True) as rom:
+        files.run_deals(4)
+        rom.run_deals(4)
+        assert rom.board_log == files.board_log
+        assert rom.board.resident < files.board.resident - 24 * 1024, (rom.board.resident, files.board.resident)
+        assert rom.board.heap < files.board.heap - 24 * 1024
+
+
 CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after each of these
 
 
