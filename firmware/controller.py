@@ -4,6 +4,7 @@
 from . import wire as W
 from .compat import const, unload
 from .devices import Display, Shoe
+from .panel import SUPERVISOR as _SUPERVISOR
 from .rules import CHANCE, IllegalAction
 
 _RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
@@ -11,7 +12,7 @@ _CHECK_MS = const(50)  # how often the device health is looked at
 _EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
-_POLL_HOST_MS = const(1000)  # ... a host tool's (tapis recall over the bus)
+_POLL_HOST_MS = const(1000)  # ... the supervisor device's
 _SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
 _SYNC_BYTES = const(2048)  # ... or once this many bytes are held
 _SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
@@ -69,7 +70,7 @@ class Controller:
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
-            self.bus.poll_every(W.HOST, _POLL_HOST_MS)
+            self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
 
     def step(self, now_ms):
         for link in self.links:
@@ -168,6 +169,10 @@ class Controller:
             if seat >= t.SEATS:
                 self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
                 return
+            if button == _SUPERVISOR:  # the supervisor's, never a panel's (SPEC §8)
+                self._error("credential", "seat %d pressed the supervisor's button" % seat)
+                t.refuse(seat, "only the supervisor may do that")
+                return
             try:
                 action = t.press(seat, button, payload[1])
                 if action is not None:
@@ -190,10 +195,22 @@ class Controller:
                 except IllegalAction as e:
                     self.faults.append(str(e))
         elif ftype == W.RECALL and len(payload) == 1:
-            self._recall(link, addr, payload[0])
+            if self._credential(link, addr):
+                self._recall(link, addr, payload[0])
+            else:  # a seat's console, or anything else on the bus: nothing is answered
+                self._error("credential", "RECALL from 0x%02x: not the supervisor" % addr)
         elif ftype == W.BUTTON or ftype == W.CARD or ftype == W.RECALL:
             self._error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
                         % (addr, len(payload), ftype))
+
+    def _credential(self, link, addr):
+        """The supervisor's credential: the supervisor device's address, on the bus (or
+        the link routed to it), or a host tool on a link of its own, the operator's USB
+        (never the bus). Pairing makes the address unforgeable (SPEC §8)."""
+        r = self.route
+        if addr == W.SUPERVISOR:
+            return link is r.get(addr, self.bus) and link is not None
+        return addr == W.HOST and r.get(addr) is link and link is not self.bus
 
     def _recall(self, link, addr, last):
         from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
