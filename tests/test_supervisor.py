@@ -1,0 +1,148 @@
+"""The supervisor's credential (issue 12.3, SPEC §8): RECALL and the supervisor's button
+are the supervisor device's (its own address and device type on the bus) or a host tool's
+on a link of its own, the operator's USB; an ordinary panel's are refused and counted, the
+state unchanged. The unfinished deal's inputs are never recalled. Each attack is a named
+test that failed before the credential existed and passes now."""
+import json
+
+from tapis.firmware import panel as B
+from tapis.firmware import wire as W
+from tapis.firmware.journal import Journal
+from tapis.firmware.link import Link
+from tapis.firmware.memstore import MemoryStore
+from tapis.simulator.pipes import pipe
+from tapis.simulator.supervisor import EmuSupervisor
+from tapis.simulator.table import EmulatedTable
+
+
+def journaled(game="ecarte", seed=3):
+    t = EmulatedTable(seed, game, journal=Journal(MemoryStore()))
+    return t
+
+
+def with_supervisor(t):
+    """The operator's supervisor device on the table's bus."""
+    sup = EmuSupervisor(t.lines[1].end("supervisor"))
+    t.devices.append(sup)
+    return sup
+
+
+def records_heard(console):
+    """Every RECORD frame the console's link takes, kept as it polls."""
+    heard = []
+    poll = console.link.poll
+
+    def spy(now_ms=None):
+        out = poll(now_ms)
+        heard.extend(f for f in out if f[2] == W.RECORD)
+        return out
+    console.link.poll = spy
+    return heard
+
+
+def mid_deal(t, deals=2):
+    """Run `deals` deals, then into the next until the players hold their cards."""
+    t.run_deals(deals)
+    t.run(lambda g: g.to_act >= 0 and g.finished_deals() == deals)
+
+
+def opponent_cards(t, seat):
+    """The cards the other player holds now (what a recall must not give `seat`)."""
+    g = t.game
+    return set(g.hands[1 - seat])
+
+
+def step(t, ms):
+    for _ in range(ms):
+        t.step()
+
+
+def test_a_seats_console_asking_recall_mid_game_gets_nothing():
+    """Before: RECALL was answered to any device, and a seat's console got the game's
+    journal with the opponent's hand as dealt. Now it gets no RECORD at all, whether it
+    asks as itself or as the host tool; each refusal is counted."""
+    t = journaled()
+    mid_deal(t)
+    spy = t.consoles[1]
+    heard = records_heard(spy)
+    before = t.controller.errors.get("credential", 0)
+    for addr in (W.PANEL + 1, W.DISPLAY + 1, W.HOST):
+        spy.link.send(addr, W.RECALL, bytes((3,)))
+    step(t, 4000)
+    assert heard == []
+    assert t.controller.errors.get("credential", 0) - before == 3
+    assert any("not the supervisor" in f for f in t.controller.faults)
+
+
+def test_a_panel_cannot_press_the_supervisors_button():
+    """Before: button 10 went to the game's table adapter like any other press. Now a
+    panel's supervisor button is refused with a counted error, the state unchanged, and
+    the seat's display says why."""
+    t = journaled()
+    mid_deal(t, 1)
+    c = t.controller
+    for console in t.consoles:
+        console.hold = True
+    step(t, 500)
+    state = json.dumps(t.game.snapshot(), sort_keys=True)
+    size = t.journal.size
+    for s in (0, 1):
+        c._on_frame(c.route[W.PANEL + s], W.PANEL + s, 1, W.BUTTON, bytes((B.SUPERVISOR, 0)))
+    assert c.errors.get("credential") == 2
+    assert json.dumps(t.game.snapshot(), sort_keys=True) == state
+    assert t.journal.size == size
+    assert t.table.view(0)["msg"] == "only the supervisor may do that"
+
+
+def test_the_supervisor_recalls_but_not_the_unfinished_deal():
+    """The supervisor device (its own address and type on the bus) is answered; of the
+    game in play it gets the deals finished, never the deal in play: no card the players
+    hold now is in what it recalls."""
+    t = journaled()
+    sup = with_supervisor(t)
+    mid_deal(t)
+    for console in t.consoles:
+        console.hold = True  # the players hold still while the supervisor recalls
+    held = set(t.game.hands[0]) | set(t.game.hands[1])
+    sup.recall(2)
+    end = t.now + 20000
+    while sup.games is None and t.now < end:
+        t.step()
+    assert set(t.game.hands[0]) | set(t.game.hands[1]) == held
+    assert sup.games, t.controller.faults
+    g = sup.games[-1]
+    assert not g["done"] and g["withheld"] > 0
+    whole = json.loads(json.dumps(t.journal.open()[-1]))
+    k = len(g["inputs"])
+    assert g["inputs"] == whole["inputs"][:k]  # the deals finished, as journaled
+    assert k + g["withheld"] == len(whole["inputs"])
+    assert any(e[0] == "deal" for e in g["inputs"][-1][1])  # cut where the deal in play began
+    dealt_now = {a[2] for a, _e, _f in whole["inputs"][k:] if a[0] == "shoe"}
+    assert held <= dealt_now  # every card held now came in the inputs withheld
+    assert not any(e[0] == "deal" for _a, events, _f in whole["inputs"][k:] for e in events)
+    assert t.controller.errors.get("credential", 0) == 0
+
+
+def test_recall_from_the_host_tool_on_the_bus_is_refused_but_on_its_own_link_answered():
+    """tapis recall on the operator's USB link (a link of its own) is the credential; the
+    same frame on the shared bus, where any player's device can send it, is not."""
+    t = journaled()
+    mid_deal(t, 1)
+    bus_end = t.lines[1].end("spliced")
+    host = Link(bus_end, W.DEV_HOST, b"tapis-recall")
+    host.send(W.HOST, W.RECALL, bytes((1,)))
+    got = []
+    for _ in range(3000):
+        t.step()
+        got.extend(f for f in host.poll(t.now) if f[2] == W.RECORD)
+    assert got == [] and t.controller.errors.get("credential", 0) >= 1
+    ctrl_end, host_end = pipe()
+    link = Link(ctrl_end)
+    t.controller.route[W.HOST] = link
+    t.controller.links.append(link)
+    usb = Link(host_end, W.DEV_HOST, b"tapis-recall")
+    usb.send(W.HOST, W.RECALL, bytes((1,)))
+    for _ in range(3000):
+        t.step()
+        got.extend(f for f in usb.poll(t.now) if f[2] == W.RECORD)
+    assert got and got[0][3][1] == 1  # one game, answered
