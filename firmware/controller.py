@@ -163,6 +163,13 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
+        elif addr == W.SUPERVISOR and ftype == W.BUTTON and len(payload) == 2:
+            if self._credential(link, addr):
+                from .supervise import command  # seldom: loaded for it, then unloaded
+                command(self, link, addr, payload)
+                unload("supervise")
+            else:
+                self._error("credential", "a supervisor's command not from the supervisor")
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]

@@ -146,3 +146,47 @@ def test_recall_from_the_host_tool_on_the_bus_is_refused_but_on_its_own_link_ans
         t.step()
         got.extend(f for f in usb.poll(t.now) if f[2] == W.RECORD)
     assert got and got[0][3][1] == 1  # one game, answered
+
+
+def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who():
+    """Voiding a deal is the supervisor's: the deal in play is void, its dealer deals it
+    again from a fresh pack, and the journal's void record names the supervisor's serial
+    (tapis recall shows it in the game's "voided")."""
+    from tapis.firmware.supervise import VOID
+    t = journaled()
+    sup = with_supervisor(t)
+    mid_deal(t, 2)
+    g0 = t.controller.game
+    deal, dealer, scores = g0.deal_no, g0.dealer, list(g0.scores)
+    for console in t.consoles:
+        console.hold = True
+    sup.link.send(W.SUPERVISOR, W.BUTTON, bytes((VOID, 0)))
+    end = t.now + 5000
+    while t.controller.game is g0 and t.now < end:
+        t.step()
+    g = t.game = t.controller.game
+    assert g is not g0, t.controller.faults
+    assert (g.deal_no, g.dealer, list(g.scores)) == (deal, dealer, scores)
+    assert any("voided by the supervisor EMU-SUPERVISOR" in f for f in t.controller.faults)
+    game = t.journal.open()[-1]
+    assert [v["why"] for v in game["voided"]] == ["voided by the supervisor EMU-SUPERVISOR"]
+    assert game["voided"][0]["inputs"]  # the deal's inputs, voided
+    for console in t.consoles:
+        console.hold = False
+    t.run_deals(deal)  # the deal is dealt again and played out
+    assert t.controller.errors.get("input", 0) == 0, t.controller.faults
+
+
+def test_a_panel_cannot_void_a_deal():
+    """A panel's frame can carry a supervisor's command only as the supervisor's
+    address on the shoe's wire, or from its own: neither is the credential."""
+    from tapis.firmware.supervise import VOID
+    t = journaled()
+    mid_deal(t, 1)
+    c = t.controller
+    g0 = c.game
+    shoe = c.route[W.SHOE]
+    c._on_frame(shoe, W.SUPERVISOR, 1, W.BUTTON, bytes((VOID, 0)))  # on the shoe's UART
+    c._on_frame(c.route[W.PANEL], W.PANEL, 1, W.BUTTON, bytes((B.SUPERVISOR, VOID)))
+    assert c.game is g0 and c.errors.get("credential") == 2
+    assert t.journal.open()[-1]["voided"] == []
