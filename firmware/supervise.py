@@ -29,8 +29,10 @@ def void(ctrl, who):
     from . import boot
     from .games import find
     j = ctrl.journal
-    kit = find(j.name) if j is not None else None
-    if kit is None or not kit.VOID_TORN_DEAL:  # club: a deal is settled as it is dealt
+    if j is None:
+        return ctrl._error("supervisor", "%s: no journal to void a deal in" % who)
+    kit = find(j.name)
+    if not kit.VOID_TORN_DEAL:  # club: a deal is settled as it is dealt
         return ctrl._error("supervisor", "%s: no deal to void at this table" % who)
     j.flush()
     j.open(False, True)  # the unfinished game, every input of it
