@@ -4,7 +4,6 @@
 from . import wire as W
 from .compat import const, unload
 from .devices import Display, Shoe
-from .panel import SUPERVISOR as _SUPERVISOR
 from .rules import CHANCE, IllegalAction
 
 _RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
@@ -13,6 +12,7 @@ _EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst mu
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
 _POLL_HOST_MS = const(1000)  # ... the supervisor device's
+_SUPERVISOR = const(10)  # panel.SUPERVISOR: the supervisor's button, never a panel's
 _SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
 _SYNC_BYTES = const(2048)  # ... or once this many bytes are held
 _SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
@@ -163,22 +163,17 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif addr == W.SUPERVISOR and ftype == W.BUTTON and len(payload) == 2:
-            if self._credential(link, addr):
-                from .supervise import command  # seldom: loaded for it, then unloaded
-                command(self, link, addr, payload)
-                unload("supervise")
-            else:
-                self._error("credential", "a supervisor's command not from the supervisor")
+        elif ftype == W.RECALL or addr == W.SUPERVISOR:
+            # the supervisor's (recall.py checks the credential): seldom, loaded for it
+            from .recall import _recall
+            _recall(self, link, addr, ftype, payload)
+            unload("recall")
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]
-            if seat >= t.SEATS:
-                self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
-                return
-            if button == _SUPERVISOR:  # the supervisor's, never a panel's (SPEC §8)
-                self._error("credential", "seat %d pressed the supervisor's button" % seat)
-                t.refuse(seat, "only the supervisor may do that")
+            if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
+                self._error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
+                            "seat %d button %d: not of this table's panels" % (seat, button))
                 return
             try:
                 action = t.press(seat, button, payload[1])
@@ -201,28 +196,9 @@ class Controller:
                         self._apply(action, W.SHOE, seq)
                 except IllegalAction as e:
                     self.faults.append(str(e))
-        elif ftype == W.RECALL and len(payload) == 1:
-            if self._credential(link, addr):
-                self._recall(link, addr, payload[0])
-            else:  # a seat's console, or anything else on the bus: nothing is answered
-                self._error("credential", "RECALL from 0x%02x: not the supervisor" % addr)
-        elif ftype == W.BUTTON or ftype == W.CARD or ftype == W.RECALL:
+        elif ftype == W.BUTTON or ftype == W.CARD:
             self._error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
                         % (addr, len(payload), ftype))
-
-    def _credential(self, link, addr):
-        """The supervisor's credential: the supervisor device's address, on the bus (or
-        the link routed to it), or a host tool on a link of its own, the operator's USB
-        (never the bus). Pairing makes the address unforgeable (SPEC §8)."""
-        r = self.route
-        if addr == W.SUPERVISOR:
-            return link is r.get(addr, self.bus) and link is not None
-        return addr == W.HOST and r.get(addr) is link and link is not self.bus
-
-    def _recall(self, link, addr, last):
-        from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
-        _recall(self, link, addr, last)
-        unload("recall")
 
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:

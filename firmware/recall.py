@@ -1,6 +1,7 @@
-# The controller's answer to the supervisor's RECALL (the supervisor device, or tapis
-# recall on the operator's USB link: Controller._credential), out of the board's heap
-# until one comes: controller.py loads it for that and unloads it after.
+# The supervisor's frames: RECALL from the supervisor device or from tapis recall on the
+# operator's USB link, and the supervisor device's commands (supervise.py); the
+# credential checked first (SPEC §8). Out of the board's heap until one comes:
+# controller.py loads it for that and unloads it after.
 import json
 
 from . import wire as W
@@ -23,8 +24,32 @@ def withheld(game, flags):
     return n
 
 
-def _recall(self, link, addr, last):
-    """Controller._recall (self: the controller): answer RECALL [n], each of the last n
+def credential(ctrl, link, addr):
+    """The supervisor's credential: the supervisor device's address on the bus (or on the
+    link routed to it), or a host tool on a link of its own, the operator's USB (never the
+    bus, where any player's device may speak). Pairing makes an address unforgeable."""
+    r = ctrl.route
+    if addr == W.SUPERVISOR:
+        return link is r.get(addr, ctrl.bus) and link is not None
+    return addr == W.HOST and r.get(addr) is link and link is not ctrl.bus
+
+
+def _recall(ctrl, link, addr, ftype, payload):
+    """Controller: a RECALL, or any frame from the supervisor's address."""
+    if not credential(ctrl, link, addr):  # a seat's console, or anything else: no answer
+        return ctrl._error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
+    if ftype == W.RECALL and len(payload) == 1:
+        return answer(ctrl, link, addr, payload[0])
+    if ftype == W.BUTTON and len(payload) == 2:
+        from .supervise import command
+        command(ctrl, link, addr, payload)
+        from .compat import unload
+        return unload("supervise")
+    ctrl._error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
+
+
+def answer(self, link, addr, last):
+    """Answer RECALL [n], each of the last n
     games as JSON, in RECORD frames of [game index, games, chunk index, chunks] + up to
     RECORD_CHUNK bytes; the unfinished deal's inputs withheld."""
     if last == 0:

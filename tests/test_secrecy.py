@@ -310,4 +310,4 @@ def test_a_seats_console_asking_recall_mid_game_gets_nothing_hidden(board):
     assert heard == []
     assert sup.games and sup.games[-1]["withheld"] > 0  # the deal in play: not recalled
     if board == "cpython":
-        assert t.controller.errors.get("credential") == 2
+        assert t.controller.errors.get("credentials") == 2
