@@ -5,6 +5,7 @@
 import json
 
 from tapis.firmware import wire as W
+from tapis.firmware.link import Link
 from tapis.firmware.remote import BusDevice
 from tapis.simulator.devices import RTO_MS
 
@@ -13,9 +14,17 @@ class EmuSupervisor:
     """On the table's bus (`port`: an end of it). `recall(n)` asks for the last n games;
     `games` holds them once every RECORD chunk has come (None until then)."""
 
-    def __init__(self, port, serial=b"EMU-SUPERVISOR"):
-        self.link = BusDevice(port, W.DEV_SUPERVISOR, serial, (W.SUPERVISOR,), rto_ms=RTO_MS)
+    def __init__(self, port, serial=b"EMU-SUPERVISOR", bus=True):
+        """bus: on the table's bus (else a link of its own, the operator's)."""
+        if bus:
+            self.link = BusDevice(port, W.DEV_SUPERVISOR, serial, (W.SUPERVISOR,), rto_ms=RTO_MS)
+        else:
+            self.link = Link(port, W.DEV_SUPERVISOR, serial, rto_ms=RTO_MS, speaks=(W.SUPERVISOR,))
         self.chunks, self.total, self.games = {}, None, None
+
+    def command(self, code, arg=0):
+        """A supervisor's command (firmware/supervise.py: VOID)."""
+        self.link.send(W.SUPERVISOR, W.BUTTON, bytes((code, arg)))
 
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None

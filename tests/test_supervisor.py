@@ -190,3 +190,25 @@ def test_a_panel_cannot_void_a_deal():
     c._on_frame(c.route[W.PANEL], W.PANEL, 1, W.BUTTON, bytes((B.SUPERVISOR, VOID)))
     assert c.game is g0 and c.errors.get("credentials") == 2
     assert t.journal.open()[-1]["voided"] == []
+
+
+def test_tapis_play_voids_a_deal_with_the_operators_supervisor_device():
+    """tapis play: the operator's key sends the supervisor device's VOID on a link of its
+    own; the deal in play is dealt again and the game plays on."""
+    from tapis.host.play.seats import Paced
+    from tapis.host.play.table import PlayTable
+    from tapis.simulator.kits.ecarte import Bot
+    t = PlayTable(2, "ecarte", 0, bots=lambda s: Bot(), pause_s=0)
+    t.consoles[0].player = Paced(Bot(), 0)  # a bot at the person's seat too
+
+    def until(done, most=200000):
+        while not done() and t.now < most:
+            t.advance(100, done)
+        assert done()
+    until(lambda: t.game.finished_deals() == 1 and t.game.to_act >= 0)
+    g0 = t.controller.game
+    t.void()
+    until(lambda: t.controller.game is not g0)
+    assert t.game is t.controller.game
+    assert "voided by the supervisor EMU-SUPERVISOR" in t.controller.faults
+    until(lambda: t.game.finished_deals() == 3)
