@@ -56,6 +56,9 @@ def void(ctrl, who):
         game.restore(u["state"])
     boot.replay(game, ins[:k], ctrl.keep_log)
     j.follow(game)
+    # the state the deal begins from again: a board resumes from the last one (reader.py),
+    # and the one before may be of the voided deal's
+    j._write({"k": "d", "s": game.snapshot(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
     unload("boot", "reader", "snapshot")
     ctrl.table = kit.Table(game)

@@ -5,8 +5,11 @@ state unchanged. The unfinished deal's inputs are never recalled. Each attack is
 test that failed before the credential existed and passes now."""
 import json
 
+import pytest
+
 from tapis.firmware import panel as B
 from tapis.firmware import wire as W
+from tapis.firmware.games import find
 from tapis.firmware.journal import Journal
 from tapis.firmware.link import Link
 from tapis.firmware.memstore import MemoryStore
@@ -148,16 +151,20 @@ def test_recall_from_the_host_tool_on_the_bus_is_refused_but_on_its_own_link_ans
     assert got and got[0][3][1] == 1  # one game, answered
 
 
-def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who():
+@pytest.mark.parametrize("game", ["ecarte", "piquet"])
+def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game):
     """Voiding a deal is the supervisor's: the deal in play is void, its dealer deals it
     again from a fresh pack, and the journal's void record names the supervisor's serial
     (tapis recall shows it in the game's "voided")."""
     from tapis.firmware.supervise import VOID
-    t = journaled()
+    t = journaled(game)
     sup = with_supervisor(t)
     mid_deal(t, 2)
+    scores = list(t.game.scores)  # as the deal began: its points (piquet's declarations) go with it
+    play = find(game).Rules.PHASE_NAMES.index("play")
+    t.run(lambda g: g.finished_deals() == 2 and g.phase == play)  # players have acted in it
     g0 = t.controller.game
-    deal, dealer, scores = g0.deal_no, g0.dealer, list(g0.scores)
+    deal, dealer = g0.deal_no, g0.dealer
     for console in t.consoles:
         console.hold = True
     sup.link.send(W.SUPERVISOR, W.BUTTON, bytes((VOID, 0)))
@@ -171,6 +178,11 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who():
     game = t.journal.open()[-1]
     assert [v["why"] for v in game["voided"]] == ["voided by the supervisor EMU-SUPERVISOR"]
     assert game["voided"][0]["inputs"]  # the deal's inputs, voided
+    for keep_log in (False, True):  # a board resumes from the void as the table stands
+        from tapis.firmware.boot import resume
+        again = Journal(MemoryStore(bytes(t.journal.store.read())))
+        again.open(False, keep_log)
+        assert resume(again, keep_log)[0].snapshot() == g.snapshot()
     for console in t.consoles:
         console.hold = False
     t.run_deals(deal)  # the deal is dealt again and played out
