@@ -152,7 +152,7 @@ def test_recall_from_the_host_tool_on_the_bus_is_refused_but_on_its_own_link_ans
 
 
 @pytest.mark.parametrize("game", ["ecarte", "piquet"])
-def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game):
+def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tmp_path):
     """Voiding a deal is the supervisor's: the deal in play is void, its dealer deals it
     again from a fresh pack, and the journal's void record names the supervisor's serial
     (tapis recall shows it in the game's "voided")."""
@@ -183,6 +183,18 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game):
         again = Journal(MemoryStore(bytes(t.journal.store.read())))
         again.open(False, keep_log)
         assert resume(again, keep_log)[0].snapshot() == g.snapshot()
+    if game == "ecarte":  # tapis recall names who voided it
+        import os
+        import subprocess
+        import sys
+        path = str(tmp_path / "journal.bin")
+        with open(path, "wb") as f:
+            f.write(bytes(t.journal.store.read()))
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        r = subprocess.run([sys.executable, "-m", "tapis", "recall", "--journal", path, "--last", "1"],
+                           cwd=root, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert "VOID: voided by the supervisor EMU-SUPERVISOR" in r.stdout
     for console in t.consoles:
         console.hold = False
     t.run_deals(deal)  # the deal is dealt again and played out
