@@ -49,12 +49,6 @@ def mid_deal(t, deals=2):
     t.run(lambda g: g.to_act >= 0 and g.finished_deals() == deals)
 
 
-def opponent_cards(t, seat):
-    """The cards the other player holds now (what a recall must not give `seat`)."""
-    g = t.game
-    return set(g.hands[1 - seat])
-
-
 def step(t, ms):
     for _ in range(ms):
         t.step()
