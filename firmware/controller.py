@@ -11,7 +11,8 @@ _CHECK_MS = const(50)  # how often the device health is looked at
 _EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
-_POLL_HOST_MS = const(1000)  # ... a host tool's (tapis recall over the bus)
+_POLL_HOST_MS = const(1000)  # ... the supervisor device's
+_SUPERVISOR = const(10)  # panel.SUPERVISOR: the supervisor's button, never a panel's
 _SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
 _SYNC_BYTES = const(2048)  # ... or once this many bytes are held
 _SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
@@ -69,7 +70,7 @@ class Controller:
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
-            self.bus.poll_every(W.HOST, _POLL_HOST_MS)
+            self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
 
     def step(self, now_ms):
         for link in self.links:
@@ -162,11 +163,17 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
+        elif ftype == W.RECALL or addr == W.SUPERVISOR:
+            # the supervisor's (recall.py checks the credential): seldom, loaded for it
+            from .recall import _recall
+            _recall(self, link, addr, ftype, payload)
+            unload("recall")
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]
-            if seat >= t.SEATS:
-                self._error("seat", "a button from seat %d: this table has %d seats" % (seat, t.SEATS))
+            if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
+                self._error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
+                            "seat %d button %d: not of this table's panels" % (seat, button))
                 return
             try:
                 action = t.press(seat, button, payload[1])
@@ -189,16 +196,9 @@ class Controller:
                         self._apply(action, W.SHOE, seq)
                 except IllegalAction as e:
                     self.faults.append(str(e))
-        elif ftype == W.RECALL and len(payload) == 1:
-            self._recall(link, addr, payload[0])
-        elif ftype == W.BUTTON or ftype == W.CARD or ftype == W.RECALL:
+        elif ftype == W.BUTTON or ftype == W.CARD:
             self._error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
                         % (addr, len(payload), ftype))
-
-    def _recall(self, link, addr, last):
-        from .recall import _recall  # a host tool's question, seldom: loaded for it, then unloaded
-        _recall(self, link, addr, last)
-        unload("recall")
 
     def _feed_shoe(self, now_ms):
         if self.game.to_act != CHANCE:

@@ -1,15 +1,65 @@
-# The controller's answer to a host tool's RECALL (tapis recall over a link), out of the
-# board's heap until one comes: controller.py loads it for that and unloads it after.
+# The supervisor's frames: RECALL from the supervisor device or from tapis recall on the
+# operator's USB link, and the supervisor device's commands (supervise.py); the
+# credential checked first (SPEC §8). Out of the board's heap until one comes:
+# controller.py loads it for that and unloads it after.
+import json
+
 from . import wire as W
+from .rules import NEW_DEAL
 
 
-def _recall(self, link, addr, last):
-    """Controller._recall (self: the controller): answer RECALL [n], each of the last n
+def withheld(game, flags):
+    """An unfinished game (a reader.group game, as JSON data) with its unfinished deal's
+    inputs left out: the hands in play, the cards drawn and discarded are no one's to
+    recall (SPEC §8). `flags`: the game's EVENTS. Returns how many inputs were left out."""
+    ins = game["inputs"]
+    keep = 0  # none: the game's first deal (it began with the game) is the unfinished one
+    for i, (_a, events, _f) in enumerate(ins):
+        for e in events:
+            if flags.get(e[0], 0) & NEW_DEAL:
+                keep = i + 1
+    n = len(ins) - keep
+    del ins[keep:]
+    game["withheld"] = n
+    return n
+
+
+def credential(ctrl, link, addr):
+    """The supervisor's credential: the supervisor device's address on the bus (or on the
+    link routed to it), or a host tool on a link of its own, the operator's USB (never the
+    bus, where any player's device may speak). Pairing makes an address unforgeable."""
+    r = ctrl.route
+    if addr == W.SUPERVISOR:
+        return link is r.get(addr, ctrl.bus) and link is not None
+    return addr == W.HOST and r.get(addr) is link and link is not ctrl.bus
+
+
+def _recall(ctrl, link, addr, ftype, payload):
+    """Controller: a RECALL, or any frame from the supervisor's address."""
+    if not credential(ctrl, link, addr):  # a seat's console, or anything else: no answer
+        return ctrl._error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
+    if ftype == W.RECALL and len(payload) == 1:
+        return answer(ctrl, link, addr, payload[0])
+    if ftype == W.BUTTON and len(payload) == 2:
+        from .supervise import command
+        command(ctrl, link, addr, payload)
+        from .compat import unload
+        return unload("supervise")
+    ctrl._error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
+
+
+def answer(self, link, addr, last):
+    """Answer RECALL [n], each of the last n
     games as JSON, in RECORD frames of [game index, games, chunk index, chunks] + up to
-    RECORD_CHUNK bytes."""
+    RECORD_CHUNK bytes; the unfinished deal's inputs withheld."""
     if last == 0:
         self._error("recall", "device 0x%02x asked for the last 0 games" % addr)
     games = self.journal.games(last) if self.journal is not None and last > 0 else []
+    if games:
+        g = json.loads(games[-1])
+        if not g.get("done"):
+            withheld(g, self.game.EVENTS)
+            games[-1] = json.dumps(g).encode()
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
     for i, g in enumerate(games):

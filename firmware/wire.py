@@ -13,7 +13,8 @@ SHOE = const(0x10)
 PANEL = const(0x20)  # + seat
 DISPLAY = const(0x40)  # + seat
 TABLE_DISPLAY = const(0x4F)
-HOST = const(0x60)  # a host tool on a link (tapis recall --port)
+HOST = const(0x60)  # a host tool on a link of its own, the operator's USB (tapis recall --port)
+SUPERVISOR = const(0x70)  # the supervisor device: its presses and RECALL are the operator's credential
 SEATS = const(8)  # the panels and seat displays a table is wired for
 
 # ---- frame types -----------------------------------------------------------------------------
@@ -47,6 +48,7 @@ DEV_SHOE = const(1)
 DEV_CONSOLE = const(2)  # a seat: panel and display
 DEV_DISPLAY = const(3)
 DEV_HOST = const(4)  # a host tool (tapis recall)
+DEV_SUPERVISOR = const(5)  # the operator's supervisor device (bank, stakes, configuration, recall, void)
 
 # ---- the shoe's faults: the first byte of a FAULT payload (an ASCII letter) -------------------
 UNREAD = const(0x55)  # "U": a card came out that the reader could not read

@@ -159,9 +159,12 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
     ctrl_end, host_end = pipe()
     attach(table, ctrl_end)
     got = recall.fetch(host_end, 2, step=step_table(table), timeout=30)
-    want = table.journal.open()[-2:]
+    want = json.loads(json.dumps(table.journal.open()[-2:]))
+    if not want[-1]["done"]:  # the deal in play is never recalled (firmware/recall.py)
+        from tapis.firmware.recall import withheld
+        withheld(want[-1], table.game.EVENTS)
     assert [g["number"] for g in got] == [g["number"] for g in want]
-    assert json.loads(json.dumps(want)) == got  # several RECORD frames per game, reassembled
+    assert want == got  # several RECORD frames per game, reassembled
     assert sum(len(json.dumps(g)) for g in got) > W.RECORD_CHUNK
 
 

@@ -50,6 +50,7 @@ def test_recall_of_no_games_is_answered_and_counted():
     t.controller.journal.begin("ecarte", t.game)
     t.run_deals(1)
     link = t.controller.route[W.SHOE]
+    t.controller.route[W.HOST] = link  # the host tool on a link of its own (the credential)
     sent = []
     link.send = lambda addr, ftype, payload=b"": sent.append((addr, ftype, bytes(payload)))
     t.controller._on_frame(link, W.HOST, 1, W.RECALL, b"\x00")

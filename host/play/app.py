@@ -20,7 +20,9 @@ SCREENS = {"ecarte": ecarte, "piquet": piquet, "club": club}
 TICK_S = 1 / 30  # how often the table is stepped and the screen redrawn
 MOST_STEPS = 500  # virtual ms stepped in one tick at most, however busy the table
 COMMON_KEYS = (("h", "hint: what the advisor or the house bot would do"), ("?", "these keys"),
-               ("n", "after the settlement: play another game"), ("q, Ctrl-C", "quit"))
+               ("n", "after the settlement: play another game"),
+               ("V", "the operator's supervisor device: void the deal in play (écarté, piquet)"),
+               ("q, Ctrl-C", "quit"))
 
 
 class KeysScreen(ModalScreen):
@@ -150,6 +152,8 @@ class PlayApp(App):
             view = self.table.view()
             self.hint_text = self.ui.hint(view) if view else "Nothing to decide yet."
             self.drawn = None
+        elif key in ("V", "shift+v") and not self.over:  # the operator's key: the supervisor device
+            self.table.void()
         elif key == "n" and self.over:
             self.target += 1
             self.drawn = None

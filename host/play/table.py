@@ -5,7 +5,12 @@
 # on slowly, the links keep their heartbeats).
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
+from tapis.firmware.journal import Journal
+from tapis.firmware.link import Link
+from tapis.firmware.memstore import MemoryStore
 from tapis.simulator import kits
+from tapis.simulator.pipes import pipe
+from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
 
 from tapis.host.play.seats import KeyPanel, Paced
@@ -30,7 +35,15 @@ class PlayTable(EmulatedTable):
         players = [self.panel if s == seat else Paced(make(s), pause_s) for s in range(seats)]
         # a pipe per device, not the polled bus as built: a bus master polls for ever, so
         # the table would never rest while the person thinks (docs/play.md)
-        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, wires=False)
+        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, wires=False,
+                               journal=Journal(MemoryStore()))
+        # the operator's supervisor device, on a link of its own (SPEC §8: the credential)
+        ctrl_end, dev_end = pipe()
+        link = Link(ctrl_end)
+        self.controller.route[W.SUPERVISOR] = link
+        self.controller.links.append(link)
+        self.supervisor = EmuSupervisor(dev_end, bus=False)
+        self.devices.append(self.supervisor)
         self.seat = seat
         self.person = self.consoles[seat]
         self.quiet = 0  # steps since something was last on a wire
@@ -51,6 +64,8 @@ class PlayTable(EmulatedTable):
         Returns the steps made."""
         for n in range(1, most + 1):
             self.step()  # the controller, then the devices
+            if self.controller.game is not self.game:  # the supervisor voided the deal
+                self.game, self.table = self.controller.game, self.controller.table
             self._press()
             if until is not None and until():
                 return n
@@ -58,6 +73,12 @@ class PlayTable(EmulatedTable):
             if self.quiet >= QUIET_STEPS:
                 return n
         return most
+
+    def void(self):
+        """The operator voids the deal in play, with the supervisor device."""
+        from tapis.firmware.supervise import VOID
+        self.supervisor.command(VOID)
+        self.quiet = 0
 
     def view(self):
         """What the person's display shows now (None before the first view)."""

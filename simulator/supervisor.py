@@ -1,0 +1,45 @@
+# The operator's supervisor device, emulated: a device of its own type and address on the
+# bus (wire.SUPERVISOR, DEV_SUPERVISOR) whose RECALL the table answers (SPEC §8: the
+# supervisor's credential). Ordinary panels' supervisor presses and RECALLs are refused
+# and counted (firmware/controller.py _credential).
+import json
+
+from tapis.firmware import wire as W
+from tapis.firmware.link import Link
+from tapis.firmware.remote import BusDevice
+from tapis.simulator.devices import RTO_MS
+
+
+class EmuSupervisor:
+    """On the table's bus (`port`: an end of it). `recall(n)` asks for the last n games;
+    `games` holds them once every RECORD chunk has come (None until then)."""
+
+    def __init__(self, port, serial=b"EMU-SUPERVISOR", bus=True):
+        """bus: on the table's bus (else a link of its own, the operator's)."""
+        if bus:
+            self.link = BusDevice(port, W.DEV_SUPERVISOR, serial, (W.SUPERVISOR,), rto_ms=RTO_MS)
+        else:
+            self.link = Link(port, W.DEV_SUPERVISOR, serial, rto_ms=RTO_MS, speaks=(W.SUPERVISOR,))
+        self.chunks, self.total, self.games = {}, None, None
+
+    def command(self, code, arg=0):
+        """A supervisor's command (firmware/supervise.py: VOID)."""
+        self.link.send(W.SUPERVISOR, W.BUTTON, bytes((code, arg)))
+
+    def recall(self, last):
+        self.chunks, self.total, self.games = {}, None, None
+        self.link.send(W.SUPERVISOR, W.RECALL, bytes((last,)))
+
+    def step(self, now_ms):
+        for _a, _s, ftype, payload in self.link.poll(now_ms):
+            if ftype != W.RECORD or len(payload) < 4:
+                continue
+            i, n, k, kn = payload[0], payload[1], payload[2], payload[3]
+            if n == 0:
+                self.games = []
+                continue
+            self.total = n
+            self.chunks.setdefault(i, {})[k] = (kn, bytes(payload[4:]))
+            if len(self.chunks) == n and all(len(c) == next(iter(c.values()))[0] for c in self.chunks.values()):
+                self.games = [json.loads(b"".join(c[j][1] for j in sorted(c)))
+                              for _i, c in sorted(self.chunks.items())]
