@@ -578,7 +578,7 @@ def _verify(t, device, key_file, image):
     if pub != signer.public:
         raise FlashError("the board's public key is not this host's for device %s" % device)
     try:
-        ok = S.root(signature, raw)[0] == pub
+        ok = S.sig_root(signature, raw)[0] == pub
     except ValueError:
         ok = False
     if not ok:
