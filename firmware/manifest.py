@@ -239,7 +239,7 @@ def check(root="/", pub=None):
     if version > high:
         with open(root + "manifest.high", "w") as f:
             f.write(str(version))
-    return True, "firmware verified: version %d, %d files match the signed manifest" % (version, len(files))
+    return True, "firmware verified: %d files match the signed manifest, version %d" % (len(files), version)
 
 
 def boot(entry=None, root="/"):

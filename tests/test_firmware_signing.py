@@ -268,7 +268,7 @@ def test_the_check_refuses_a_downgrade_another_device_and_a_built_in_name(tmp_pa
     assert M.check(root)[0] and (tmp_path / "fs/manifest.high").read_text() == "0"
     old = {p: (tmp_path / "fs" / p).read_bytes() for p in ("manifest.json", "manifest.sig", "firmware/a.mpy")}
     signed(tmp_path / "fs", dict(image, **{"firmware/a.mpy": b"a2"}), signer=signer)
-    assert M.check(root) == (True, "firmware verified: version 1, 2 files match the signed manifest")
+    assert M.check(root) == (True, "firmware verified: 2 files match the signed manifest, version 1")
     for p, data in old.items():
         (tmp_path / "fs" / p).write_bytes(data)
     assert M.check(root) == (False, "version 0 is older than version 1, which this board has run: a downgrade")
@@ -300,8 +300,8 @@ def test_the_check_under_the_unix_micropython_never_imports_a_shadow(tmp_path):
     signed(fs, image)
     code = "from firmware.manifest import check\nprint(repr(check('%s')))" % fs
     p = subprocess.run([exe, "-c", code], cwd=str(fs), capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: version 0, 4 files "
-                                                           "match the signed manifest")), p.stdout + p.stderr
+    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: 4 files "
+                                                           "match the signed manifest, version 0")), p.stdout + p.stderr
     for path in ("hashlib.py", "os.py", "json.py"):
         name = path[:-3]
         (fs / path).write_text(SHADOW % {"path": path, "name": name})

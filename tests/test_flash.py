@@ -63,7 +63,7 @@ def test_the_manifest_check_refuses_a_wrong_key_and_a_changed_or_extra_file(tmp_
     image = {"firmware/a.mpy": b"code a", "firmware/sub/b.mpy": b"code b", "main.py": b"boot()\n"}
     signed(tmp_path / "fs", image)
     root = str(tmp_path / "fs")
-    assert M.check(root) == (True, "firmware verified: version 0, 3 files match the signed manifest")
+    assert M.check(root) == (True, "firmware verified: 3 files match the signed manifest, version 0")
     ok, why = M.check(root, pub=os.urandom(32))
     assert not ok and "signature" in why
     (tmp_path / "fs/firmware/extra.py").write_text("evil()\n")
