@@ -518,7 +518,9 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
         files["device.key"] = (key.hex() + "\n").encode()
         gone = exec_ok(t, "keep = %r\n" % (sorted(image),) + REMOVE_STALE).strip()
         if gone != "[]":
-            log("removed what the manifest does not list: %s" % ", ".join(eval(gone, {})))
+            import ast
+
+            log("removed what the manifest does not list: %s" % ", ".join(ast.literal_eval(gone)))
         same = set() if force else unchanged(files, board_hashes(t, files))
         todo = {p: d for p, d in files.items() if p not in same}
         with (progress or _no_progress)(len(todo)) as advance:
