@@ -1,8 +1,9 @@
 """Issue 12.5, firmware that cannot be bypassed: each attack the issue lists, against a board
 flashed by `tapis flash` (a virtual board on a pty: the real MicroPython raw REPL, boot.py
 and main.py run at a soft reboot), and the signature and the check on their own (CPython,
-and the unix port's MicroPython). Every attack test here was accepted by the HMAC check
-that came before (docs/security.md, "Firmware")."""
+and the unix port's MicroPython). The attacks were all accepted by the HMAC check that came
+before, which said "firmware verified" (a modified boot.py or /lib file could not even be
+flashed: it had no --boot-py or --lib); docs/security.md, "Firmware"."""
 import hashlib
 import json
 import os

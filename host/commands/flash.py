@@ -23,7 +23,7 @@ def register(sub):
     p.add_argument("--boot-py", metavar="FILE", help="a boot.py for the board, signed with the firmware")
     p.add_argument("--lib", metavar="DIR", help="a folder deployed as /lib, signed with the firmware")
     p.add_argument("--key-file", help="the device key file (default: ~/.config/tapis/keys/<device id>.key, "
-                   "or $TAPIS_KEY_DIR)")
+                   "or $TAPIS_KEY_DIR); the signing key is kept beside it, with the suffix .sign")
     p.add_argument("--entry", default="firmware.main",
                    help="module main.py starts once the check passes (default firmware.main; "
                    "'none': check only)")
