@@ -313,3 +313,10 @@ def test_the_check_under_the_unix_micropython_never_imports_a_shadow(tmp_path):
         p = subprocess.run([exe, "-c", "import %s" % name], cwd=str(fs), capture_output=True, text=True, timeout=60)
         assert "SHADOW %s RAN" % path in p.stdout
         (fs / path).unlink()
+
+
+def test_flash_refuses_a_lib_that_is_not_a_folder_as_bad_input(tmp_path):
+    p = tapis("flash", "--port", str(tmp_path / "no-port"), "--lib", str(tmp_path / "nowhere"))
+    assert p.returncode == 2 and "--lib %s is not a directory" % (tmp_path / "nowhere") in p.stderr
+    p = tapis("flash", "--port", str(tmp_path / "no-port"), "--boot-py", str(tmp_path / "nothing.py"))
+    assert p.returncode == 2 and "cannot read %s" % (tmp_path / "nothing.py") in p.stderr
