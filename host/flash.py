@@ -318,9 +318,10 @@ def connect(url):
         t.close()
         raise NoBoard("no MicroPython board answers at %s (%s)" % (url, _why(e))) from None
     try:
-        t.exec(BUILTINS_CODE)
-    except (TransportError, OSError):
-        pass  # not a MicroPython that can: what follows says what is wrong
+        exec_ok(t, BUILTINS_CODE)
+    except FlashError:
+        t.close()
+        raise
     return t
 
 
@@ -410,16 +411,23 @@ except Exception:
 def device_id(t):
     """The board's id: machine.unique_id(), or the id a previous flash wrote to device.id
     (boards without one, like the virtual board), or '' when it has neither yet."""
-    return t.exec(ID_CODE).decode().strip()
+    return exec_ok(t, ID_CODE).strip()
+
+
+EXEC_WAIT = 120  # seconds a snippet may run: hashing every file, the board's own check
+# (mpremote's exec() waits 10 s, which an emulated Pico on a loaded machine can exceed)
 
 
 def exec_ok(t, code):
-    TransportExecError = _mpremote()[2]
+    TransportError = _mpremote()[1]
 
     try:
-        return t.exec(code).decode()
-    except TransportExecError as e:
-        raise FlashError("the board said:\n%s" % e.error_output) from None
+        out, err = t.exec_raw(code, timeout=EXEC_WAIT)
+    except TransportError as e:
+        raise FlashError("the board stopped answering: %s" % _why(e)) from None
+    if err:
+        raise FlashError("the board said:\n%s" % err.decode(errors="replace"))
+    return out.decode()
 
 
 def write_files(t, files, chunk=2048, advance=lambda k=1: None):
