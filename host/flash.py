@@ -571,8 +571,9 @@ def verify(url, key_file=None):
 
 def _verify(t, device, key_file, image):
     """Check that the board's public key is the host's for this device, the manifest's
-    signature under it, that the manifest names the device, every file's hash, and the
-    board's own boot check; `image` (when given) is what was just deployed. Returns the
+    signature under it, that the manifest names the device and is the newest version the
+    host signed for it (the host's record of versions is the floor an offline editor of the
+    board cannot lower), every file's hash, and the board's own boot check; `image` (when given) is what was just deployed. Returns the
     number of files."""
     import ast
 
@@ -596,6 +597,9 @@ def _verify(t, device, key_file, image):
     m = json.loads(raw)
     if m.get("device") != device:
         raise FlashError("the board's manifest is for device %r, the board is %s" % (m.get("device"), device))
+    if signer.signed and m.get("version", -1) < max(signer.signed):
+        raise FlashError("the board runs version %r, but this host has signed version %d for it: an older "
+                         "firmware was put back (flash it again)" % (m.get("version"), max(signer.signed)))
     files = m["files"]
     if image is not None and files != {p: hashlib.sha256(d).hexdigest() for p, d in image.items()}:
         raise FlashError("the board's manifest does not list what was deployed")

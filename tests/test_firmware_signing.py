@@ -102,6 +102,12 @@ def test_a_downgrade_to_an_older_signed_firmware_is_refused(board):
         assert "REFUSING TO RUN: version %d is older than version %d" % (old.get("version", 0), new.get(
             "version", 1)) in boot and "firmware verified" not in boot
         assert check(b, env).returncode == 1
+        # an offline editor can also remove the board's floor: the board then takes the older
+        # version (the limit docs/security.md states), and the host's check still refuses it
+        remove(b, "manifest.high")
+        assert "tapis: firmware verified" in reboot(b)
+        p = check(b, env)
+        assert p.returncode == 1 and "this host has signed version %d for it" % new.get("version", 1) in p.stderr
     finally:
         flash(b, env)
     assert "tapis: firmware verified" in reboot(b)
