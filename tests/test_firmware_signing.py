@@ -93,6 +93,7 @@ def test_a_downgrade_to_an_older_signed_firmware_is_refused(board):
     old = flash(b, env, "--option", "stake=2")
     older = {p: read(b, p) for p in ("manifest.json", "manifest.sig", "config.json")}
     new = flash(b, env)
+    # (.get: the HMAC-signed flash this test was run against first reported no version)
     assert new.get("version", 1) > old.get("version", 0)
     assert "tapis: firmware verified" in reboot(b)  # the board has now run the newer version
     try:
