@@ -89,7 +89,7 @@ def journal(args):
         sys.stderr.write("tapis board: %s\n" % e)
         return 2
     except Exception as e:  # mpremote's TransportError, TransportExecError: the board's reply
-        sys.stderr.write("tapis board: the board on %s failed: %s\n" % (args.port, str(e).strip().splitlines()[-1:]))
+        sys.stderr.write("tapis board: the board on %s failed: %s\n" % (args.port, (str(e).strip().splitlines() or [repr(e)])[-1]))
         return 2
     finally:
         try:

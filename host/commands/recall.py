@@ -259,7 +259,7 @@ def run(args):
                 if not ok:
                     sys.stderr.write("tapis recall: the journal fails verification: %s\n" % verdict)
                     return 2
-                _note(args, verdict)
+                sys.stderr.write("tapis recall: %s\n" % verdict)  # what --verify asked, even --quiet
     except JournalError as e:
         sys.stderr.write("tapis recall: the journal %s: %s\n" % (
             "fails verification" if chain is not None else "is corrupt and was not read", e))
