@@ -62,13 +62,13 @@ def frame(rec, j=None):
     n = len(body)
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
-    c = _MAGIC if j is None or j.pads is None else _CHAIN
-    head = bytes((c, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-    if c == _CHAIN:
+    if j is not None and j.pads is not None:
+        head = bytes((_CHAIN, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
         t = keyed(j.pads, j.tag, head + body)[:8]
         j.tag = t
         j.n += 1
         return head + body + t
+    head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
     h = sha256(head)
     h.update(body)
     return head + body + h.digest()[:4]

@@ -17,12 +17,11 @@ def pads(key):
     return bytes(b ^ 0x36 for b in key), bytes(b ^ 0x5C for b in key)
 
 
-def keyed(p, msg, more=b""):
-    """HMAC-SHA256 of msg + more under the key whose pads() are p, as 32 bytes."""
+def keyed(p, first, msg):
+    """HMAC-SHA256 of first + msg under the key whose pads() are p, as 32 bytes."""
     inner = hashlib.sha256(p[0])
+    inner.update(first)
     inner.update(msg)
-    if more:
-        inner.update(more)
     outer = hashlib.sha256(p[1])
     outer.update(inner.digest())
     return outer.digest()
@@ -30,7 +29,7 @@ def keyed(p, msg, more=b""):
 
 def hmac_sha256(key, msg):
     """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
-    return keyed(pads(key), msg)
+    return keyed(pads(key), b"", msg)
 
 
 def derive(key, purpose):

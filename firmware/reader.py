@@ -50,7 +50,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
     at, n = start, 0
     p = chain.pads if chain is not None else None
     prev, c, lo = bytes(8), 0, skip if p is not None else start  # the chain's tag and count
-    if p is not None and own:
+    if chain is not None and own:
         chain.starts, chain.firsts = [], []
     try:
         while i < end:
@@ -59,13 +59,13 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                 at, n, k = i, store.read_at(i, buf), 0
             if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
                 _check(buf[k:n], i)
-                if own and p is not None:
+                if own and chain is not None:
                     chain.tag, chain.n = prev, c
                 yield i, None
                 break
             m = _check(buf, i, k)
             if i + m > end:
-                if own and p is not None:
+                if own and chain is not None:
                     chain.tag, chain.n = prev, c
                 yield i, None
                 break
@@ -75,7 +75,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                 at, n, k = i, store.read_at(i, buf), 0
             whole = memoryview(buf)[k:k + m]
             t = 2 if buf[k] == _OLD else 4 if buf[k] == _MAGIC else 8
-            if p is not None:
+            if chain is not None and p is not None:
                 if t != 8:
                     raise JournalError("journal corrupt at record %d (byte %d): a record of the unkeyed "
                                        "format in a keyed journal" % (c, i))
@@ -120,7 +120,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                 raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
             yield i, rec
             i += m
-        if p is not None and own:
+        if own and chain is not None:
             chain.tag, chain.n = prev, c
     finally:
         store.close()
