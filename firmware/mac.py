@@ -5,7 +5,9 @@
 # purpose (a paired panel's) gives nothing of the others (the journal's, another panel's).
 import hashlib
 
-_BLOCK = 64  # SHA-256's block size in bytes
+from .compat import const
+
+_BLOCK = const(64)  # SHA-256's block size in bytes
 
 
 def pads(key):
@@ -17,10 +19,10 @@ def pads(key):
     return bytes(b ^ 0x36 for b in key), bytes(b ^ 0x5C for b in key)
 
 
-def keyed(p, first, msg):
-    """HMAC-SHA256 of first + msg under the key whose pads() are p, as 32 bytes."""
+def keyed(p, head, msg):
+    """HMAC-SHA256 of head + msg under the key whose pads() are p, as 32 bytes."""
     inner = hashlib.sha256(p[0])
-    inner.update(first)
+    inner.update(head)
     inner.update(msg)
     outer = hashlib.sha256(p[1])
     outer.update(inner.digest())
@@ -32,6 +34,6 @@ def hmac_sha256(key, msg):
     return keyed(pads(key), b"", msg)
 
 
-def derive(key, purpose):
+def derive(key, what):
     """The key for one purpose (bytes, e.g. b"journal" or b"pair:" + a device's serial)."""
-    return hmac_sha256(key, b"tapis:" + purpose)
+    return hmac_sha256(key, b"tapis:" + what)
