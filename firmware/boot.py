@@ -16,28 +16,6 @@ def unload():
     compat.unload("boot", "reader", "snapshot", "selftest")
 
 
-def device(root="/"):
-    """(device key, device id) of this board: device.key (hex, written by tapis flash)
-    and machine.unique_id() in hex (else device.id); (None, "") without a key. The
-    journal is chained under the key and names the id."""
-    from binascii import hexlify, unhexlify
-    try:
-        with open(root + "device.key") as f:
-            key = unhexlify(f.read().strip())
-    except (OSError, ValueError):
-        return None, ""
-    try:
-        import machine
-        return key, hexlify(machine.unique_id()).decode()
-    except (ImportError, AttributeError):
-        pass
-    try:
-        with open(root + "device.id") as f:
-            return key, f.read().strip()
-    except OSError:
-        return key, ""
-
-
 def replay(game, inputs, keep_log=True):
     """Apply journaled inputs to `game`; each must give the events journaled with it.
     keep_log=False (a board): the log keeps only its last events as it goes (the table

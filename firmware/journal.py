@@ -14,9 +14,9 @@
 # b"journal"): the records are a chain under a key only the table and its host hold, so
 # an edit, a deleted or moved record or game, or a record from another table breaks it
 # (JournalError, naming the record). The chain starts at a head record {"k": "h", "d":
-# the device's id, "i": the chain index of the record after it, "p": "" or the hex TAG
-# that record chains from}, tagged from 8 zero bytes: "i" 0 and "p" "" on a fresh
-# journal, and after compaction the first record kept says where it came from. Only an
+# the device's id, "p": [] or the TAG the record after it chains from, as a list of
+# bytes}, tagged from 8 zero bytes: "p" [] on a fresh journal (the next record chains
+# from the head's own tag); after compaction the first record kept says where it came from. Only an
 # incomplete last record, what a power loss during a write leaves, is reported as such,
 # for the journal to drop. Truncation at a record boundary leaves a sound chain: the
 # host finds it against the last head it verified (tapis recall --verify).
@@ -32,7 +32,6 @@
 # the state after a deal's end (not a game's: "b" has it), at a player's first input;
 # {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game.
 import json
-from binascii import hexlify
 from hashlib import sha256
 
 from .compat import const, unload
@@ -53,7 +52,7 @@ class JournalError(ValueError):
 def frame(rec, j=None):
     """A record's bytes; its kind always comes first ({"k": ...), whatever order the
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
-    j: a keyed journal, whose chain the record goes on (its tag and count move on)."""
+    j: a keyed journal, whose chain the record goes on (its head and count move on)."""
     rest = {}
     for key in rec:
         if key != "k":
@@ -64,9 +63,8 @@ def frame(rec, j=None):
         raise JournalError("a record of %d bytes is too long" % n)
     if j is not None and j.pads is not None:
         head = bytes((_CHAIN, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-        t = keyed(j.pads, j.tag, head + body)[:8]
-        j.tag = t
-        j.n += 1
+        t = keyed(j.pads, j.head, head + body)[:8]
+        j.head = t
         return head + body + t
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
     h = sha256(head)
@@ -89,9 +87,7 @@ class Journal:
         self.store = store
         self.pads = pads(derive(key, b"journal")) if key else None
         self.device = device
-        self.tag = bytes(8)  # the chain: the last record's tag, and the records in it
-        self.n = 0
-        self.firsts = []  # the chain index of each game's first record (starts)
+        self.head = bytes(8)  # the chain's head: the last record's tag
         self.keep = keep
         self.holding = held
         self.held = b""  # records not written yet
@@ -125,11 +121,10 @@ class Journal:
         together)."""
         out = b""
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
-            out = frame({"k": "h", "d": self.device, "i": 0, "p": ""}, self)
+            out = frame({"k": "h", "d": self.device, "p": []}, self)
         for rec in recs:
             if rec["k"] == "b":
                 self.starts.append(self.size + len(out))
-                self.firsts.append(self.n)
             out += frame(rec, self)
         self.size += len(out)
         if self.holding:
@@ -211,15 +206,13 @@ class Journal:
         cut = self.starts[k]
         head = b""
         if self.pads is not None:  # a new head: where the first record kept chains from
-            tag, n = self.tag, self.n
-            self.tag = bytes(8)
-            head = frame({"k": "h", "d": self.device, "i": self.firsts[k],
-                          "p": hexlify(self.store.read_at(cut - 8, 8)).decode()}, self)
-            self.tag, self.n = tag, n
+            was = self.head
+            self.head = bytes(8)
+            head = frame({"k": "h", "d": self.device, "p": list(self.store.read_at(cut - 8, 8))}, self)
+            self.head = was
         self.store.keep(cut, self.size, head)
         cut -= len(head)
         self.starts = [s - cut for s in self.starts[k:]]
-        self.firsts = self.firsts[k:]
         self.size -= cut
 
     def games(self, last=KEEP):

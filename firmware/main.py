@@ -28,6 +28,28 @@ _CRASHES = "/crashes"  # resets in a row without a deal finished: after _MAX_CRA
 _MAX_CRASHES = 5
 
 
+def device(root="/"):
+    """(device key, device id) of this board: device.key (hex, written by tapis flash)
+    and machine.unique_id() in hex (else device.id); (None, "") without a key. The
+    journal is chained under the key and names the id."""
+    from binascii import hexlify, unhexlify
+    try:
+        with open(root + "device.key") as f:
+            key = unhexlify(f.read().strip())
+    except (OSError, ValueError):
+        return None, ""
+    try:
+        import machine
+        return key, hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        pass
+    try:
+        with open(root + "device.id") as f:
+            return key, f.read().strip()
+    except OSError:
+        return key, ""
+
+
 def board_name():
     return "esp32" if sys.platform == "esp32" else "rp2"
 
@@ -138,7 +160,7 @@ def main():
         return
     game = str(game)
     store = FileStore(boards.JOURNAL)
-    key, ident = boot.device()
+    key, ident = device()
     full = make_room(store, key, ident)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])

@@ -2,7 +2,6 @@
 # time, checked; the records grouped into games; a journal opened at boot, and its games
 # for recall. Boot-time and recall-time code: the board unloads it once the table is built.
 import json
-from binascii import unhexlify
 from hashlib import sha256
 
 from .compat import const
@@ -36,22 +35,22 @@ def _check(head, i, k=0):
     return (head[k + 1] << 8 | head[k + 2]) + (6 if c == _OLD else 8 if c == _MAGIC else 12)
 
 
-def records(store, start=0, deal=None, chain=None, skip=0, own=False):
+def records(store, start=0, deal=None, chain=None, skip=0):
     """Yield (offset, record) from a store, one record in memory at a time (read 2 KB at a
     time); raise JournalError on corruption; an incomplete last record ends it with
     (offset, None). deal: the records between the first and that offset are checked but
     not parsed (nor yielded): the board reads the game it resumes from its last deal's end.
     chain: a keyed journal (journal.py: its pads and device): every record's tag is
     checked from the head on (start 0), and those before `skip` are not parsed (nor
-    yielded); own: the walk leaves chain.tag, .n, .starts and .firsts as
-    the chain ends (the journal then writes on from there)."""
+    yielded); the walk leaves chain.head and .starts as the chain
+    ends (the journal writes on from there: a walk of a whole journal gives what it had)."""
     i, end = start, store.size()
     buf = bytearray(2048)  # n bytes of the journal from offset `at`
     at, n = start, 0
     p = chain.pads if chain is not None else None
     prev, c, lo = bytes(8), 0, skip if p is not None else start  # the chain's tag and count
-    if chain is not None and own:
-        chain.starts, chain.firsts = [], []
+    if chain is not None and p is not None:
+        chain.starts = []
     try:
         while i < end:
             k = i - at
@@ -59,14 +58,14 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                 at, n, k = i, store.read_at(i, buf), 0
             if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
                 _check(buf[k:n], i)
-                if own and chain is not None:
-                    chain.tag, chain.n = prev, c
+                if chain is not None and p is not None:
+                    chain.head = prev
                 yield i, None
                 break
             m = _check(buf, i, k)
             if i + m > end:
-                if own and chain is not None:
-                    chain.tag, chain.n = prev, c
+                if chain is not None and p is not None:
+                    chain.head = prev
                 yield i, None
                 break
             if k + m > n:
@@ -84,6 +83,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                     raise JournalError("journal corrupt at record %d (byte %d): its tag does not chain (edited, "
                                        "deleted, moved, or not this table's)" % (c, i))
                 prev = tag
+                c += 1
                 if i == 0 or m > 12 and buf[k + 11] == 0x68:  # {"k": "h": the chain's head
                     h = json.loads(bytes(whole[4:m - 8]))
                     if i or h.get("k") != "h":
@@ -92,15 +92,12 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                     if h["d"] != chain.device:
                         raise JournalError("journal refused: its chain is device %r's, not this table's (%r)"
                                            % (h["d"], chain.device))
-                    c = h["i"]
                     if h["p"]:
-                        prev = unhexlify(h["p"])
+                        prev = bytes(h["p"])
                     i += m
                     continue
-                c += 1
-                if own and bytes(whole[4:13]) == _BEGIN:
+                if bytes(whole[4:13]) == _BEGIN:
                     chain.starts.append(i)
-                    chain.firsts.append(c - 1)
             elif t == 8:
                 raise JournalError("journal refused at byte %d: its records are chained under a device key "
                                    "this reader was not given" % i)
@@ -120,8 +117,8 @@ def records(store, start=0, deal=None, chain=None, skip=0, own=False):
                 raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
             yield i, rec
             i += m
-        if own and chain is not None:
-            chain.tag, chain.n = prev, c
+        if chain is not None and p is not None:
+            chain.head = prev
     finally:
         store.close()
 
@@ -234,7 +231,7 @@ def open(journal, everything=True, keep_log=True):
         elif torn is None and store.size() and journal.pads is None:  # (a chain: its head alone)
             raise JournalError("journal corrupt at byte 0: no game begins it")
     p = journal.pads
-    for off, rec in (records(store, 0, deal, journal, first, True) if p is not None
+    for off, rec in (records(store, 0, deal, journal, first) if p is not None
                      else records(store, first, deal)):
         if rec is None:  # a power loss during the last write: drop the incomplete record
             journal.torn = store.size() - off

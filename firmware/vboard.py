@@ -90,7 +90,7 @@ def new_controller(name, kw, shoe, bus, journal):
     # the simulator's test device key (simulator/testkey.py makes the same): its journal is chained
     from hashlib import sha256
     ctrl = boot.build(route, Journal(store, key=sha256(b"tapis: the simulator's test device key").digest(),
-                                     device="simulator"), name, options, keep_log=False)
+                                     device="vboard"), name, options, keep_log=False)
     boot.unload()
     return ctrl
 

@@ -70,8 +70,9 @@ def from_journal(data, last, torn=None, key_file=None, chain=None):
 
 def chained(data, key_file=None):
     """A keyed journal's records checked from its head under the key of the device the head
-    names: {"records", "device", "first", "last" (chain indexes), "tags" ({index: hex tag}),
-    "torn"}. JournalError names the first bad record; KeyError if the host has no key."""
+    names: {"records", "device", "tags" (each record's tag in hex, the head's first), "games"
+    (the game each record is in, None for the head), "torn"}. JournalError names the first bad
+    record (numbered from the head, 0); KeyError if the host has no key for the device."""
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
     from tapis.firmware.reader import records
@@ -79,8 +80,7 @@ def chained(data, key_file=None):
 
     n = (data[1] << 8 | data[2]) if len(data) > 3 else 0
     try:
-        head = json.loads(data[4:4 + n])
-        device, first = str(head["d"]), int(head["i"])
+        device = str(json.loads(data[4:4 + n])["d"])
     except (ValueError, KeyError, TypeError):
         raise JournalError("journal corrupt at record 0 (byte 0): its head is not readable")
     try:
@@ -88,16 +88,20 @@ def chained(data, key_file=None):
     except FlashError as e:
         raise KeyError(str(e))
     j = Journal(MemoryStore(data), key=key, device=device)
-    recs, offs, torn = [], [], 0
-    for off, rec in records(j.store, chain=j, own=True):
+    recs, offs, torn = [], [0], 0
+    for off, rec in records(j.store, chain=j):
         if rec is None:
             torn = len(data) - off
             break
         recs.append(rec)
         offs.append(off)
     ends = offs[1:] + [len(data) - torn]
-    tags = {first + k: data[e - 8:e].hex() for k, e in enumerate(ends)}
-    return {"records": recs, "device": device, "first": first, "last": j.n - 1, "tags": tags, "torn": torn}
+    games, g = [None], None
+    for r in recs:
+        g = r["n"] if r["k"] == "b" else g
+        games.append(g)
+    return {"records": recs, "device": device, "tags": [data[e - 8:e].hex() for e in ends], "games": games,
+            "torn": torn}
 
 
 def head_path(device, key_file=None):
@@ -106,28 +110,33 @@ def head_path(device, key_file=None):
 
 
 def check_head(chain, key_file=None):
-    """(ok, text): does the chain still reach the last head verified for its device? On ok the
-    head moves on to the chain's last record."""
+    """(ok, text): does the chain still reach the last head verified for its device (its last
+    record's tag, and the game that record was in)? Compaction drops whole games only: a head in
+    a game the journal still holds must be in it. On ok the head moves on to the chain's last."""
     path = head_path(chain["device"], key_file)
-    last, tag = chain["last"], chain["tags"].get(chain["last"])
+    tags, games = chain["tags"], chain["games"]
+    last = len(tags) - 1
+    first = next((g for g in games if g is not None), None)
     try:
         was = json.loads(path.read_text())
-        i, t = int(was["i"]), str(was["t"])
+        t, g = str(was["t"]), was["g"]
     except FileNotFoundError:
-        i = t = None
+        t = g = None
     except (ValueError, KeyError, TypeError):
         return False, "%s is not a head this tool wrote: remove it to start afresh" % path
-    if i is not None:
-        if last < i:
-            return False, ("the journal no longer reaches the head verified before: it ends at record %d, the "
-                           "verified head is record %d (truncated or rolled back)" % (last, i))
-        if i >= chain["first"] and chain["tags"].get(i) != t:
-            return False, "record %d is not the record verified before as the head (rolled back or replaced)" % i
+    note = ""
+    if t is not None:
+        if t in tags:
+            note = ", reaching the head verified before (record %d)" % tags.index(t)
+        elif g is not None and first is not None and first > g:
+            note = ", compacted past the head verified before (game %d)" % g
+        else:
+            return False, ("the journal no longer reaches the head verified before (its last record then, in game "
+                           "%s; the journal ends at record %d): truncated or rolled back" % (g, last))
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path.write_text(json.dumps({"i": last, "t": tag}) + "\n")
-    return True, ("journal verified: records %d..%d chain under device %s's key%s; head now record %d"
-                  % (chain["first"], last, chain["device"],
-                     ", reaching the head verified before (record %d)" % i if i is not None else "", last))
+    path.write_text(json.dumps({"t": tags[last], "g": games[last]}) + "\n")
+    return True, ("journal verified: records 0..%d chain under device %s's key%s; head now record %d"
+                  % (last, chain["device"], note, last))
 
 
 def deal_records(games):
