@@ -165,7 +165,8 @@ def main():
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
     # before any UART is opened; the journal is checked as it is read (boot.build: the
-    # framing of every record, the game it resumes in full; recall checks the others)
+    # chain of every record from its head, the game it resumes parsed in full), with the
+    # displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +

@@ -305,3 +305,31 @@ def test_every_attack_is_refused_on_a_micropython_board(club, ecarte, theirs):
     for name, (data, game) in attacks.items():
         said = unix_boots(data, game)
         assert said is not None and "journal" in said, "%s: the MicroPython board booted on it" % name
+
+
+# ---- a refused journal is copied off and moved aside by the operator, never by the board -----
+def test_board_journal_exports_then_moves_aside_only_when_asked(ecarte, tmp_path):
+    from tapis.simulator.ptyboard import PtyBoard
+    forged = b"".join(split(ecarte)[:3] + split(ecarte)[4:])  # a deleted record: refused at boot
+    with PtyBoard() as board:
+        board.execute("f = open('/journal.bin', 'wb')\nf.write(bytes.fromhex(%r))\nf.close()" % forged.hex(),
+                      forward=False)
+
+        def tapis(*args):
+            return subprocess.run([sys.executable, "-m", "tapis", "board", "journal", "--port", board.path] +
+                                  list(args), cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+        r = tapis("--out", str(tmp_path / "copy.bin"))
+        assert r.returncode == 0, r.stderr
+        assert (tmp_path / "copy.bin").read_bytes() == forged
+        ls = "import os\nprint(sorted(n for n in os.listdir('/') if n.startswith('journal')))"
+        assert board.execute(ls, forward=False)[0].decode().strip() == "['journal.bin']"  # left in place
+        r = tapis("--out", str(tmp_path / "again.bin"), "--move-aside")
+        assert r.returncode == 0 and "aside-1" in r.stdout, r.stderr
+        assert (tmp_path / "again.bin").read_bytes() == forged
+        assert board.execute(ls, forward=False)[0].decode().strip() == "['journal.bin.aside-1']"
+        r = tapis("--out", str(tmp_path / "none.bin"))
+        assert r.returncode == 2 and "no /journal.bin" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    # the copy verifies as what it is: a journal with a record missing, named
+    r = verify(tmp_path, (tmp_path / "copy.bin").read_bytes(), "copy-check.bin")
+    assert r.returncode == 2 and "record 3" in r.stderr, r.stderr
