@@ -240,10 +240,16 @@ def test_truncation_at_a_record_boundary_is_found_against_the_head_verified(ecar
     assert r.returncode == 0 and "reaching the head verified before" in r.stderr, r.stderr
 
 
-def test_compaction_restarts_the_chain_verifiably(tmp_path):
-    b = Board(2, "ecarte")
+@pytest.mark.parametrize("store", ["memory", "file"])
+def test_compaction_restarts_the_chain_verifiably(tmp_path, store):
+    from tapis.firmware.store import FileStore
+    b = Board(2, "ecarte", store=FileStore(str(tmp_path / "flash.bin")) if store == "file" else None)
     b.run(12)  # past KEEP: compacted
-    data = bytes(b.store.read())
+    if store == "file":
+        b.journal.flush()
+        data = (tmp_path / "flash.bin").read_bytes()
+    else:
+        data = bytes(b.store.read())
     head = json.loads(payload(split(data)[0]))
     assert head["k"] == "h" and head["d"] == TEST_DEVICE and len(head["p"]) == 8  # the tag it goes on from
     assert selftest.run(board_journal(data), "ecarte") == []
@@ -252,6 +258,25 @@ def test_compaction_restarts_the_chain_verifiably(tmp_path):
     recs = split(data)
     starts = [i for i, r in enumerate(recs) if kind(r) == "b"]
     refused_everywhere(b"".join(recs[:1] + recs[starts[1]:]), "ecarte", tmp_path)
+
+
+def test_a_table_journal_file_verifies_under_the_key_the_host_keeps(tmp_path):
+    env = dict(os.environ, TAPIS_KEY_DIR=str(tmp_path / "keys"))
+    path = str(tmp_path / "table.bin")
+
+    def tapis(*args):
+        return subprocess.run([sys.executable, "-m", "tapis"] + list(args), cwd=ROOT, capture_output=True,
+                              text=True, timeout=300, env=env)
+
+    assert tapis("table", "--deals", "2", "--seed", "3", "--journal", path, "--json").returncode == 0
+    r = tapis("recall", "--verify", "--journal", path, "--quiet")
+    assert r.returncode == 0 and "device tapis-table" in r.stderr, r.stderr
+    assert (tmp_path / "keys" / "tapis-table.head").exists()
+    data = open(path, "rb").read()
+    with open(path, "wb") as f:
+        f.write(edited(data, lambda r: kind(r) == "b", lambda b: b.replace(b'"stake": 1,', b'"stake": 100,')))
+    r = tapis("recall", "--verify", "--journal", path)
+    assert r.returncode == 2 and "record 1 " in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_records_of_the_unkeyed_format_are_refused_once_a_key_is_there(ecarte):
