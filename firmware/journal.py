@@ -16,10 +16,11 @@
 # (JournalError, naming the record). The chain starts at a head record {"k": "h", "d":
 # the device's id, "p": [] or the TAG the record after it chains from, as a list of
 # bytes}, tagged from 8 zero bytes: "p" [] on a fresh journal (the next record chains
-# from the head's own tag); after compaction the first record kept says where it came from. Only an
-# incomplete last record, what a power loss during a write leaves, is reported as such,
-# for the journal to drop. Truncation at a record boundary leaves a sound chain: the
-# host finds it against the last head it verified (tapis recall --verify).
+# from the head's own tag); compaction writes a new head, which says where the first
+# record kept chains from. Only an incomplete last record, what a power loss during a
+# write leaves, is reported as such, for the journal to drop. Truncation at a record
+# boundary leaves a sound chain: the host finds it against the last head it verified
+# (tapis recall --verify).
 #
 # Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
 # with a 4-byte SHA-256 sum instead of TAG, or 4A with a CRC-16. A keyed journal refuses
@@ -52,7 +53,7 @@ class JournalError(ValueError):
 def frame(rec, j=None):
     """A record's bytes; its kind always comes first ({"k": ...), whatever order the
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
-    j: a keyed journal, whose chain the record goes on (its head and count move on)."""
+    j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
     rest = {}
     for key in rec:
         if key != "k":

@@ -88,7 +88,7 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                     h = json.loads(bytes(whole[4:m - 8]))
                     if i or h.get("k") != "h":
                         raise JournalError("journal corrupt at record %d (byte %d): the chain does not "
-                                           "begin with its head there" % (c, i))
+                                           "begin with its head there" % (c - 1, i))
                     if h["d"] != chain.device:
                         raise JournalError("journal refused: its chain is device %r's, not this table's (%r)"
                                            % (h["d"], chain.device))
