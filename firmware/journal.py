@@ -7,13 +7,24 @@
 # from the last one: it replays one deal, not the game). A record (docs/protocol.md,
 # "Journal records"):
 #
-#   4B  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  SUM (4 bytes)
+#   4C  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  TAG (8 bytes)
 #
-# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; SUM, the first 4 bytes of the SHA-256
-# of 4B..PAYLOAD (C code on every port), covers the record. Any changed byte is detected
-# and refused (JournalError). Only an incomplete last record, what a power loss during a
-# write leaves, is reported as such, for the journal to drop. (Records of the first
-# format, 4A ... CRC-16/CCITT-FALSE, are still read.)
+# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; TAG = the first 8 bytes of
+# HMAC-SHA256(K, previous record's TAG + 4C..PAYLOAD), K = mac.derive(device key,
+# b"journal"): the records are a chain under a key only the table and its host hold, so
+# an edit, a deleted or moved record or game, or a record from another table breaks it
+# (JournalError, naming the record). The chain starts at a head record {"k": "h", "d":
+# the device's id, "p": [] or the TAG the record after it chains from, as a list of
+# bytes}, tagged from 8 zero bytes: "p" [] on a fresh journal (the next record chains
+# from the head's own tag); compaction writes a new head, which says where the first
+# record kept chains from. Only an incomplete last record, what a power loss during a
+# write leaves, is reported as such, for the journal to drop. Truncation at a record
+# boundary leaves a sound chain: the host finds it against the last head it verified
+# (tapis recall --verify).
+#
+# Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
+# with a 4-byte SHA-256 sum instead of TAG, or 4A with a CRC-16. A keyed journal refuses
+# them (anyone can write those), and an unkeyed reader refuses 4C records.
 #
 # Payloads: {"k": "b", "g": game, "o": options, "n": number, "c": games finished, "s":
 # state or null, "e": events, "f": [[address, [seq, session]], ...] the devices'
@@ -25,8 +36,10 @@ import json
 from hashlib import sha256
 
 from .compat import const, unload
+from .mac import derive, keyed, pads
 
 _MAGIC = const(0x4B)  # reader.py checks these
+_CHAIN = const(0x4C)
 _CHK = const(0x5A)
 _MAX = const(0xFFFF)
 _CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
@@ -37,9 +50,10 @@ class JournalError(ValueError):
     """The journal is corrupt: the table refuses to resume from it."""
 
 
-def frame(rec):
+def frame(rec, j=None):
     """A record's bytes; its kind always comes first ({"k": ...), whatever order the
-    interpreter keeps a dict in, so a reader can tell a game's beginning from its head."""
+    interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
+    j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
     rest = {}
     for key in rec:
         if key != "k":
@@ -48,6 +62,11 @@ def frame(rec):
     n = len(body)
     if n > _MAX:
         raise JournalError("a record of %d bytes is too long" % n)
+    if j is not None and j.pads is not None:
+        head = bytes((_CHAIN, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
+        t = keyed(j.pads, j.head, head + body)[:8]
+        j.head = t
+        return head + body + t
     head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
     h = sha256(head)
     h.update(body)
@@ -63,8 +82,13 @@ class Journal:
     held (link.py `hold`): a power loss then loses only inputs that their devices still
     have and send again."""
 
-    def __init__(self, store, keep=KEEP, held=False):
+    def __init__(self, store, keep=KEEP, held=False, key=None, device=""):
+        """key: the device key (the records are chained under the journal's key derived
+        from it), device: the device's id, which the chain's head names."""
         self.store = store
+        self.pads = pads(derive(key, b"journal")) if key else None
+        self.device = device
+        self.head = bytes(8)  # the chain's head: the last record's tag
         self.keep = keep
         self.holding = held
         self.held = b""  # records not written yet
@@ -97,11 +121,12 @@ class Journal:
         """Append records in one write (so a game's end and the next's beginning go
         together)."""
         out = b""
+        if self.pads is not None and self.size == 0:  # a fresh chain: its head first
+            out = frame({"k": "h", "d": self.device, "p": []}, self)
         for rec in recs:
-            b = frame(rec)
             if rec["k"] == "b":
                 self.starts.append(self.size + len(out))
-            out += b
+            out += frame(rec, self)
         self.size += len(out)
         if self.holding:
             self.held += out
@@ -178,9 +203,17 @@ class Journal:
         """Keep only the last `keep` completed games (and the unfinished one)."""
         if len(self.starts) <= self.keep + 1:
             return
-        cut = self.starts[len(self.starts) - self.keep - 1]
-        self.store.keep(cut, self.size)
-        self.starts = [s - cut for s in self.starts[len(self.starts) - self.keep - 1:]]
+        k = len(self.starts) - self.keep - 1
+        cut = self.starts[k]
+        head = b""
+        if self.pads is not None:  # a new head: where the first record kept chains from
+            was = self.head
+            self.head = bytes(8)
+            head = frame({"k": "h", "d": self.device, "p": list(self.store.read_at(cut - 8, 8))}, self)
+            self.head = was
+        self.store.keep(cut, self.size, head)
+        cut -= len(head)
+        self.starts = [s - cut for s in self.starts[k:]]
         self.size -= cut
 
     def games(self, last=KEEP):

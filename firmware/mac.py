@@ -5,21 +5,35 @@
 # purpose (a paired panel's) gives nothing of the others (the journal's, another panel's).
 import hashlib
 
-_BLOCK = 64  # SHA-256's block size in bytes
+from .compat import const
+
+_BLOCK = const(64)  # SHA-256's block size in bytes
 
 
-def hmac_sha256(key, msg):
-    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
+def pads(key):
+    """(inner, outer): the key's two padded blocks, made once for a key used many times
+    (the journal's, for every record)."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
     key = bytes(key) + bytes(_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    return bytes(b ^ 0x36 for b in key), bytes(b ^ 0x5C for b in key)
+
+
+def keyed(p, head, msg):
+    """HMAC-SHA256 of head + msg under the key whose pads() are p, as 32 bytes."""
+    inner = hashlib.sha256(p[0])
+    inner.update(head)
     inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer = hashlib.sha256(p[1])
     outer.update(inner.digest())
     return outer.digest()
 
 
-def derive(key, purpose):
+def hmac_sha256(key, msg):
+    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
+    return keyed(pads(key), b"", msg)
+
+
+def derive(key, what):
     """The key for one purpose (bytes, e.g. b"journal" or b"pair:" + a device's serial)."""
-    return hmac_sha256(key, b"tapis:" + purpose)
+    return hmac_sha256(key, b"tapis:" + what)

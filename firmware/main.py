@@ -28,6 +28,28 @@ _CRASHES = "/crashes"  # resets in a row without a deal finished: after _MAX_CRA
 _MAX_CRASHES = 5
 
 
+def device(root="/"):
+    """(device key, device id) of this board: device.key (hex, written by tapis flash)
+    and machine.unique_id() in hex (else device.id); (None, "") without a key. The
+    journal is chained under the key and names the id."""
+    from binascii import hexlify, unhexlify
+    try:
+        with open(root + "device.key") as f:
+            key = unhexlify(f.read().strip())
+    except (OSError, ValueError):
+        return None, ""
+    try:
+        import machine
+        return key, hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        pass
+    try:
+        with open(root + "device.id") as f:
+            return key, f.read().strip()
+    except OSError:
+        return key, ""
+
+
 def board_name():
     return "esp32" if sys.platform == "esp32" else "rp2"
 
@@ -74,12 +96,16 @@ def free_bytes():
         return _MIN_FREE
 
 
-def make_room(store):
-    """At boot, a filesystem short of space has its journal cut to the unfinished game."""
+def make_room(store, key, ident):
+    """At boot, a filesystem short of space has its journal cut to the unfinished game
+    (not a journal whose chain is broken: that one is refused, never cut)."""
     if free_bytes() >= _MIN_FREE:
         return None
-    j = Journal(store)
-    j.open(False, False)  # (where the games start is all it needs)
+    j = Journal(store, key=key, device=ident)
+    try:
+        j.open(False, False)  # (where the games start is all it needs)
+    except JournalError:
+        return None  # boot.build refuses it, on the displays
     if len(j.starts) > 1:
         j.keep = 0
         j.compact()
@@ -134,11 +160,13 @@ def main():
         return
     game = str(game)
     store = FileStore(boards.JOURNAL)
-    full = make_room(store)
+    key, ident = device()
+    full = make_room(store, key, ident)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
     # before any UART is opened; the journal is checked as it is read (boot.build: the
-    # framing of every record, the game it resumes in full; recall checks the others)
+    # chain of every record from its head, the game it resumes parsed in full), with the
+    # displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
@@ -149,9 +177,13 @@ def main():
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
     try:
-        ctrl = boot.build(route, Journal(store, held=True), game, options, keep_log=False)
+        ctrl = boot.build(route, Journal(store, held=True, key=key, device=ident), game, options,
+                          keep_log=False)
     except JournalError as e:
-        halt(led, ["journal refused: %s" % e], route)
+        # a broken chain: the table does not play and nothing clears it; the operator
+        # copies the journal off, then moves it aside (tapis board journal --move-aside)
+        halt(led, ["journal refused: %s" % e, "the table refuses to play: export the journal, then "
+                   "move it aside (tapis board journal --port URL --move-aside)"], route)
         return
     boot.unload()
     from .compat import unload

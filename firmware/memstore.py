@@ -31,6 +31,6 @@ class MemoryStore:
     def replace(self, b):
         self.data = bytearray(b)
 
-    def keep(self, start, end):
-        """Keep only bytes start..end (compaction, a torn tail)."""
-        self.data = bytearray(self.data[start:end])
+    def keep(self, start, end, head=b""):
+        """Keep only bytes start..end, after `head` (compaction, a torn tail)."""
+        self.data = bytearray(head) + self.data[start:end]

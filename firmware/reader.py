@@ -7,9 +7,11 @@ from hashlib import sha256
 from .compat import const
 from .frames import crc16
 from .journal import JournalError
+from .mac import keyed
 
 _MAGIC = const(0x4B)  # a record's first byte, and its length check (journal.py writes them)
 _OLD = const(0x4A)  # the first format's: its records end with a CRC-16, not 4 bytes of SHA-256
+_CHAIN = const(0x4C)  # a keyed journal's: its records end with 8 bytes of a chained HMAC
 _CHK = const(0x5A)
 
 
@@ -23,23 +25,32 @@ def tuples(v):
 def _check(head, i, k=0):
     """The whole length of the record at head[k:] from its first bytes (JournalError if
     they are damaged); 0 if fewer than 4 bytes are there."""
-    if head[k] != _MAGIC and head[k] != _OLD:
+    c = head[k]
+    if c != _MAGIC and c != _OLD and c != _CHAIN:
         raise JournalError("journal corrupt at byte %d: no record starts there" % i)
     if len(head) < k + 4:
         return 0
     if head[k + 3] != head[k + 1] ^ head[k + 2] ^ _CHK:
         raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
-    return (head[k + 1] << 8 | head[k + 2]) + (6 if head[k] == _OLD else 8)
+    return (head[k + 1] << 8 | head[k + 2]) + (6 if c == _OLD else 8 if c == _MAGIC else 12)
 
 
-def records(store, start=0, deal=None):
+def records(store, start=0, deal=None, chain=None, skip=0):
     """Yield (offset, record) from a store, one record in memory at a time (read 2 KB at a
     time); raise JournalError on corruption; an incomplete last record ends it with
     (offset, None). deal: the records between the first and that offset are checked but
-    not parsed (nor yielded): the board reads the game it resumes from its last deal's end."""
+    not parsed (nor yielded): the board reads the game it resumes from its last deal's end.
+    chain: a keyed journal (journal.py: its pads and device): every record's tag is
+    checked from the head on (start 0), and those before `skip` are not parsed (nor
+    yielded); the walk leaves chain.head and .starts as the chain
+    ends (the journal writes on from there: a walk of a whole journal gives what it had)."""
     i, end = start, store.size()
     buf = bytearray(2048)  # n bytes of the journal from offset `at`
     at, n = start, 0
+    p = chain.pads if chain is not None else None
+    prev, c, lo = bytes(8), 0, skip if p is not None else start  # the chain's tag and count
+    if chain is not None and p is not None:
+        chain.starts = []
     try:
         while i < end:
             k = i - at
@@ -47,26 +58,55 @@ def records(store, start=0, deal=None):
                 at, n, k = i, store.read_at(i, buf), 0
             if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
                 _check(buf[k:n], i)
+                if chain is not None and p is not None:
+                    chain.head = prev
                 yield i, None
-                return
+                break
             m = _check(buf, i, k)
             if i + m > end:
+                if chain is not None and p is not None:
+                    chain.head = prev
                 yield i, None
-                return
+                break
             if k + m > n:
                 if m > len(buf):
                     buf = bytearray(m)
                 at, n, k = i, store.read_at(i, buf), 0
             whole = memoryview(buf)[k:k + m]
-            if buf[k] == _OLD:  # its check: the old CRC-16, or 4 bytes of SHA-256
-                t = 2
-                sound = crc16(whole[:m - 2], 0xFFFF) == (buf[k + m - 2] << 8 | buf[k + m - 1])
-            else:
-                t = 4
-                sound = sha256(whole[:m - 4]).digest()[:4] == bytes(whole[m - 4:])
-            if not sound:
+            t = 2 if buf[k] == _OLD else 4 if buf[k] == _MAGIC else 8
+            if chain is not None and p is not None:
+                if t != 8:
+                    raise JournalError("journal corrupt at record %d (byte %d): a record of the unkeyed "
+                                       "format in a keyed journal" % (c, i))
+                tag = keyed(p, prev, whole[:m - 8])[:8]
+                if tag != bytes(whole[m - 8:]):
+                    raise JournalError("journal corrupt at record %d (byte %d): its tag does not chain (edited, "
+                                       "deleted, moved, or not this table's)" % (c, i))
+                prev = tag
+                c += 1
+                if i == 0 or m > 12 and buf[k + 11] == 0x68:  # {"k": "h": the chain's head
+                    h = json.loads(bytes(whole[4:m - 8]))
+                    if i or h.get("k") != "h":
+                        raise JournalError("journal corrupt at record %d (byte %d): the chain does not "
+                                           "begin with its head there" % (c - 1, i))
+                    if h["d"] != chain.device:
+                        raise JournalError("journal refused: its chain is device %r's, not this table's (%r)"
+                                           % (h["d"], chain.device))
+                    if h["p"]:
+                        prev = bytes(h["p"])
+                    i += m
+                    continue
+                if bytes(whole[4:13]) == _BEGIN:
+                    chain.starts.append(i)
+            elif t == 8:
+                raise JournalError("journal refused at byte %d: its records are chained under a device key "
+                                   "this reader was not given" % i)
+            elif t == 2:  # its check: the old CRC-16, or 4 bytes of SHA-256
+                if crc16(whole[:m - 2], 0xFFFF) != (buf[k + m - 2] << 8 | buf[k + m - 1]):
+                    raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
+            elif sha256(whole[:m - 4]).digest()[:4] != bytes(whole[m - 4:]):
                 raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
-            if deal is not None and start < i < deal:
+            if i < lo or deal is not None and lo < i < deal:
                 i += m
                 continue
             try:
@@ -77,6 +117,8 @@ def records(store, start=0, deal=None):
                 raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
             yield i, rec
             i += m
+        if chain is not None and p is not None:
+            chain.head = prev
     finally:
         store.close()
 
@@ -107,9 +149,9 @@ def starts(store):
                     k = m
                     continue
             c = buf[k]
-            if c != _MAGIC and c != _OLD or buf[k + 3] != buf[k + 1] ^ buf[k + 2] ^ _CHK:
+            if c != _MAGIC and c != _OLD and c != _CHAIN or buf[k + 3] != buf[k + 1] ^ buf[k + 2] ^ _CHK:
                 _check(buf, at + k, k)  # says which
-            m = (buf[k + 1] << 8 | buf[k + 2]) + (8 if c == _MAGIC else 6)
+            m = (buf[k + 1] << 8 | buf[k + 2]) + (8 if c == _MAGIC else 6 if c == _OLD else 12)
             if k + m > n and at + k + m > end:
                 return found, at + k, deal
             c = buf[k + 11]  # the kind, in {"k": "b" ...
@@ -126,11 +168,12 @@ def starts(store):
         store.close()
 
 
-def parse(data):
-    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption."""
+def parse(data, chain=None):
+    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption.
+    chain: a keyed journal whose key and device the records must chain under."""
     from .memstore import MemoryStore  # the host's: a board reads its journal from flash
     recs, offs = [], []
-    for off, rec in records(MemoryStore(data)):
+    for off, rec in records(MemoryStore(data), chain=chain):
         if rec is None:
             return recs, offs, len(data) - off
         recs.append(rec)
@@ -185,16 +228,19 @@ def open(journal, everything=True, keep_log=True):
         if found:
             first = found[-1]
             journal.starts = found[:-1]
-        elif torn is None and store.size():
+        elif torn is None and store.size() and journal.pads is None:  # (a chain: its head alone)
             raise JournalError("journal corrupt at byte 0: no game begins it")
-    for off, rec in records(store, first, deal):
+    p = journal.pads
+    for off, rec in (records(store, 0, deal, journal, first) if p is not None
+                     else records(store, first, deal)):
         if rec is None:  # a power loss during the last write: drop the incomplete record
             journal.torn = store.size() - off
             store.keep(0, off)
             break
         k = rec["k"]
         if k == "b":
-            journal.starts.append(off)
+            if p is None:
+                journal.starts.append(off)
             recs = []
             for a, f in rec.get("f", ()):
                 journal.frames[a] = tuple(f)
@@ -219,7 +265,7 @@ def open(journal, everything=True, keep_log=True):
         journal.number = journal.last["number"]
         journal.name, journal.opts = journal.last["game"], journal.last["options"]
     if everything and len(journal.starts) > 1:
-        return group([r for _o, r in records(store) if r is not None])
+        return group([r for _o, r in records(store, chain=journal) if r is not None])
     return games
 
 
@@ -245,5 +291,6 @@ def games(journal, last):
     if not starts:
         return []
     first = starts[max(0, len(starts) - last)]
-    recs = [r for _o, r in records(journal.store, first) if r is not None]
+    recs = [r for _o, r in (records(journal.store, 0, None, journal, first) if journal.pads is not None
+                            else records(journal.store, first)) if r is not None]
     return [json.dumps(g).encode() for g in group(recs)]

@@ -1,6 +1,6 @@
 # The board's self-test, run after every reset before it talks to any device:
 # the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
-# journal's integrity. run() returns a list of failures (empty: passed).
+# journal's integrity (its chain, when keyed). run() returns a list of failures (empty: passed).
 from . import wire as W
 from .frames import Decoder, crc16, crc16_table, decode, encode
 from .reader import records
@@ -41,11 +41,13 @@ def _rules(game):
     return "rules: %s took a nonsense action" % game
 
 
-def _journal(store):
-    if store is None:
+def _journal(j):
+    """A journal (journal.py: keyed, its chain is checked from its head) or a bare store."""
+    if j is None:
         return None
     try:
-        for _off, _rec in records(store):  # one record at a time
+        keyed = getattr(j, "pads", None) is not None
+        for _off, _rec in (records(j.store, chain=j) if keyed else records(getattr(j, "store", j))):
             pass
     except JournalError as e:
         return str(e)
@@ -53,7 +55,8 @@ def _journal(store):
 
 
 def run(store=None, game="ecarte"):
-    """The failures, or [] when every check passed. `game`: the rules this table plays."""
+    """The failures, or [] when every check passed. `game`: the rules this table plays;
+    store: a journal (its chain checked) or its store."""
     out = []
     for check in (_codec, lambda: _rules(game)):
         try:

@@ -32,13 +32,16 @@ class FileStore:
             self.f.close()
             self.f = None
 
-    def keep(self, start, end):
-        """Keep only bytes start..end, copied in small pieces (the board's heap is small)."""
+    def keep(self, start, end, head=b""):
+        """Keep only bytes start..end, after `head` (a keyed journal's new chain head),
+        copied in small pieces (the board's heap is small), then renamed over the file
+        in one step."""
         import os
         self.close()
         tmp = self.path + ".new"
         with open(self.path, "rb") as src:
             with open(tmp, "wb") as dst:
+                dst.write(head)
                 src.seek(start)
                 left = end - start
                 while left > 0:

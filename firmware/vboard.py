@@ -87,8 +87,10 @@ def new_controller(name, kw, shoe, bus, journal):
     rto = rto_ms(115200)
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
-    ctrl = boot.build(route, Journal(store), name, options,
-                      keep_log=False)
+    # the simulator's test device key (simulator/testkey.py makes the same): its journal is chained
+    from hashlib import sha256
+    ctrl = boot.build(route, Journal(store, key=sha256(b"tapis: the simulator's test device key").digest(),
+                                     device="vboard"), name, options, keep_log=False)
     boot.unload()
     return ctrl
 

@@ -46,9 +46,11 @@ class Rig(EmulatedTable):
     """The emulated table with the controller built by firmware.boot.build from a journal,
     as a board builds it, and rebuilt so after a power loss."""
 
-    def __init__(self, seed, game="ecarte", store=None, options=None, held=True, **kw):
-        """held: the journal holds records and writes them at safe points, as on a board."""
+    def __init__(self, seed, game="ecarte", store=None, options=None, held=True, key=None, device="", **kw):
+        """held: the journal holds records and writes them at safe points, as on a board;
+        key, device: the board's device key and id (its journal is chained under them)."""
         self.options = options
+        self.key, self.device = key, device
         self.store = store if store is not None else MemoryStore()
         self.resets = 0
         self.held = held
@@ -59,7 +61,7 @@ class Rig(EmulatedTable):
             end.inbox.clear()  # what the UART had buffered is lost with the power
             if hasattr(end, "tx"):
                 end.tx.clear()  # and what it had still to send
-        self.journal = Journal(self.store, held=self.held)
+        self.journal = Journal(self.store, held=self.held, key=self.key, device=self.device)
         ctrl = build(self.route(), self.journal, self.name, self.options)
         self.game = ctrl.game
         return ctrl

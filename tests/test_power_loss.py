@@ -1,14 +1,21 @@
 # Power loss: the board is reset after EVERY journal write of a seeded game (and while it
 # boots, which writes too); the game must complete with the same events and result as an
 # uninterrupted run. The devices and wires live on; what the board's UARTs had buffered
-# is lost. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
+# is lost. The journal is the board's: chained under its device key. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
 from tapis.firmware.journal import JournalError
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
-from table_rig import FailingStore, Rig, total_events
+from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
+from table_rig import FailingStore, Rig as _Rig, total_events
+
+KEY = dict(key=TEST_KEY, device=TEST_DEVICE)  # a board's journal: chained under its device key
+
+
+def Rig(*args, **kw):
+    return _Rig(*args, **dict(KEY, **kw))
 
 
 def reset_after_every_write(seed, game, games):
@@ -53,7 +60,7 @@ def test_a_torn_write_while_cards_are_dealt_voids_the_deal_and_says_so():
     store.at, store.torn = store.writes + 2, 5  # the 2nd card's record is cut after 5 bytes
     rig.run(1)
     assert store.writes > cards_before
-    games = Journal(MemoryStore(store.read())).open()
+    games = Journal(MemoryStore(store.read()), **KEY).open()
     voided = [v for g in games for v in g["voided"]]
     assert len(voided) == 1 and "dealt" in voided[0]["why"]
     assert len(voided[0]["inputs"]) == 1  # the one card that was journaled whole
@@ -82,7 +89,7 @@ def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
     route = {W.SHOE: link, W.TABLE_DISPLAY: link, W.PANEL: link, W.DISPLAY: link,
              W.PANEL + 1: link, W.DISPLAY + 1: link}
     with pytest.raises(JournalError, match="corrupt"):
-        build(route, Journal(MemoryStore(bytes(data))))
+        build(route, Journal(MemoryStore(bytes(data)), **KEY))
     assert sent == []
 
 

@@ -19,6 +19,83 @@ def register(sub):
     e.add_argument("--port", help="also make this path a symlink to the pty (a stable name to use)")
     e.add_argument("--duration", type=float, help="stop after this many seconds (default: until Ctrl-C)")
     e.set_defaults(func=emulate, parser=e)
+    j = sp.add_parser("journal", help="copy a board's journal off over its USB link, and move it aside",
+                      description="Copies the board's /journal.bin over its USB serial link (mpremote's raw "
+                      "REPL: a board that refuses its journal still answers there) to --out; with "
+                      "--move-aside then renames it on the board to /journal.bin.aside-N, so the table "
+                      "starts a fresh journal at its next boot. Nothing is ever deleted, and a board "
+                      "never moves its journal aside by itself.")
+    j.add_argument("--port", required=True, help="the board's USB serial port (pyserial URL, or auto)")
+    j.add_argument("--out", help="where to write the copy (default: journal-<device>-<UTC time>.bin)")
+    j.add_argument("--move-aside", action="store_true",
+                   help="after the copy is written and read back equal, rename the board's journal aside")
+    j.set_defaults(func=journal, parser=j)
+
+
+_READ = """
+import binascii
+with open('/journal.bin', 'rb') as f:
+    f.seek(%d)
+    print(binascii.hexlify(f.read(%d)).decode())
+"""
+_SIZE = "import os\ntry:\n print(os.stat('/journal.bin')[6])\nexcept OSError:\n print(-1)\n"
+_ASIDE = """
+import os
+n = 1
+while True:
+    try:
+        os.stat('/journal.bin.aside-%d' % n)
+        n += 1
+    except OSError:
+        break
+os.rename('/journal.bin', '/journal.bin.aside-%d' % n)
+print('/journal.bin.aside-%d' % n)
+"""
+
+
+def journal(args):
+    """tapis board journal: export the journal, then (--move-aside) rename it on the board."""
+    from tapis.host.flash import FlashError, connect, device_id
+
+    try:
+        t = connect(args.port)
+    except FlashError as e:
+        sys.stderr.write("tapis board: %s\n" % e)
+        return 2
+    try:
+        size = int(t.exec(_SIZE).decode().strip())
+        if size < 0:
+            sys.stderr.write("tapis board: the board on %s has no /journal.bin\n" % args.port)
+            return 2
+        data = b""
+        while len(data) < size:
+            data += bytes.fromhex(t.exec(_READ % (len(data), min(4096, size - len(data)))).decode().strip())
+        out = args.out or "journal-%s-%s.bin" % (device_id(t) or "board", time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
+        with open(out, "wb") as f:
+            f.write(data)
+        with open(out, "rb") as f:
+            if f.read() != data:
+                sys.stderr.write("tapis board: the copy %s does not read back equal: nothing moved\n" % out)
+                return 2
+        print("copied the board's journal (%d bytes) to %s" % (len(data), out))
+        if args.move_aside:
+            if int(t.exec(_SIZE).decode().strip()) != size:
+                sys.stderr.write("tapis board: the journal changed while it was copied: nothing moved\n")
+                return 2
+            aside = t.exec(_ASIDE).decode().strip()
+            print("moved the board's journal aside to %s: the table starts a fresh journal at its next boot" % aside)
+        return 0
+    except OSError as e:
+        sys.stderr.write("tapis board: %s\n" % e)
+        return 2
+    except Exception as e:  # mpremote's TransportError, TransportExecError: the board's reply
+        sys.stderr.write("tapis board: the board on %s failed: %s\n" % (args.port, (str(e).strip().splitlines() or [repr(e)])[-1]))
+        return 2
+    finally:
+        try:
+            t.exit_raw_repl()
+        finally:
+            t.close()
 
 
 def emulate(args):

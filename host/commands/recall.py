@@ -1,6 +1,10 @@
 # tapis recall: the journal's past games, from a journal file or from a running table
 # over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON: the deal
-# records of docs/records.md, the schema tapis table --json prints.
+# records of docs/records.md, the schema tapis table --json prints. A keyed journal (its
+# records chained under the device's key, docs/protocol.md "Journal records") is checked
+# under the key the host keeps for the device it names (host/flash.py's key store);
+# --verify also checks that it still reaches the last head verified for that device,
+# remembered beside the key (<device>.head), so a journal cut short is found.
 import json
 import sys
 import time
@@ -24,6 +28,12 @@ def register(sub):
     p.add_argument("--json", action="store_true",
                    help="one deal record per line (docs/records.md: the schema tapis table --json prints)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no notes, only the games and errors")
+    p.add_argument("--verify", action="store_true",
+                   help="check the journal file's chain under the device's key, and that it still reaches the "
+                   "last head verified for that device (remembered beside the key); exit 2 naming the first "
+                   "bad record")
+    p.add_argument("--key-file", metavar="PATH",
+                   help="the device key (default: the key store's, for the device the journal names)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -38,14 +48,95 @@ def _positive(text):
     return n
 
 
-def from_journal(data, last, torn=None):
+def from_journal(data, last, torn=None, key_file=None, chain=None):
     """The last `last` games of journal bytes (JournalError if it is corrupt); `torn(n)` is told
-    of the n bytes of a record a power loss cut short at the end (the journal reads on without)."""
-    recs, _offs, cut = parse(data)
+    of the n bytes of a record a power loss cut short at the end (the journal reads on without).
+    A keyed journal is checked under its device's key (key_file, else the key store's); chain:
+    a dict that hears what the chain is (verify)."""
+    if data[:1] == b"\x4c":
+        info = chained(data, key_file)
+        recs, cut = info.pop("records"), info["torn"]
+        if chain is not None:
+            chain.update(info)
+    else:
+        if chain is not None:
+            raise JournalError("the journal is not chained (records of the unkeyed format): it cannot be verified")
+        recs, _offs, cut = parse(data)
     if cut and torn:
         torn(cut)
     games = group(recs)
     return games[max(0, len(games) - last):]
+
+
+def chained(data, key_file=None):
+    """A keyed journal's records checked from its head under the key of the device the head
+    names: {"records", "device", "tags" (each record's tag in hex, the head's first), "games"
+    (the game each record is in, None for the head), "torn"}. JournalError names the first bad
+    record (numbered from the head, 0); KeyError if the host has no key for the device."""
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.reader import records
+    from tapis.host.flash import FlashError, load_key
+
+    n = (data[1] << 8 | data[2]) if len(data) > 3 else 0
+    try:
+        device = str(json.loads(data[4:4 + n])["d"])
+    except (ValueError, KeyError, TypeError):
+        raise JournalError("journal corrupt at record 0 (byte 0): its head is not readable")
+    try:
+        key = load_key(device, key_file)
+    except FlashError as e:
+        raise KeyError(str(e))
+    j = Journal(MemoryStore(data), key=key, device=device)
+    recs, offs, torn = [], [0], 0
+    for off, rec in records(j.store, chain=j):
+        if rec is None:
+            torn = len(data) - off
+            break
+        recs.append(rec)
+        offs.append(off)
+    ends = offs[1:] + [len(data) - torn]
+    games, g = [None], None
+    for r in recs:
+        g = r["n"] if r["k"] == "b" else g
+        games.append(g)
+    return {"records": recs, "device": device, "tags": [data[e - 8:e].hex() for e in ends], "games": games,
+            "torn": torn}
+
+
+def head_path(device, key_file=None):
+    from tapis.host.flash import key_path
+    return key_path(device, key_file).with_suffix(".head")
+
+
+def check_head(chain, key_file=None):
+    """(ok, text): does the chain still reach the last head verified for its device (its last
+    record's tag, and the game that record was in)? Compaction drops whole games only: a head in
+    a game the journal still holds must be in it. On ok the head moves on to the chain's last."""
+    path = head_path(chain["device"], key_file)
+    tags, games = chain["tags"], chain["games"]
+    last = len(tags) - 1
+    first = next((g for g in games if g is not None), None)
+    try:
+        was = json.loads(path.read_text())
+        t, g = str(was["t"]), was["g"]
+    except FileNotFoundError:
+        t = g = None
+    except (ValueError, KeyError, TypeError):
+        return False, "%s is not a head this tool wrote: remove it to start afresh" % path
+    note = ""
+    if t is not None:
+        if t in tags:
+            note = ", reaching the head verified before (record %d)" % tags.index(t)
+        elif g is not None and first is not None and first > g:
+            note = ", compacted past the head verified before (game %d)" % g
+        else:
+            return False, ("the journal no longer reaches the head verified before (its last record then, in game "
+                           "%s; the journal ends at record %d): truncated or rolled back" % (g, last))
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.write_text(json.dumps({"t": tags[last], "g": games[last]}) + "\n")
+    return True, ("journal verified: records 0..%d chain under device %s's key%s; head now record %d"
+                  % (last, chain["device"], note, last))
 
 
 def deal_records(games):
@@ -143,7 +234,12 @@ def _note(args, text):
 
 
 def run(args):
+    chain = {} if args.verify else None
     try:
+        if args.verify and args.port:
+            sys.stderr.write("tapis recall: --verify checks a journal file (export a board's with "
+                             "tapis board journal --port URL --out PATH)\n")
+            return 2
         if args.port:
             from tapis.host.ports import open_port
             from tapis.host.progress import progress
@@ -165,10 +261,20 @@ def run(args):
                 data = f.read()
             games = from_journal(data, args.last, lambda n: _note(
                 args, "warning: the journal's last record is torn (%d bytes a power loss cut short); "
-                      "read up to it" % n))
+                      "read up to it" % n), args.key_file, chain)
             source = path
+            if chain is not None:
+                ok, verdict = check_head(chain, args.key_file)
+                if not ok:
+                    sys.stderr.write("tapis recall: the journal fails verification: %s\n" % verdict)
+                    return 2
+                sys.stderr.write("tapis recall: %s\n" % verdict)  # what --verify asked, even --quiet
     except JournalError as e:
-        sys.stderr.write("tapis recall: the journal is corrupt and was not read: %s\n" % e)
+        sys.stderr.write("tapis recall: the journal %s: %s\n" % (
+            "fails verification" if chain is not None else "is corrupt and was not read", e))
+        return 2
+    except KeyError as e:  # a keyed journal, and no key for its device
+        sys.stderr.write("tapis recall: the journal is chained under a device key: %s\n" % e.args[0])
         return 2
     except TimeoutError as e:
         sys.stderr.write("tapis recall: %s\n" % e)
