@@ -161,6 +161,9 @@ def main():
     game = str(game)
     store = FileStore(boards.JOURNAL)
     key, ident = device()
+    if key is None:  # without it the journal would be unkeyed: anyone could edit it
+        halt(led, ["no device key (device.key): the journal cannot be chained",
+                   "the table refuses to run: flash it again with tapis flash"])
     full = make_room(store, key, ident)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])

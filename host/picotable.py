@@ -200,12 +200,10 @@ class PicoTable(EmulatedTable):
         """Power off and on in the middle of play; the emulated ms the resume took."""
         return self.boot()
 
-    def put_files(self, files, chunk=2048):
-        """Write {board path: bytes} on the board's filesystem, as an operator would with
-        mpremote: power on, Ctrl-C main.py (before its watchdog starts), raw REPL. The
-        table is not running after it: boot() starts it."""
-        import binascii
-
+    def _stopped(self):
+        """Power on, Ctrl-C main.py (before its watchdog starts): the raw REPL, as an
+        operator reaches it with mpremote. The table is not running after it: boot()
+        starts it."""
         from tapis.simulator.pico.repl import Repl
 
         pico = self.pico
@@ -221,6 +219,26 @@ class PicoTable(EmulatedTable):
             if pico.now_ms - start > BOOT_MS:
                 raise PicoError("the Pico never came to its REPL; it said %r" % bytes(repl.buf[-300:]))
         repl.sync()
+        return repl
+
+    def identity(self):
+        """(device key, device id) the flashed board chains its journal under
+        (firmware/main.py device()), read off the board."""
+        repl = self._stopped()
+        # (what firmware/main.py device() reads: importing that module would start the table)
+        got, err = repl.exec_raw("import binascii, machine\nprint(open('device.key').read().strip(), "
+                                 "binascii.hexlify(machine.unique_id()).decode())")
+        if err or len(got.split()) != 2:
+            raise PicoError("the Pico's device key and id: %r %r" % (got, err))
+        key, ident = got.split()
+        return bytes.fromhex(key), ident
+
+    def put_files(self, files, chunk=2048):
+        """Write {board path: bytes} on the board's filesystem, as an operator would with
+        mpremote (the raw REPL). The table is not running after it: boot() starts it."""
+        import binascii
+
+        repl = self._stopped()
         for path, data in sorted(files.items()):
             chunks = ["f.write(binascii.a2b_base64(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False)
                       for i in range(0, len(data), chunk)]
@@ -290,17 +308,18 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
     return figures
 
 
-def full_journal(seed=7, game="ecarte", options=None, done=None):
+def full_journal(seed=7, game="ecarte", options=None, done=None, key=None, device=""):
     """A full journal as the CPython board leaves it (firmware.boot.build over a memory
     store, the emulated devices, the bots): the KEEP completed games the journal keeps
-    (or `done`) and the unfinished one, played to its last input (the longest resume).
+    (or `done`) and the unfinished one, played to its last input (the longest resume),
+    chained under `key` for `device` (a board's: it refuses any other chain).
     (journal bytes, the CPython game's event log then)."""
     from tapis.firmware.journal import KEEP, Journal
     from tapis.firmware.memstore import MemoryStore
 
     done = KEEP if done is None else done
     store = MemoryStore()
-    t = EmulatedTable(seed, game, options, journal=Journal(store))
+    t = EmulatedTable(seed, game, options, journal=Journal(store, key=key, device=device))
     j = t.journal
     last = None
     while j.number <= done + 1:
@@ -311,13 +330,13 @@ def full_journal(seed=7, game="ecarte", options=None, done=None):
     return last
 
 
-def resumed_game(data):
+def resumed_game(data, key=None, device=""):
     """The game a board rebuilds from journal bytes (firmware.boot.resume, on CPython)."""
     from tapis.firmware.boot import resume
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
 
-    j = Journal(MemoryStore(data))
+    j = Journal(MemoryStore(data), key=key, device=device)
     j.open(False)
     return resume(j)[0]
 
@@ -336,24 +355,25 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     from tapis.firmware.memstore import MemoryStore
     from tapis.firmware.reader import parse
 
-    wall = time.monotonic()
-    data, events = full_journal(seed, game, done=done)
-    recs = parse(data)[0]
-    board = Journal(MemoryStore(data))
-    board.open(False, keep_log=False)  # what the board will parse and replay of it
-    figures = {"game": game, "seed": seed, "journal_bytes": len(data), "records": len(recs),
-               "games": sum(r["k"] == "b" for r in recs), "done": sum(r["k"] == "e" for r in recs),
-               "last_game_inputs": sum(r["k"] == "i" for r in recs[max(
-                   k for k, r in enumerate(recs) if r["k"] == "b"):]),
-               "inputs_replayed": len(board.last["inputs"]),
-               "make_journal_wall_s": round(time.monotonic() - wall, 1)}
     with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
-        figures["fresh_ms"] = t.boot()
+        figures = {"game": game, "seed": seed, "fresh_ms": t.boot()}
+        key, ident = t.identity()
+        wall = time.monotonic()
+        data, events = full_journal(seed, game, done=done, key=key, device=ident)
+        recs = parse(data, Journal(MemoryStore(), key=key, device=ident))[0]
+        board = Journal(MemoryStore(data), key=key, device=ident)
+        board.open(False, keep_log=False)  # what the board will parse and replay of it
+        figures.update({"journal_bytes": len(data), "records": len(recs),
+                        "games": sum(r["k"] == "b" for r in recs), "done": sum(r["k"] == "e" for r in recs),
+                        "last_game_inputs": sum(r["k"] == "i" for r in recs[max(
+                            k for k, r in enumerate(recs) if r["k"] == "b"):]),
+                        "inputs_replayed": len(board.last["inputs"]),
+                        "make_journal_wall_s": round(time.monotonic() - wall, 1)})
         wall = time.monotonic()
         t.put_files({JOURNAL: data})
         figures["put_wall_s"] = round(time.monotonic() - wall, 1)
         # the mirror: the game played so far is the CPython one that wrote the journal
-        t.game, t.board_log, t.applied, t.marks = resumed_game(data), events, [], [len(events)]
+        t.game, t.board_log, t.applied, t.marks = resumed_game(data, key, ident), events, [], [len(events)]
         wall = time.monotonic()
         figures["resume_ms"] = t.boot()
         figures["resume_wall_s"] = round(time.monotonic() - wall, 1)
