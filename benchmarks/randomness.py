@@ -202,13 +202,61 @@ def report(r):
     return "\n".join(lines)
 
 
+def montecarlo_cost(shoes=2000, rounds=4000, games=200):
+    """What a CSPRNG would cost tapis simulate (simulator/montecarlo.py, random.Random):
+    seconds for `shoes` club shoes shuffled its way (sorted on random() keys) and by
+    deck.shuffle on Seeded; a whole club chunk of `rounds` deals on the compiled core; and
+    `games` of écarté on the rules engine dealt from random.Random and from Seeded."""
+    import random
+
+    from tapis.simulator import montecarlo as MC
+
+    out = {}
+    rng, base = random.Random(1), list(range(deck.SHOE_104))
+    t0 = time.perf_counter()
+    for _ in range(shoes):
+        sorted(base, key=lambda _c: rng.random())
+    out["shoe, random.Random"] = time.perf_counter() - t0
+    g = Seeded(1)
+    t0 = time.perf_counter()
+    for _ in range(shoes):
+        deck.shuffle(list(base), g.below)
+    out["shoe, Seeded"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    MC.club_session(1, 0, rounds)
+    out["club chunk of %d deals" % rounds] = time.perf_counter() - t0
+    for name, below in (("random.Random", random.Random(1).randrange), ("Seeded", Seeded(1).below)):
+        spec = {"game": "ecarte", "seed": 1, "variant": None, "bots": None}
+        t0 = time.perf_counter()
+        _ecarte_games(spec, games, below)
+        out["%d écarté games, %s" % (games, name)] = time.perf_counter() - t0
+    return out
+
+
+def _ecarte_games(spec, n, below):
+    from tapis.firmware.games import find as find_game
+    from tapis.simulator import kits
+    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.direct import DirectTable
+
+    o = MC._options("ecarte", None)
+    rules = find_game("ecarte").Rules(o, first_dealer=0, evaluator=MC.core.evaluate)
+    bots = [kits.bot("ecarte", "rules", 1 + s) for s in range(2)]
+    DirectTable(game="ecarte", players=bots, randbelow=below, rules=rules, keep_log=False).run_games(n)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--seed", type=int, default=1, help="the benchmark's streams (default 1)")
     p.add_argument("--old", action="store_true", help="the xorshift32 generator from before issue 12.6")
+    p.add_argument("--montecarlo", action="store_true", help="only what a CSPRNG would cost tapis simulate")
     args = p.parse_args(argv)
+    if args.montecarlo:
+        for name, s in montecarlo_cost().items():
+            print("  %-32s %7.2f s" % (name, s))
+        return 0
     total = args.shuffles * (len(PACKS) + 1)
     with progress(total, "shuffles") as advance:
         r = measure(args.shuffles, args.workers, args.seed, args.old, advance)
