@@ -236,3 +236,22 @@ def test_the_benchmark_short_run_passes_and_the_old_generator_fails_the_pair_tes
     x, dof, crit, _p = r["pair"]
     assert dof == 1023 and x < crit
     assert "FAIL" not in bench.report(r)
+
+
+# -- the CLI's seeds ---------------------------------------------------------------------
+
+def test_a_default_seed_has_128_bits_and_a_long_seed_replays(capsys):
+    """The seed a command prints when given none is secrets.randbits(128) (not a 32-bit
+    int); --seed takes up to 256 bits, and the same long seed deals the same game."""
+    from tapis.host import args as A
+    from tapis.host.cli import main
+
+    assert max(A.new_seed() for _ in range(32)).bit_length() > 120
+    long = str(2 ** 200 + 12345)
+    assert main(["table", "--seed", long, "--deals", "2", "--json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["table", "--seed", long, "--deals", "2", "--json"]) == 0
+    assert capsys.readouterr().out == first and first.count("\n") == 2
+    with pytest.raises(SystemExit) as e:
+        main(["table", "--seed", str(2 ** 256)])
+    assert e.value.code == 2 and "2**256-1" in capsys.readouterr().err
