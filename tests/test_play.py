@@ -137,8 +137,10 @@ def test_the_hint_gives_the_advisors_answer_in_ecarte():
                 await pilot.press("h")
                 stand, wins, _voles, total, why = ecarte_solver.advice(
                     view["hand"], view["trump"], view["phase"] == "propose")
+                await until(lambda: "Advisor:" in screen_text(app))  # drawn once the key is read
                 text = screen_text(app)
-                assert "Advisor:" in text and why in text
+                flat = " ".join(" ".join(ln.split("│")[0].split()) for ln in text.splitlines())  # wrapped lines joined
+                assert "Advisor:" in text and why in flat
                 assert "%d of %d" % (wins, total) in app.hint_text
                 word = {("propose", True): "stand", ("propose", False): "propose",
                         ("respond", True): "refuse", ("respond", False): "accept"}
