@@ -46,9 +46,17 @@ def seed(text):
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("a seed is a whole number, got %r" % text)
-    if not 0 <= n < 2 ** 63:
-        raise argparse.ArgumentTypeError("a seed is between 0 and 2**63-1, got %r" % text)
+    if not 0 <= n < 2 ** 256:
+        raise argparse.ArgumentTypeError("a seed is between 0 and 2**256-1, got %r" % text)
     return n
+
+
+def new_seed():
+    """A fresh seed for a run the user gave none: 128 random bits (secrets), printed for
+    replay; it keys the CSPRNG (firmware/rng.py) with all of them."""
+    import secrets
+
+    return secrets.randbits(128)
 
 
 def _code(token):

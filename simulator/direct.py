@@ -16,7 +16,7 @@ import json
 from tapis.firmware import deck
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
-from tapis.firmware.rng import Seeded
+from tapis.firmware.rng import source
 from tapis.firmware.rules import CHANCE, IllegalAction
 from tapis.simulator import kits
 from tapis.simulator.table import StalledTable
@@ -25,7 +25,7 @@ from tapis.simulator.table import StalledTable
 class DirectTable:
     def __init__(self, seed=None, game="ecarte", options=None, evaluator=None, players=None,
                  randbelow=None, rules=None, keep_log=True):
-        """seed: the emulated shoe's Seeded(seed), or randbelow(n) for another source;
+        """seed: the emulated shoe's Seeded(seed) (None: os.urandom), or randbelow(n) for another source;
         rules: a game already built (for a start the kit's new_game does not offer);
         keep_log False: the game's log is cut once on_events has seen it (long runs)."""
         self.name = game
@@ -36,7 +36,7 @@ class DirectTable:
         self.players = players or [self.kit.Bot() for _ in range(seats)]
         if len(self.players) != seats:
             raise ValueError("%s seats %d players here, got %d bots" % (game, seats, len(self.players)))
-        self.below = randbelow or Seeded(seed).below
+        self.below = randbelow or source(seed).below
         self.shown = [None] * seats  # the JSON each seat's display last showed
         self.pack, self.dealt, self.cut = [], 0, None
         self.keep_log = keep_log

@@ -17,7 +17,7 @@ import random
 
 from tapis.firmware import deck
 from tapis.firmware import wire as W
-from tapis.firmware.rng import Seeded
+from tapis.firmware.rng import source
 from tapis.simulator.devices import EmuShoe
 
 
@@ -100,5 +100,5 @@ def faulty_table(seed, faults=None, stack=None, **kw):
 
     sim = EmulatedTable(seed, **kw)
     port = sim.devices[0].link.port
-    sim.devices[0] = sim.shoe = FaultyShoe(port, Seeded(seed), faults, stack)
+    sim.devices[0] = sim.shoe = FaultyShoe(port, source(seed), faults, stack)
     return sim

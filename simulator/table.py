@@ -14,7 +14,7 @@ from tapis.firmware.bus import BusMaster
 from tapis.firmware.controller import Controller
 from tapis.firmware.games import find
 from tapis.firmware.link import Link
-from tapis.firmware.rng import Seeded
+from tapis.firmware.rng import source
 from tapis.simulator import kits
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.pipes import pipe
@@ -23,6 +23,11 @@ from tapis.simulator.wires import BAUD, Wire
 BOARD_RX = 1024  # the board's UART receive buffers (firmware/main.py opens them so)
 
 STALL_STEPS = 3000  # steps without a new event before the run is declared stuck
+
+
+def _line_seed(seed, k):
+    """The lossy lines' fault stream: from the seed (None: from os.urandom, random.Random)."""
+    return None if seed is None else seed * 7 + k
 
 
 class StalledTable(RuntimeError):
@@ -59,15 +64,15 @@ class EmulatedTable:
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
             addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
             real_shoe, real_bus = shoe_port, bus_port = shoe, bus
-            shoe, bus = Wire("shoe", False, baud, rx_size or 256, seed=seed * 7 + 1, **lossy), \
-                Wire("bus", True, baud, rx_size or 256, seed=seed * 7 + 2, **lossy)
+            shoe, bus = Wire("shoe", False, baud, rx_size or 256, seed=_line_seed(seed, 1), **lossy), \
+                Wire("bus", True, baud, rx_size or 256, seed=_line_seed(seed, 2), **lossy)
             if real_shoe is None:
                 self.lines.append(shoe)
                 self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
-                self.shoe = EmuShoe(shoe.end("shoe"), Seeded(seed))
+                self.shoe = EmuShoe(shoe.end("shoe"), source(seed))
                 if f.get("shoe"):
                     from tapis.simulator.faults import FaultyShoe
-                    self.shoe = FaultyShoe(self.shoe.link.port, Seeded(seed), rate=f["shoe"])
+                    self.shoe = FaultyShoe(self.shoe.link.port, source(seed), rate=f["shoe"])
             elif hasattr(real_shoe, "controller_end"):  # a device bridged here (a text shoe)
                 self.wires.append(((W.SHOE,), real_shoe.controller_end))
                 self.shoe = real_shoe
@@ -86,7 +91,7 @@ class EmulatedTable:
         else:
             ctrl_end, dev_end = pipe()
             self.wires.append(((W.SHOE,), ctrl_end))
-            self.shoe = EmuShoe(dev_end, Seeded(seed))
+            self.shoe = EmuShoe(dev_end, source(seed))
             for s in range(seats):
                 ctrl_end, dev_end = pipe()
                 self.wires.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))

@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from tapis.firmware.cards import name
+from tapis.firmware.cards import name, suit
 from tapis.cython_core.twins import ecarte_solver
 from tapis.host.play import look
 from tapis.host.play.pilot import SIZE, keys_for, make_app, play, screen_text, until
@@ -107,6 +107,8 @@ def test_an_illegal_press_shows_the_controllers_refusal():
         async def on_turn(view):
             if refused or view["phase"] != "play" or len(view["legal"]) == len(view["hand"]):
                 return
+            if view["led"] is None or any(suit(c) != suit(view["led"]) for c in view["legal"]):
+                return  # a turn where the law at stake is following suit (not trumping)
             bad = next(c for c in view["hand"] if c not in view["legal"])
             await pilot.press("9")  # no ninth card
             await until(lambda: app.table.view()["msg"])
@@ -135,8 +137,10 @@ def test_the_hint_gives_the_advisors_answer_in_ecarte():
                 await pilot.press("h")
                 stand, wins, _voles, total, why = ecarte_solver.advice(
                     view["hand"], view["trump"], view["phase"] == "propose")
+                await until(lambda: "Advisor:" in screen_text(app))  # drawn once the key is read
                 text = screen_text(app)
-                assert "Advisor:" in text and why in text
+                flat = " ".join(" ".join(ln.split("│")[0].split()) for ln in text.splitlines())  # wrapped lines joined
+                assert "Advisor:" in text and why in flat
                 assert "%d of %d" % (wins, total) in app.hint_text
                 word = {("propose", True): "stand", ("propose", False): "propose",
                         ("respond", True): "refuse", ("respond", False): "accept"}

@@ -1,5 +1,6 @@
 # The emulated table end to end, through the CLI: records, determinism, errors.
 import json
+import re
 import subprocess
 import sys
 
@@ -55,9 +56,18 @@ def test_default_run_watches_a_whole_game(capsys):
     assert "Deal 1" in out and "Trump turned" in out and "Trick 5" in out
     lines = out.rstrip().splitlines()
     # the players cut for the first deal (issue 14.4, 000:39): the higher card deals
-    assert lines[2:4] == ["  West cuts 8♥", "  East cuts K♣"] and "East deals" in lines[5]
-    assert lines[-3:] == ["★ East wins the game (single)", "  West pays East 1",
-                          "  Balances: West -1, East +1"]  # the game's end, then its settlement
+    cuts = [re.fullmatch(r"  (West|East) cuts (\S+)", ln) for ln in lines[2:4]]
+    assert [m.group(1) for m in cuts] == ["West", "East"], lines[2:4]
+    order = "789TAJQK"  # écarté's ranks, low to high
+    high = max(cuts, key=lambda m: order.index(m.group(2)[0])).group(1)
+    assert cuts[0].group(2)[0] != cuts[1].group(2)[0] and "%s deals" % high in lines[5]
+    # the game's end, then its settlement
+    won = re.fullmatch(r"★ (West|East) wins the game \((single|double|triple)\)", lines[-3])
+    assert won, lines[-3]
+    w, value = won.group(1), {"single": 1, "double": 2, "triple": 3}[won.group(2)]
+    loser = "East" if w == "West" else "West"
+    assert lines[-2:] == ["  %s pays %s %d" % (loser, w, value),
+                          "  Balances: West %+d, East %+d" % ((value, -value) if w == "West" else (-value, value))]
     assert out.count("wins the game") == 1
 
 

@@ -1,6 +1,5 @@
 # `tapis play`: a person plays one seat of a game against bots, in a full-screen terminal
 # UI (host/play). The screen is that seat's display; keys are its panel's buttons.
-import secrets
 import sys
 
 from tapis.firmware.games import GAMES, find
@@ -42,7 +41,7 @@ def run(args):
     from tapis.cython_core.twins import evaluate
     from tapis.host.play.app import PlayApp
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
+    seed = args.seed if args.seed is not None else A.new_seed()
     app = PlayApp(args.game, args.seat, seed, options, evaluate, pause_s=args.pause,
                   bots=lambda s: kits.bot(args.game, levels[s]))
     try:

@@ -1,6 +1,5 @@
 import datetime
 import json
-import secrets
 import sys
 import time
 
@@ -298,7 +297,7 @@ def _stream(args, port, clock, rng):
 def emulate(args):
     from tapis.firmware.rng import Seeded
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
+    seed = args.seed if args.seed is not None else A.new_seed()
     port = _open(args)
     clock = _Clock()
     streaming = args.stream or args.dialect == "text"

@@ -6,7 +6,6 @@
 import csv
 import json
 import os
-import secrets
 import signal
 import sys
 
@@ -75,7 +74,7 @@ def run(args):
     from tapis.simulator import montecarlo as MC
 
     check(args)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
+    seed = args.seed if args.seed is not None else A.new_seed()
     unit = ROUNDS[args.game]
     try:
         MC.check({"game": args.game, "seed": seed, "bots": args.bots, "variant": args.variant})

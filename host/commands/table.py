@@ -1,5 +1,4 @@
 import json
-import secrets
 import sys
 
 from tapis.firmware.games import GAMES, find
@@ -64,7 +63,7 @@ def run(args):
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
     extra = _devices(args, options)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
+    seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
         from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811

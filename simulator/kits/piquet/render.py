@@ -145,8 +145,11 @@ class Renderer(Narrator):
             if why in self.PLAY_POINTS:  # told with its trick
                 self.made.append((seat, pts, why))
                 return None
+            now = list(self.scores)  # less the play points held for their trick's line
+            for s, p, _why in self.made:
+                now[s] -= p
             return "  %s scores %d (%s) · %s %d – %s %d" % (
-                who, pts, why, SEAT_NAMES[0], self.scores[0], SEAT_NAMES[1], self.scores[1])
+                who, pts, why, SEAT_NAMES[0], now[0], SEAT_NAMES[1], now[1])
         if kind == "end":
             line = "  after the deal: %s %d – %s %d" % (
                 SEAT_NAMES[0], self.scores[0], SEAT_NAMES[1], self.scores[1])

@@ -1,0 +1,269 @@
+"""The shuffle's randomness (issue 12.6): over N shuffles each of the 32-card pack and the
+104-card shoe, the card-by-position χ² and a runs test (ascending runs against their exact
+Eulerian distribution), both at 99 %; and the consecutive-seed pair χ²: the first card
+the shuffle places (the 32-card pack's last place, the draw below(32)) of seed s against
+that of seed s+1, s = 0..N-1 (32 × 32 cells, 1,023 dof).
+
+    .venv/bin/python benchmarks/randomness.py [--shuffles N] [--workers K] [--seed S] [--old]
+
+The shuffles are deck.shuffle (the one Fisher-Yates) of the pack's places 0..n-1 (the same
+draws as deck.pack(n): a shoe's two decks are told apart by place), drawn from
+firmware/rng.py's Seeded, one stream per chunk of CHUNK shuffles. --old runs the xorshift32
+generator Seeded was before, for comparison. Critical values and p-values: Wilson-Hilferty.
+"""
+import argparse
+import math
+import sys
+import time
+from multiprocessing import Pool
+
+import numpy as np
+
+from tapis.firmware import deck
+from tapis.firmware.rng import Seeded
+from tapis.host.progress import progress
+
+PACKS = (deck.PACK_32, deck.SHOE_104)
+CHUNK = 10000
+Z99 = 2.3263478740408408  # the standard normal's 99th percentile
+
+
+class Xorshift32:
+    """firmware/rng.py's Seeded before issue 12.6, for --old and the attack tests."""
+
+    def __init__(self, seed):
+        self.state = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF or 1
+
+    def next32(self):
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x
+
+    def below(self, n):
+        limit = 0x100000000 - 0x100000000 % n
+        while True:
+            v = self.next32()
+            if v < limit:
+                return v % n
+
+
+def generator(old):
+    return Xorshift32 if old else Seeded
+
+
+def chi2_critical(dof, z=Z99):
+    """Wilson-Hilferty: the χ² value the upper tail beyond which has the normal tail of z."""
+    c = 2.0 / (9 * dof)
+    return dof * (1 - c + z * math.sqrt(c)) ** 3
+
+
+def chi2_p(x, dof):
+    """Wilson-Hilferty upper-tail p-value of χ² = x on dof degrees of freedom."""
+    c = 2.0 / (9 * dof)
+    z = ((x / dof) ** (1 / 3) - (1 - c)) / math.sqrt(c)
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def eulerian_probabilities(n):
+    """P(a uniform permutation of n has k ascending runs), k = 1..n: Eulerian numbers / n!."""
+    row = [1]  # A(1, 0)
+    for m in range(2, n + 1):
+        row = [(k + 1) * (row[k] if k < len(row) else 0) + (m - k) * (row[k - 1] if k else 0)
+               for k in range(m)]
+    total = math.factorial(n)
+    return [a / total for a in row]  # index k-1: k runs
+
+
+def shuffles(pack, count, stream, old=False):
+    """count shuffles of places 0..pack-1 from one generator keyed by `stream`: an array."""
+    rng = generator(old)(stream)
+    out = np.empty((count, pack), dtype=np.int16)
+    for i in range(count):
+        out[i] = deck.shuffle(list(range(pack)), rng.below)
+    return out
+
+
+def tally(perms):
+    """(card-by-position counts as a pack × pack array [position, card], runs histogram)."""
+    n = perms.shape[1]
+    pos = np.arange(n, dtype=np.int64)
+    cells = np.bincount((pos * n + perms).ravel(), minlength=n * n).reshape(n, n)
+    runs = 1 + np.sum(perms[:, 1:] < perms[:, :-1], axis=1)
+    return cells, np.bincount(runs, minlength=n + 1)
+
+
+def position_chi2(cells):
+    """The card-by-position table against uniform: Pearson's χ² times (n - 1) / n, on
+    (n - 1)² dof. Each shuffle puts one card in each place (a permutation matrix), so the
+    cells' covariance is (n / (n - 1)) times a projection of rank (n - 1)²: the plain sum
+    has mean n (n - 1), not (n - 1)², and the factor brings it back to the χ² law."""
+    n = cells.shape[0]
+    expected = cells.sum() / (n * n)
+    return float(((cells - expected) ** 2 / expected).sum()) * (n - 1) / n, (n - 1) ** 2
+
+
+def runs_chi2(hist, pack):
+    """χ² of the ascending-runs counts against the Eulerian law, tails pooled to expected ≥ 5."""
+    total = int(hist.sum())
+    probs = eulerian_probabilities(pack)
+    obs = [int(hist[k]) for k in range(1, pack + 1)]
+    exp = [p * total for p in probs]
+    bins_o, bins_e, o, e = [], [], 0, 0.0
+    for ok, ek in zip(obs, exp):  # pool from the left until a bin expects 5
+        o, e = o + ok, e + ek
+        if e >= 5:
+            bins_o.append(o)
+            bins_e.append(e)
+            o, e = 0, 0.0
+    if e and bins_e:  # what is left of the right tail joins the last bin
+        bins_o[-1] += o
+        bins_e[-1] += e
+    x = sum((a - b) ** 2 / b for a, b in zip(bins_o, bins_e))
+    return x, len(bins_e) - 1
+
+
+def first_cards(seeds, old=False):
+    """The first card each seed's shuffle of the 32-card pack places: its last place, set
+    by the first draw (the one xorshift32's consecutive seeds correlate most)."""
+    make = generator(old)
+    return [deck.shuffle(list(range(deck.PACK_32)), make(s).below)[-1] for s in seeds]
+
+
+def pair_chi2(firsts):
+    """χ² of (first card of seed s, first card of seed s+1) over 32 × 32 cells: 1,023 dof."""
+    a = np.asarray(firsts, dtype=np.int64)
+    cells = np.bincount(a[:-1] * 32 + a[1:], minlength=1024)
+    expected = cells.sum() / 1024
+    return float(((cells - expected) ** 2 / expected).sum()), 1023
+
+
+def _pack_chunk(job):
+    pack, k, count, seed, old = job
+    stream = seed * 1000003 + k if old else b"benchmark %d %d %d" % (seed, pack, k)
+    return pack, tally(shuffles(pack, count, stream, old))
+
+
+def _pair_chunk(job):
+    lo, hi, old = job
+    return lo, first_cards(range(lo, hi + 1), old)  # one past the chunk: its last pair
+
+
+def measure(n, workers=1, seed=1, old=False, advance=lambda k=1: None):
+    """Every figure for n shuffles a pack and n consecutive seeds: a dict."""
+    jobs = [(pack, k, min(CHUNK, n - k * CHUNK), seed, old)
+            for pack in PACKS for k in range((n + CHUNK - 1) // CHUNK)]
+    pair_jobs = [(lo, min(lo + CHUNK, n), old) for lo in range(0, n, CHUNK)]
+    cells = {p: np.zeros((p, p), dtype=np.int64) for p in PACKS}
+    runs = {p: np.zeros(p + 1, dtype=np.int64) for p in PACKS}
+    firsts = {}
+    t0 = time.perf_counter()
+    with Pool(workers) if workers > 1 else _Serial() as pool:
+        for pack, (c, r) in pool.imap_unordered(_pack_chunk, jobs):
+            cells[pack] += c
+            runs[pack] += r
+            advance(int(r.sum()))
+        for lo, f in pool.imap_unordered(_pair_chunk, pair_jobs):
+            firsts[lo] = f
+            advance(len(f) - 1)
+    out = {"shuffles": n, "seconds": time.perf_counter() - t0, "generator": "xorshift32" if old else "sha256"}
+    for p in PACKS:
+        x, dof = position_chi2(cells[p])
+        rx, rdof = runs_chi2(runs[p], p)
+        out[p] = {"position": (x, dof, chi2_critical(dof), chi2_p(x, dof)),
+                  "runs": (rx, rdof, chi2_critical(rdof), chi2_p(rx, rdof))}
+    seq = [c for lo in sorted(firsts) for c in firsts[lo][:-1]] + [firsts[max(firsts)][-1]]
+    x, dof = pair_chi2(seq)
+    out["pair"] = (x, dof, chi2_critical(dof), chi2_p(x, dof))
+    return out
+
+
+class _Serial:
+    imap_unordered = staticmethod(map)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def report(r):
+    lines = ["%s generator, %s shuffles a pack, %.0f s" % (r["generator"], "{:,}".format(r["shuffles"]), r["seconds"])]
+    row = "  %-22s chi2 %12.1f  dof %6d  99%% critical %9.1f  p %.3f  %s"
+    for p in PACKS:
+        for name in ("position", "runs"):
+            x, dof, crit, pv = r[p][name]
+            lines.append(row % ("%d cards, %s" % (p, name), x, dof, crit, pv, "pass" if x < crit else "FAIL"))
+    x, dof, crit, pv = r["pair"]
+    lines.append(row % ("consecutive-seed pairs", x, dof, crit, pv, "pass" if x < crit else "FAIL"))
+    return "\n".join(lines)
+
+
+def montecarlo_cost(shoes=2000, rounds=4000, games=200):
+    """What a CSPRNG would cost tapis simulate (simulator/montecarlo.py, random.Random):
+    seconds for `shoes` club shoes shuffled its way (sorted on random() keys) and by
+    deck.shuffle on Seeded; a whole club chunk of `rounds` deals on the compiled core; and
+    `games` of écarté on the rules engine dealt from random.Random and from Seeded."""
+    import random
+
+    from tapis.simulator import montecarlo as MC
+
+    out = {}
+    rng, base = random.Random(1), list(range(deck.SHOE_104))
+    t0 = time.perf_counter()
+    for _ in range(shoes):
+        sorted(base, key=lambda _c: rng.random())
+    out["shoe, random.Random"] = time.perf_counter() - t0
+    g = Seeded(1)
+    t0 = time.perf_counter()
+    for _ in range(shoes):
+        deck.shuffle(list(base), g.below)
+    out["shoe, Seeded"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    MC.club_session(1, 0, rounds)
+    out["club chunk of %d deals" % rounds] = time.perf_counter() - t0
+    for name, below in (("random.Random", random.Random(1).randrange), ("Seeded", Seeded(1).below)):
+        spec = {"game": "ecarte", "seed": 1, "variant": None, "bots": None}
+        t0 = time.perf_counter()
+        _ecarte_games(spec, games, below)
+        out["%d écarté games, %s" % (games, name)] = time.perf_counter() - t0
+    return out
+
+
+def _ecarte_games(spec, n, below):
+    from tapis.firmware.games import find as find_game
+    from tapis.simulator import kits
+    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.direct import DirectTable
+
+    o = MC._options("ecarte", None)
+    rules = find_game("ecarte").Rules(o, first_dealer=0, evaluator=MC.core.evaluate)
+    bots = [kits.bot("ecarte", "rules", 1 + s) for s in range(2)]
+    DirectTable(game="ecarte", players=bots, randbelow=below, rules=rules, keep_log=False).run_games(n)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the benchmark's streams (default 1)")
+    p.add_argument("--old", action="store_true", help="the xorshift32 generator from before issue 12.6")
+    p.add_argument("--montecarlo", action="store_true", help="only what a CSPRNG would cost tapis simulate")
+    args = p.parse_args(argv)
+    if args.montecarlo:
+        for name, s in montecarlo_cost().items():
+            print("  %-32s %7.2f s" % (name, s))
+        return 0
+    total = args.shuffles * (len(PACKS) + 1)
+    with progress(total, "shuffles") as advance:
+        r = measure(args.shuffles, args.workers, args.seed, args.old, advance)
+    print(report(r))
+    failed = [x >= crit for x, _dof, crit, _p in [r[q][n] for q in PACKS for n in ("position", "runs")] + [r["pair"]]]
+    return 1 if any(failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
