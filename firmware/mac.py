@@ -8,16 +8,27 @@ import hashlib
 _BLOCK = 64  # SHA-256's block size in bytes
 
 
-def hmac_sha256(key, msg):
-    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
+def pads(key):
+    """The key's inner and outer pads, made once for many MACs under one key (a link's
+    session key MACs every frame)."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
     key = bytes(key) + bytes(_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    return bytes(b ^ 0x36 for b in key), bytes(b ^ 0x5C for b in key)
+
+
+def hmac_pads(kp, msg):
+    """HMAC-SHA256 of msg under the key whose pads() are kp."""
+    inner = hashlib.sha256(kp[0])
     inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer = hashlib.sha256(kp[1])
     outer.update(inner.digest())
     return outer.digest()
+
+
+def hmac_sha256(key, msg):
+    """HMAC-SHA256(key, msg) as 32 bytes (RFC 2104)."""
+    return hmac_pads(pads(key), msg)
 
 
 def derive(key, purpose):
