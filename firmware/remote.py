@@ -40,7 +40,7 @@ class BusDevice(Link):
                     self._control(a, W.ACK, p.rx)
             frames = self.held or [encode(addr, 0, W.POLL)]
             self.held = []
-            _say(self.port, frames)
+            _say(self.port, frames, self._seal)
         return out
 
 

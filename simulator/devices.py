@@ -6,6 +6,7 @@
 from tapis.firmware import deck
 from tapis.firmware import wire as W
 from tapis.firmware.boards import rto_ms
+from tapis.firmware.hello import TEST_KEY, pair_key
 from tapis.firmware.link import Link
 from tapis.firmware.remote import BusDevice, Decoder
 
@@ -47,13 +48,22 @@ class EmuShoe:
         self.dealt += 1
 
 
-class EmuDisplay:
-    """Keeps the last view it was shown; `on_show` lets a renderer watch."""
+def paired(device, addrs, serial, key=TEST_KEY):
+    """The keys `tapis pair` provisions into a device: one per address it speaks on, from
+    the table's device key (the emulated table's is hello.TEST_KEY)."""
+    return {a: pair_key(key, device, a, serial) for a in addrs}
 
-    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True):
-        serial = b"EMU-%d" % device
+
+class EmuDisplay:
+    """Keeps the last view it was shown; `on_show` lets a renderer watch. keys: its
+    pairing keys ({address: key}, `paired`), or None for a device that is not paired (a
+    bus without sessions)."""
+
+    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True,
+                 keys=None):
+        serial = b"EMU-%d-%d" % (device, addrs[0])
         if bus:
-            self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS)
+            self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS, keys=keys)
         else:
             self.link = Link(port, device, serial, rto_ms=RTO_MS, speaks=addrs)
         self.view = None
@@ -79,8 +89,8 @@ class EmuConsole(EmuDisplay):
     """A seat: its display, and a panel pressed by `player.presses(view)`, which
     returns the (button, arg) presses to make, if any, on each new view."""
 
-    def __init__(self, port, seat, player, bus=True):
-        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus)
+    def __init__(self, port, seat, player, bus=True, keys=None):
+        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus, keys)
         self.seat, self.player = seat, player
         self.hold = False  # the player's hands off the panel (the table is draining)
         self.pressed = None  # when the last presses were made, until the display answers

@@ -16,7 +16,8 @@ from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import Seeded
 from tapis.simulator import kits
-from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
+from tapis.firmware.hello import TEST_KEY
+from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe, paired
 from tapis.simulator.pipes import pipe
 from tapis.simulator.wires import BAUD, Wire
 
@@ -32,7 +33,7 @@ class StalledTable(RuntimeError):
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
-                 shoe=None, bus=None, pacer=None):
+                 shoe=None, bus=None, pacer=None, device_key=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
         "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
@@ -40,7 +41,9 @@ class EmulatedTable:
         as a board builds it (resuming the journal's unfinished game). shoe: a device
         with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
-        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices)."""
+        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
+        device_key: the board's device key, which the bus devices are paired with (the
+        emulated bus: hello.TEST_KEY unless given; a real bus: unpaired unless given)."""
         self.journal = journal
         self.pacer = pacer
         self.name = game
@@ -54,6 +57,7 @@ class EmulatedTable:
         self.lines = []  # the Wires, when the table is wired as built
         self.baud = baud
         self.consoles = []
+        self.key = device_key  # the bus devices are paired with it (None: not paired)
         if wires:
             f = dict(faults or {})
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
@@ -75,11 +79,15 @@ class EmulatedTable:
                 self.wires.append(((W.SHOE,), real_shoe))
                 self.shoe = None
             if real_bus is None:
+                self.key = key = TEST_KEY if device_key is None else device_key
                 self.lines.append(bus)
                 self.wires.append((tuple(addrs), bus.end("board", BOARD_RX)))
                 for s in range(seats):
-                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s]))
-                display = EmuDisplay(bus.end("table display"), on_table)
+                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s], keys=paired(
+                        W.DEV_CONSOLE, (W.PANEL + s, W.DISPLAY + s), b"EMU-%d-%d" % (W.DEV_CONSOLE, W.PANEL + s),
+                        key)))
+                display = EmuDisplay(bus.end("table display"), on_table, keys=paired(
+                    W.DEV_DISPLAY, (W.TABLE_DISPLAY,), b"EMU-%d-%d" % (W.DEV_DISPLAY, W.TABLE_DISPLAY), key))
             else:
                 self.wires.append((tuple(addrs), real_bus))
                 display = None
@@ -106,7 +114,7 @@ class EmulatedTable:
             rto = boards.rto_ms(self.baud)
             mx = boards.MAX_IN
             return boards.route_for(Link(shoe, rto_ms=rto, max_in=mx),
-                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx))
+                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx, keys=self.key))
         route = {}
         for addrs, end in self.wires:
             link = Link(end)
