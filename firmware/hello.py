@@ -70,12 +70,15 @@ def _on_keyed(link, addr, p, seq, payload):
         p.csess = sess
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
-        link._hello(addr, p, 0)
+        if not (p.greet and p.nonce is not None):  # (unless a challenge is out: it is resent)
+            link._hello(addr, p, 0)
+        return None
+    if p.nonce is None:  # no challenge out: a second answer to one, or an old one again
+        link._count(p, "stale")
         return None
     serial, tag = payload[14:-8], payload[-8:]
     k = pair_key(link.keys, payload[1], addr, serial)
-    if len(payload) < 22 or p.nonce is None or \
-            hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + p.nonce)[:8] != tag:
+    if len(payload) < 22 or hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + p.nonce)[:8] != tag:
         link._refuse(p, "forged")
         link._hello(addr, p, 0)  # a device answering another's challenge: ask it again
         return None
@@ -152,7 +155,7 @@ def stats(link, addr):
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
-    for k in ("forged", "replayed", "unsealed"):
+    for k in ("forged", "replayed", "unsealed", "stale"):
         out[k] = p.errors.get(k, 0)
     out["alive"] = not p.dead
     out["refused"] = p.refused

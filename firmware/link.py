@@ -399,6 +399,7 @@ class Link:
         self._count(p, "dead")
         if not p.greet:  # a device keeps what it sent until the controller greets it again
             p.quiet = True
+            p.pads = None  # (a paired device: in a new session, which it asks for)
             return
         p.dead = True
         p.helloed = False
