@@ -66,6 +66,7 @@ class Controller:
         self.writing = False  # the journal is being written
         self.dirty = True  # the views may have changed since they were last made
         self.fast = None  # the seats whose panels the bus polls often
+        self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
@@ -132,6 +133,17 @@ class Controller:
 
     def _check(self):
         del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
+        n = 0
+        for link in self.links:
+            n += link.forged
+        if n > self.forged:  # refused by the links, never acted on: counted, and shown
+            self._error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
+            self.forged = n
+            w = self.board.want
+            if w is not None:
+                w["refused"] = n
+            else:
+                self.board.show({"n": self.sent, "events": [], "refused": n}, self.now)
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
@@ -258,7 +270,10 @@ class Controller:
             if full:
                 board.at = self.now - board.every  # not held back by the display's pace
             # "n" numbers the events, so that two equal bursts are still two frames
-            self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]}, self.now)
+            view = {"n": self.sent, "events": [self.game.public(e) for e in chunk]}
+            if self.forged:
+                view["refused"] = self.forged
+            self.board.show(view, self.now)
             self.shown += len(chunk)
             self.sent += len(chunk)
         if not self.keep_log and self.shown:
