@@ -55,14 +55,14 @@ def paired(device, addrs, serial, key=TEST_KEY):
 
 
 class EmuDisplay:
-    """Keeps the last view it was shown; `on_show` lets a renderer watch. keys: its
-    pairing keys ({address: key}, `paired`), or None for a device that is not paired (a
-    bus without sessions)."""
+    """Keeps the last view it was shown; `on_show` lets a renderer watch. On the bus it is
+    paired with the table whose device key is `key` (None: not paired)."""
 
     def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True,
-                 keys=None):
+                 key=TEST_KEY):
         serial = b"EMU-%d-%d" % (device, addrs[0])
         if bus:
+            keys = paired(device, addrs, serial, key) if key is not None else None
             self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS, keys=keys)
         else:
             self.link = Link(port, device, serial, rto_ms=RTO_MS, speaks=addrs)
@@ -89,8 +89,8 @@ class EmuConsole(EmuDisplay):
     """A seat: its display, and a panel pressed by `player.presses(view)`, which
     returns the (button, arg) presses to make, if any, on each new view."""
 
-    def __init__(self, port, seat, player, bus=True, keys=None):
-        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus, keys)
+    def __init__(self, port, seat, player, bus=True, key=TEST_KEY):
+        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus, key)
         self.seat, self.player = seat, player
         self.hold = False  # the player's hands off the panel (the table is draining)
         self.pressed = None  # when the last presses were made, until the display answers

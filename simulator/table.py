@@ -17,7 +17,7 @@ from tapis.firmware.link import Link
 from tapis.firmware.rng import Seeded
 from tapis.simulator import kits
 from tapis.firmware.hello import TEST_KEY
-from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe, paired
+from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.pipes import pipe
 from tapis.simulator.wires import BAUD, Wire
 
@@ -42,8 +42,8 @@ class EmulatedTable:
         with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
         pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
-        device_key: the board's device key, which the bus devices are paired with (the
-        emulated bus: hello.TEST_KEY unless given; a real bus: unpaired unless given)."""
+        device_key: the board's device key, which the bus devices are paired with
+        (hello.TEST_KEY unless given)."""
         self.journal = journal
         self.pacer = pacer
         self.name = game
@@ -57,8 +57,9 @@ class EmulatedTable:
         self.lines = []  # the Wires, when the table is wired as built
         self.baud = baud
         self.consoles = []
-        self.key = device_key  # the bus devices are paired with it (None: not paired)
+        self.key = None  # the device key the bus devices are paired with (the board's)
         if wires:
+            self.key = TEST_KEY if device_key is None else device_key
             f = dict(faults or {})
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
             addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
@@ -79,15 +80,11 @@ class EmulatedTable:
                 self.wires.append(((W.SHOE,), real_shoe))
                 self.shoe = None
             if real_bus is None:
-                self.key = key = TEST_KEY if device_key is None else device_key
                 self.lines.append(bus)
                 self.wires.append((tuple(addrs), bus.end("board", BOARD_RX)))
                 for s in range(seats):
-                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s], keys=paired(
-                        W.DEV_CONSOLE, (W.PANEL + s, W.DISPLAY + s), b"EMU-%d-%d" % (W.DEV_CONSOLE, W.PANEL + s),
-                        key)))
-                display = EmuDisplay(bus.end("table display"), on_table, keys=paired(
-                    W.DEV_DISPLAY, (W.TABLE_DISPLAY,), b"EMU-%d-%d" % (W.DEV_DISPLAY, W.TABLE_DISPLAY), key))
+                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s], key=self.key))
+                display = EmuDisplay(bus.end("table display"), on_table, key=self.key)
             else:
                 self.wires.append((tuple(addrs), real_bus))
                 display = None
