@@ -143,11 +143,18 @@ def main():
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
+    try:  # the bus devices are paired with it (tapis pair): the board derives their keys
+        import binascii
+        with open("/device.key") as f:
+            key = binascii.unhexlify(f.read().strip())
+    except (OSError, ValueError) as e:
+        halt(led, ["no device key (%r): flash the board with tapis flash" % (e,)])
+        return
     shoe, baud = open_uart(cfg["shoe"])
     bus, _baud = open_uart(cfg["bus"])
     rto = boards.rto_ms(baud)
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
-                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
+                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
         ctrl = boot.build(route, Journal(store, held=True), game, options, keep_log=False)
     except JournalError as e:

@@ -85,8 +85,11 @@ def new_controller(name, kw, shoe, bus, journal):
     from .games import find
     options = find(name).Options(**kw) if kw else None
     rto = rto_ms(115200)
+    from .hello import TEST_KEY  # the emulated table's devices are paired with it
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
-                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
+                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
+    from .compat import unload
+    unload("hello")
     ctrl = boot.build(route, Journal(store), name, options,
                       keep_log=False)
     boot.unload()
