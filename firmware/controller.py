@@ -67,6 +67,7 @@ class Controller:
         self.dirty = True  # the views may have changed since they were last made
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
+        self.told = 0  # ... as the table display was last shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
@@ -138,12 +139,7 @@ class Controller:
             n += link.forged
         if n > self.forged:  # refused by the links, never acted on: counted, and shown
             self._error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
-            self.forged = n
-            w = self.board.want
-            if w is not None:
-                w["refused"] = n
-            else:
-                self.board.show({"n": self.sent, "events": [], "refused": n}, self.now)
+            self.forged = n  # (_refresh shows it)
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
@@ -272,10 +268,14 @@ class Controller:
             # "n" numbers the events, so that two equal bursts are still two frames
             view = {"n": self.sent, "events": [self.game.public(e) for e in chunk]}
             if self.forged:
-                view["refused"] = self.forged
+                view["refused"] = self.told = self.forged
             self.board.show(view, self.now)
             self.shown += len(chunk)
             self.sent += len(chunk)
+        if self.told != self.forged and board.want is None and not board.link.waiting(board.addr) \
+                and self.now - board.at >= board.every:  # frames refused, and no events to go with
+            board.show({"n": self.sent, "events": [], "refused": self.forged}, self.now)
+            self.told = self.forged
         if not self.keep_log and self.shown:
             del log[:self.shown]
             self.shown = 0
