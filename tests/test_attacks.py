@@ -185,3 +185,186 @@ def test_a_seat_cannot_move_a_gallery_seats_bet(board):
     assert len(sent) == 1
     assert got == want and not [e for e in got if e[0] == "bet" and e[2][1] >= 20]
     assert shown >= 20
+
+
+class Listener:
+    """A device spliced into the bus that only listens: every byte the line carried, and
+    the frames in it."""
+
+    def __init__(self, t):
+        self.end = t.lines[1].end("listener")
+        self.bytes = bytearray()
+        self.decoder = Decoder()
+        self.frames = []
+
+    def step(self, t):
+        data = self.end.read()
+        if data:
+            self.bytes += data
+            self.frames.extend(self.decoder.feed(data))
+
+    def sent_by(self, addr, ftype):
+        """The raw frames of one address and type, as they were on the line."""
+        return [encode(a, s, ty, p) for a, s, ty, p in self.frames if a == addr and ty & 0x7F == ftype]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_seats_old_frame_replayed_is_refused_counted_and_shown(board):
+    """A listener records seat 0's presses in the first deal and sends them again, as
+    they were, in the next deals. Before: dropped as duplicates, silently. Now refused as
+    replayed (its counter is old), counted and shown on the table display; seat 0's game
+    is its own."""
+    _log, want = clean(board, 3, deals=3)
+    t = table(board, 3)
+    ear = Listener(t)
+    replayed = []
+
+    def hook(t):
+        ear.step(t)
+        if t.game.finished_deals() >= 1 and t.game.to_act == 0 and not replayed:
+            old = ear.sent_by(W.PANEL, W.BUTTON)
+            assert old, "seat 0 pressed in the first deal"
+            for f in old:
+                splice(t, 1, f)
+            replayed.extend(old)
+    try:
+        play(t, 3, hook)
+        for _ in range(300):
+            t.step()
+        assert mine(t, 0) == want[0]
+        assert refused_shown(t) >= len(replayed)
+        if board == "cpython":
+            stats = t.controller.route[W.PANEL].stats(W.PANEL)
+            assert stats["replayed"] + stats["forged"] >= len(replayed) and stats["replayed"] >= 1
+    finally:
+        close(t)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_reusing_a_seats_next_sequence_number_does_not_drop_its_press(board):
+    """Seat 1's console sends a frame as seat 0's panel with the sequence number seat 0
+    uses next, whenever seat 0 is to act. Before: the link took the forgery and dropped
+    seat 0's real press as a duplicate. Now the forgery is refused before the link's
+    sequence numbers look at it, and every press of seat 0 is taken."""
+    _log, want = clean(board, 6, deals=3)
+    t = table(board, 6)
+    sent = []
+
+    def hook(t):
+        if t.game.to_act == 0 and not t.consoles[1].link.held and len(sent) < 8 and \
+                (not sent or t.now - sent[-1] > 150):
+            splice(t, 1, encode(W.PANEL, next_seq(t, 0), W.BUTTON, bytes((B.SUPERVISOR, 0))))
+            sent.append(t.now)
+    try:
+        play(t, 3, hook)
+        for _ in range(300):
+            t.step()
+        assert len(sent) >= 4
+        assert mine(t, 0) == want[0]
+        assert refused_shown(t) >= len(sent)
+    finally:
+        close(t)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_version_1_hello_does_not_lock_a_seat_out(board):
+    """Seat 1's console sends a version-1 HELLO as seat 0's panel and display. Before:
+    seat 0 was refused for good and nobody was told (the game stalled). Now an
+    unauthenticated HELLO changes nothing for a paired device; it is counted and shown."""
+    _log, want = clean(board, 7, deals=2)
+    t = table(board, 7)
+    done = []
+
+    def hook(t):
+        if t.now == 400 and not done:
+            for a in (W.PANEL, W.DISPLAY):
+                splice(t, 1, encode(a, 1, W.HELLO, bytes((1, W.DEV_CONSOLE, 0, 1, 0x12, 0x34)) + b"EVIL"))
+            done.append(t.now)
+    try:
+        play(t, 2, hook)
+        for _ in range(300):
+            t.step()
+        assert done and mine(t, 0) == want[0]
+        assert refused_shown(t) >= 2
+        if board == "cpython":
+            assert t.controller.route[W.PANEL].refused(W.PANEL) is None
+            assert t.controller.route[W.DISPLAY].refused(W.DISPLAY) is None
+    finally:
+        close(t)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_frame_from_an_old_session_is_refused(board):
+    """Seat 0's console reboots after the first deal (a new session, its frames numbered
+    from 1 again). A listener had recorded its presses of the old session, and sends them
+    again as soon as it is back. Before: the link took them as the new session's first
+    frames, presses seat 0 never made now. Now they are of another session key: refused."""
+    from tapis.simulator.devices import EmuConsole
+
+    def reboot(t, ear=None):
+        if t.game.finished_deals() >= 1 and not getattr(t, "rebooted", False):
+            t.rebooted = True
+            old = t.consoles[0]
+            new = EmuConsole(old.link.port, 0, old.player)
+            t.consoles[0] = new
+            t.devices[t.devices.index(old)] = new
+            if ear is not None:
+                for f in ear.sent_by(W.PANEL, W.BUTTON):
+                    splice(t, 1, f)
+                    t.replayed = getattr(t, "replayed", 0) + 1
+
+    _log, want = clean(board, 8, deals=3, hook=reboot)
+    t = table(board, 8)
+    ear = Listener(t)
+
+    def hook(t):
+        ear.step(t)
+        reboot(t, ear)
+    try:
+        play(t, 3, hook)
+        for _ in range(300):
+            t.step()
+        assert t.replayed >= 2
+        assert mine(t, 0) == want[0]
+        assert refused_shown(t) >= t.replayed
+    finally:
+        close(t)
+
+
+def hands_seen(t, seen):
+    for pos, hand in enumerate(t.game.hands):
+        if len(hand) >= 5:
+            seen.add(tuple(sorted(hand)))
+
+
+def found(stream, hand):
+    """Is the hand's every card in `stream`, next to each other in some order?"""
+    n, want = len(hand), set(hand)
+    for i in range(len(stream) - n + 1):
+        if stream[i] in want and set(stream[i:i + n]) == want:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("board,game", [("cpython", "ecarte"), ("cpython", "piquet"), ("micropython", "ecarte")])
+def test_a_listener_on_the_bus_learns_no_card_of_any_hand(board, game):
+    """Every byte on the bus scanned for every hand of 5 cards or more the players held,
+    its cards side by side in any order (how a view carries a hand, and as JSON would),
+    and for the cards' names. Before: each seat's hand went in clear to its display. Now a
+    seat's view travels encrypted under its session: nothing of it is found."""
+    t = table(board, 9, game)
+    ear = Listener(t)
+    seen = set()
+    try:
+        play(t, 2, lambda t: (ear.step(t), hands_seen(t, seen)))
+        ear.step(t)
+        assert len(seen) >= 4 and len(ear.bytes) > 3000
+        stream = bytes(ear.bytes)
+        leaked = [h for h in seen if found(stream, h)]
+        assert leaked == []
+        from tapis.firmware.cards import name
+        for h in seen:
+            for c in h:
+                assert ('"%s"' % name(c)).encode() not in stream
+    finally:
+        close(t)
