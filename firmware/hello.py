@@ -79,9 +79,8 @@ def _on_keyed(link, addr, p, seq, payload):
     serial, tag = payload[14:-8], payload[-8:]
     k = pair_key(link.keys, payload[1], addr, serial)
     if len(payload) < 22 or hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + p.nonce)[:8] != tag:
-        link._refuse(p, "forged")
-        link._hello(addr, p, 0)  # a device answering another's challenge: ask it again
-        return None
+        link._refuse(p, "forged")  # (a device that answered another's challenge is asked
+        return None  # again by the timers: it dies or asks for a session itself)
     _begin(p, hmac_sha256(k, p.nonce + nonce))
     p.nonce = None  # answered: no REPLY opens this challenge again
     return payload[:6] + serial

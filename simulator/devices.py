@@ -72,6 +72,25 @@ class EmuDisplay:
         self.shows = 0
         self.refused = 0  # SHOWs it could not apply
 
+    def pair(self, port, timeout=10.0):
+        """Answer `tapis pair` on the device's own port (a thread while it runs): the keys
+        it is given are the ones it speaks with on the bus from then on."""
+        import time
+        from tapis.firmware.frames import Decoder as Frames, encode
+        from tapis.firmware.remote import PAIR, answer_pair
+        frames, end = Frames(), time.monotonic() + timeout
+        keys = dict(self.link.keys or {})
+        while time.monotonic() < end:
+            for _a, seq, ftype, payload in frames.feed(port.read() or b""):
+                if ftype == PAIR:
+                    port.write(encode(W.HOST, seq, PAIR, answer_pair(payload, self.link.device,
+                                                                    self.link.serial, keys)))
+                    if payload:
+                        self.link.keys = keys
+                        return keys
+            time.sleep(0.005)
+        return None
+
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == W.SHOW:
