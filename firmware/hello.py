@@ -74,7 +74,7 @@ def _on_keyed(link, addr, p, seq, payload):
             link._hello(addr, p, 0)
         return None
     if p.nonce is None:  # no challenge out: a second answer to one, or an old one again
-        link._count(p, "stale")
+        link._count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)
         return None
     serial, tag = payload[14:-8], payload[-8:]
     k = pair_key(link.keys, payload[1], addr, serial)
@@ -154,7 +154,7 @@ def stats(link, addr):
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
-    for k in ("forged", "replayed", "unsealed", "stale"):
+    for k in ("forged", "replayed"):
         out[k] = p.errors.get(k, 0)
     out["alive"] = not p.dead
     out["refused"] = p.refused

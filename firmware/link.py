@@ -143,7 +143,7 @@ class Link:
         p = self._peer(addr)
         n = len(payload) - 10
         if p.pads is None or n < 0:
-            return self._refuse(p, "unsealed")
+            return self._refuse(p, "forged")
         t = ftype & 0x7F
         last = p.rc
         c = last & ~0xFFFF | payload[n] << 8 | payload[n + 1]
