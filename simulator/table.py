@@ -43,7 +43,7 @@ class EmulatedTable:
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
         pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
         device_key: the board's device key, which the bus devices are paired with
-        (hello.TEST_KEY unless given)."""
+        (hello.TEST_KEY unless given; False: a bus without pairing, as issue 11 built it)."""
         self.journal = journal
         self.pacer = pacer
         self.name = game
@@ -59,7 +59,7 @@ class EmulatedTable:
         self.consoles = []
         self.key = None  # the device key the bus devices are paired with (the board's)
         if wires:
-            self.key = TEST_KEY if device_key is None else device_key
+            self.key = TEST_KEY if device_key is None else device_key or None
             f = dict(faults or {})
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
             addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
