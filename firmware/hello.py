@@ -37,12 +37,16 @@ def keyed(link, addr, p, seq, head):
         if p.nonce is None:
             p.nonce = _nonce()
         return bytes((head[0], head[1], 0)) + head[3:] + p.nonce + link.serial
-    mine = _nonce()
-    out = head + mine + link.serial
     if not head[2] & W.HELLO_REPLY or p.nonce is None:
-        return bytes((head[0], head[1], 0)) + head[3:] + mine + link.serial
+        return bytes((head[0], head[1], 0)) + head[3:] + _nonce() + link.serial
     k = link.keys[addr]
-    _begin(p, hmac_sha256(k, p.nonce + mine))
+    if p.answered is not None and p.answered[0] == p.nonce:  # the same challenge again (its
+        mine = p.answered[1]  # answer was lost, or it was sent twice): the same answer
+    else:
+        mine = _nonce()
+        p.answered = (p.nonce, mine)
+        _begin(p, hmac_sha256(k, p.nonce + mine))
+    out = head + mine + link.serial
     return out + hmac_sha256(k, bytes((addr, seq, W.HELLO)) + out + p.nonce)[:8]
 
 
@@ -64,10 +68,9 @@ def _on_keyed(link, addr, p, seq, payload):
         sess = payload[4] << 8 | payload[5]
         for a in link.peers:  # the controller rebooted: this device's other sessions are gone
             q = link.peers[a]
-            if a != addr and q.pads is not None and q.csess != sess:
+            if a != addr and q.pads is not None and q.session != sess:
                 q.pads = None
                 link._hello(a, q, 0)
-        p.csess = sess
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
         if not (p.greet and p.nonce is not None):  # (unless a challenge is out: it is resent)

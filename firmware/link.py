@@ -86,7 +86,7 @@ class _Peer:
         self.tx = 0  # the counter of the last frame sealed to it in this session
         self.rc = 0  # ... and of the last one taken from it
         self.nonce = None  # type: bytes | None  # the challenge this end sent, or answers
-        self.csess = None  # type: int | None  # the controller's session it was made in (device end)
+        self.answered = None  # type: tuple | None  # (challenge, answer) of this session (device end)
 
 
 class Link:

@@ -18,8 +18,11 @@ class BusDevice(Link):
         self.held = []
 
     def _put(self, addr, frame):
-        if frame not in self.held:
-            self.held.append(frame)
+        if frame not in self.held:  # a HELLO goes first: what follows it may be of its session
+            if frame[3] & 0x7F == W.HELLO:
+                self.held.insert(0, frame)
+            else:
+                self.held.append(frame)
 
     def waiting(self, addr):
         return len(self.held)
