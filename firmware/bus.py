@@ -18,14 +18,20 @@ _ANSWER_MS = const(4)  # a device answers at once: silent this long, its turn is
 MAX_IN = const(64)  # the longest payload the board takes from a device (HELLO with its serial)
 
 
-def _say(port, frames, turn=True):
-    """Write frames, the last handing the bus over; the bytes written."""
+def _say(port, frames, seal, turn=True):
+    """Write frames, each sealed as it goes (Link._seal), the last handing the bus over;
+    the bytes written."""
     n = 0
     last = len(frames) - 1 if turn else -1
     for i in range(len(frames)):
         f = frames[i]
         if i == last:  # the frame with TURN set in its type (its CRC made again)
             f = encode(f[1], f[2], f[3] | W.TURN, f[6:-2])
+        f = seal(f)
+        if f is None:  # no session yet: it goes later; the bus is handed over all the same
+            if i != last:
+                continue
+            f = encode(frames[i][1], 0, W.POLL | W.TURN)
         port.write(f)
         n += len(f)
     return n
@@ -108,7 +114,7 @@ class BusMaster(Link):
                 del order[i]
                 order.append(addr)
                 return self._hand(addr, q, now)
-            self._line(_say(self.port, q, False), now)  # acknowledgements: no answer wanted
+            self._line(_say(self.port, q, self._seal, False), now)  # acknowledgements: no answer wanted
         every = self.every
         best, late = None, -1
         for addr in every:
@@ -124,7 +130,7 @@ class BusMaster(Link):
         self.until = (self.until_us + 999) // 1000
 
     def _hand(self, addr, frames, now):
-        self._line(_say(self.port, frames), now)
+        self._line(_say(self.port, frames, self._seal), now)
         self.owner = addr
         self.polled[addr] = now
         self.turns += 1

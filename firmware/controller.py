@@ -67,6 +67,8 @@ class Controller:
         self.writing = False  # the journal is being written
         self.dirty = True  # the views may have changed since they were last made
         self.fast = None  # the seats whose panels the bus polls often
+        self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
+        self.told = 0  # ... as the table display was last shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
@@ -133,6 +135,12 @@ class Controller:
 
     def _check(self):
         del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
+        n = 0
+        for link in self.links:
+            n += link.forged
+        if n > self.forged:  # refused by the links, never acted on: counted, and shown
+            self._error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
+            self.forged = n  # (_refresh shows it)
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
@@ -258,9 +266,16 @@ class Controller:
             if full:
                 board.at = self.now - board.every  # not held back by the display's pace
             # "n" numbers the events, so that two equal bursts are still two frames
-            self.board.show({"n": self.sent, "events": [self.game.public(e) for e in chunk]}, self.now)
+            view = {"n": self.sent, "events": [self.game.public(e) for e in chunk]}
+            if self.forged:
+                view["refused"] = self.told = self.forged
+            self.board.show(view, self.now)
             self.shown += len(chunk)
             self.sent += len(chunk)
+        if self.told != self.forged and board.want is None and not board.link.waiting(board.addr) \
+                and self.now - board.at >= board.every:  # frames refused, and no events to go with
+            board.show({"n": self.sent, "events": [], "refused": self.forged}, self.now)
+            self.told = self.forged
         if not self.keep_log and self.shown:
             del log[:self.shown]
             self.shown = 0

@@ -1,13 +1,101 @@
 # What a Link (link.py) does seldom, out of the board's heap until it is needed: answer a
 # HELLO (a device booted, or this end did), and tell a host tool a device's counters. The
 # link loads it for that and unloads it after (compat.unload).
+#
+# Sessions with a paired device (docs/protocol.md, "Sessions"). Its key for each address it
+# speaks on is pair_key(the table's device key, its type, the address, its serial): `tapis
+# pair` provisions it; the controller derives it again from the HELLO, so it keeps no key
+# table. The controller's HELLO is a challenge (a fresh nonce); the device answers with a
+# REPLY carrying its own fresh nonce and 8 bytes of HMAC under the pairing key over the
+# frame and the challenge. The session key is HMAC(pairing key, challenge || answer): new at
+# each challenge, so nothing of an older session (or an older boot) opens in this one. A
+# HELLO that does not prove the key changes nothing; a device's own HELLO (it booted)
+# only makes the controller challenge it.
 from . import wire as W
 from .link import later
+from .mac import derive, hmac_sha256, pads
 
+TEST_KEY = b"tapis: the emulated table's device key (not a secret)"  # where none is provisioned
+
+
+def pair_key(device_key, dtype, addr, serial):
+    """A paired device's key for one address it speaks on (its seat is in it: a console
+    paired for seat 1 cannot speak for seat 0)."""
+    return derive(device_key, b"pair:" + bytes((dtype, addr)) + bytes(serial))
+
+
+def _nonce():
+    import os
+    return os.urandom(8)
+
+
+def keyed(link, addr, p, seq, head):
+    """The payload of a HELLO to a paired peer: the v2 fields (`head`), a nonce, the serial
+    and, for a device's REPLY, its MAC. The controller's is a challenge (its nonce kept
+    until answered); a device's REPLY answers p.nonce and makes the session."""
+    if not isinstance(link.keys, dict):  # the controller: always a challenge
+        if p.nonce is None:
+            p.nonce = _nonce()
+        return bytes((head[0], head[1], 0)) + head[3:] + p.nonce + link.serial
+    if not head[2] & W.HELLO_REPLY or p.nonce is None:
+        return bytes((head[0], head[1], 0)) + head[3:] + _nonce() + link.serial
+    k = link.keys[addr]
+    if p.answered is not None and p.answered[0] == p.nonce:  # the same challenge again (its
+        mine = p.answered[1]  # answer was lost, or it was sent twice): the same answer
+    else:
+        mine = _nonce()
+        p.answered = (p.nonce, mine)
+        _begin(p, hmac_sha256(k, p.nonce + mine))
+    out = head + mine + link.serial
+    return out + hmac_sha256(k, bytes((addr, seq, W.HELLO)) + out + p.nonce)[:8]
+
+
+def _begin(p, sk):
+    p.sk, p.pads, p.tx, p.rc = sk, pads(sk), 0, 0
+
+
+def _on_keyed(link, addr, p, seq, payload):
+    """A HELLO from a paired peer: the v2 payload to go on with, or None (nothing changes)."""
+    if len(payload) < 14:
+        link._refuse(p, "forged")
+        return None
+    flags, nonce = payload[2], payload[6:14]
+    if isinstance(link.keys, dict):  # a device: the controller's challenge
+        if flags & W.HELLO_REPLY or payload[0] != W.VERSION:
+            link._refuse(p, "forged")
+            return None
+        p.nonce = nonce  # answered by the REPLY
+        sess = payload[4] << 8 | payload[5]
+        for a in link.peers:  # the controller rebooted: this device's other sessions are gone
+            q = link.peers[a]
+            if a != addr and q.pads is not None and q.session != sess:
+                q.pads = None
+                link._hello(a, q, 0)
+        return payload[:6] + payload[14:]
+    if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
+        if not (p.greet and p.nonce is not None):  # (unless a challenge is out: it is resent)
+            link._hello(addr, p, 0)
+        return None
+    if p.nonce is None:  # no challenge out: a second answer to one, or an old one again
+        link._count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)
+        return None
+    serial, tag = payload[14:-8], payload[-8:]
+    k = pair_key(link.keys, payload[1], addr, serial)
+    if len(payload) < 22 or hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + p.nonce)[:8] != tag:
+        link._refuse(p, "forged")  # (a device that answered another's challenge is asked
+        return None  # again by the timers: it dies or asks for a session itself)
+    _begin(p, hmac_sha256(k, p.nonce + nonce))
+    p.nonce = None  # answered: no REPLY opens this challenge again
+    return payload[:6] + serial
 
 
 def _on_hello(link, addr, p, seq, payload):
     """Link._on_hello: a HELLO from `addr` (its peer p), of sequence number `seq`."""
+    keyed = link.keys is not None and link._keyed(addr)
+    if keyed:
+        payload = _on_keyed(link, addr, p, seq, payload)
+        if payload is None:
+            return
     if len(payload) < 6:
         link._count(p, "dropped")
         return
@@ -52,7 +140,7 @@ def _on_hello(link, addr, p, seq, payload):
     link._hello(addr, p, W.HELLO_REPLY)
     for a in link.peers:
         q = link.peers[a]
-        if a != addr and q.seq:
+        if a != addr and q.seq and not keyed:  # (a paired device's others: _on_keyed)
             link._hello(a, q, W.HELLO_REPLY)
     for a in link.peers:
         q = link.peers[a]
@@ -69,6 +157,8 @@ def stats(link, addr):
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
+    for k in ("forged", "replayed"):
+        out[k] = p.errors.get(k, 0)
     out["alive"] = not p.dead
     out["refused"] = p.refused
     if p.info:

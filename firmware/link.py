@@ -10,14 +10,46 @@
 # device with another version is refused, and one that greets with a new session was
 # reset: where its frames stand starts again. The controller sees a device only through
 # the health API below.
+#
+# A paired device (keys=...) is spoken to in sessions (docs/protocol.md, "Sessions"):
+# hello.py makes them; every frame of a session but POLL is sealed as it goes on the wire
+# (a 16-bit counter and 8 bytes of MAC under the session key) and opened as it comes in,
+# before anything else looks at it; a SHOW to a seat's display travels encrypted.
+import hashlib
+
 from . import wire as W
 from .compat import const, unload
 from .frames import Decoder, encode
+from .mac import keyed
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
+
+def _ctr(c):
+    return bytes((c >> 24 & 255, c >> 16 & 255, c >> 8 & 255, c & 255))
+
+
+def _mac(p, head, body, c):
+    """8 bytes of HMAC-SHA256 under p's session key over a frame and its counter."""
+    return keyed(p.pads, head, body + _ctr(c))[:8]
+
+
+def _crypt(key, c, data):
+    """XOR with the keystream sha256(key || counter || block): both ways alike."""
+    out = bytearray(data)
+    cb = _ctr(c)
+    for i in range(0, len(out), 32):
+        ks = hashlib.sha256(key + cb + bytes((i >> 5,))).digest()
+        for j in range(min(32, len(out) - i)):
+            out[i + j] ^= ks[j]
+    return bytes(out)
+
+
+def _secret(addr, t):
+    return t == W.SHOW and addr != W.TABLE_DISPLAY  # a seat's view: its hand
+
 
 def later(a, b):
     """The later of two sequence numbers (modulo 256, within half the space)."""
@@ -49,6 +81,12 @@ class _Peer:
         self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
         self.session = None  # type: int | None  # its session, from its HELLO
         self.errors = {}  # type: dict
+        self.pads = None  # type: tuple | None  # the session key's HMAC pads (a paired device)
+        self.sk = None  # type: bytes | None  # the session key
+        self.tx = 0  # the counter of the last frame sealed to it in this session
+        self.rc = 0  # ... and of the last one taken from it
+        self.nonce = None  # type: bytes | None  # the challenge this end sent, or answers
+        self.answered = None  # type: tuple | None  # (challenge, answer) of this session (device end)
 
 
 class Link:
@@ -57,11 +95,13 @@ class Link:
 
     def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
                  retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=(),
-                 max_in=W.MAX_PAYLOAD):
+                 max_in=W.MAX_PAYLOAD, keys=None):
         """speaks: the addresses a device speaks as; it announces itself on them with
         HELLO when it starts, so a controller notices that it was reset (a new session)
         and takes its frames from the first again. max_in: the longest payload taken
-        (the board takes only short frames from devices: frames.py bounds its work so)."""
+        (the board takes only short frames from devices: frames.py bounds its work so).
+        keys: the table's device key (bytes: the controller's end derives each bus
+        device's pairing key, hello.pair_key), or a paired device's {address: key}."""
         self.port = port
         self.announce = list(speaks)
         self.turn = None  # type: int | None  # the address whose frame last handed the bus over
@@ -81,6 +121,55 @@ class Link:
         self.rx_ms = 0  # when bytes last came in
         self.hold = False  # acknowledge nothing yet (the journal has not written what came)
         self.crc = 0
+        self.keys = keys
+        self.forged = 0  # frames refused as forged, replayed or out of session
+
+    def _keyed(self, addr):
+        """Is `addr` a paired device's, spoken to only in sessions?"""
+        k = self.keys
+        if k is None:
+            return False
+        if isinstance(k, dict):
+            return addr in k
+        return W.PANEL <= addr <= W.TABLE_DISPLAY  # the bus devices (the shoe has its wire)
+
+    def _refuse(self, p, why):
+        self._count(p, why)
+        self.forged += 1
+
+    def _open(self, addr, seq, ftype, payload):
+        """A frame from a paired device: its payload opened, or None when it is refused
+        (forged, replayed or out of session: counted)."""
+        p = self._peer(addr)
+        n = len(payload) - 10
+        if p.pads is None or n < 0:
+            return self._refuse(p, "forged")
+        t = ftype & 0x7F
+        last = p.rc
+        c = last & ~0xFFFF | payload[n] << 8 | payload[n + 1]
+        if c <= last:
+            c += 0x10000
+        head, body, tag = bytes((addr, seq, t)), payload[:n], payload[n + 2:]
+        if _mac(p, head, body, c) != tag:
+            old = c - 0x10000
+            return self._refuse(p, "replayed" if old > 0 and _mac(p, head, body, old) == tag else "forged")
+        p.rc = c
+        return _crypt(p.sk, c, body) if _secret(addr, t) else body
+
+    def _seal(self, f):
+        """A frame as it goes on the wire: to a paired device, its counter and MAC (a
+        seat's view encrypted); None while there is no session (it is sent again after)."""
+        addr, t = f[1], f[3] & 0x7F
+        if self.keys is None or t == W.HELLO or t == W.POLL or not self._keyed(addr):
+            return f
+        p = self._peer(addr)
+        if p.pads is None:
+            return None
+        p.tx = c = p.tx + 1
+        body = f[6:-2]
+        if _secret(addr, t):
+            body = _crypt(p.sk, c, body)
+        return encode(addr, f[2], f[3], body + _ctr(c)[2:] + _mac(p, bytes((addr, f[2], t)), body, c))
 
     def _peer(self, addr):
         p = self.peers.get(addr)
@@ -164,7 +253,9 @@ class Link:
 
     def _put(self, addr, frame):
         """A frame for `addr` goes out (bus.py holds it back until the bus is this end's)."""
-        self.port.write(frame)
+        frame = self._seal(frame)
+        if frame is not None:
+            self.port.write(frame)
 
     def waiting(self, addr):
         """Frames for `addr` held back, not yet on the wire (a bus waits for its turn)."""
@@ -174,9 +265,14 @@ class Link:
     def _hello(self, addr, p, flags):
         base = p.pending[0][0] if p.pending else (p.seq + 1) & 255
         sess = self.session
-        self._control(addr, W.HELLO, base, bytes((W.VERSION, self.device, flags,
-                                                  (p.seq + 1) & 255, sess >> 8, sess & 255))
-                      + self.serial)
+        payload = bytes((W.VERSION, self.device, flags, (p.seq + 1) & 255, sess >> 8, sess & 255))
+        if self.keys is not None and self._keyed(addr):
+            from .hello import keyed  # nonces and the pairing key's MAC: loaded, then unloaded
+            payload = keyed(self, addr, p, base, payload)  # the whole payload
+            unload("hello")
+        else:
+            payload += self.serial
+        self._control(addr, W.HELLO, base, payload)
 
     def _on_hello(self, addr, p, seq, payload):
         from .hello import _on_hello  # a device's boot is rare in play: loaded for it, then unloaded
@@ -222,6 +318,11 @@ class Link:
         return out
 
     def _take(self, addr, seq, ftype, payload, out):
+        if self.keys is not None and ftype & 0x7F != W.HELLO and ftype & 0x7F != W.POLL \
+                and self._keyed(addr):
+            payload = self._open(addr, seq, ftype, payload)
+            if payload is None:
+                return  # refused before anything looks at it (its sequence number included)
         p = self._peer(addr)
         p.heard = self.now
         if ftype & W.TURN:  # on a bus: the sender hands the bus over after this frame
@@ -281,6 +382,8 @@ class Link:
 
     def _resend(self, addr, p):
         now = self.now
+        if p.pads is None and not p.greet and self.keys is not None and self._keyed(addr):
+            self._hello(addr, p, 0)  # a paired device with no session yet asks for one
         for f in p.pending:
             f[3] += 1
             if f[3] > self.retries:
@@ -296,6 +399,7 @@ class Link:
         self._count(p, "dead")
         if not p.greet:  # a device keeps what it sent until the controller greets it again
             p.quiet = True
+            p.pads = None  # (a paired device: in a new session, which it asks for)
             return
         p.dead = True
         p.helloed = False

@@ -12,7 +12,7 @@ _BLOCK = const(64)  # SHA-256's block size in bytes
 
 def pads(key):
     """(inner, outer): the key's two padded blocks, made once for a key used many times
-    (the journal's, for every record)."""
+    (the journal's, for every record; a link's session key, for every frame)."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
     key = bytes(key) + bytes(_BLOCK - len(key))

@@ -160,9 +160,9 @@ def main():
         return
     game = str(game)
     store = FileStore(boards.JOURNAL)
-    key, ident = device()
-    if key is None:  # without it the journal would be unkeyed: anyone could edit it
-        halt(led, ["no device key (device.key): the journal cannot be chained",
+    key, ident = device()  # the journal is chained under it; the bus devices are paired with it
+    if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
+        halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
     full = make_room(store, key, ident)
     if full:
@@ -178,7 +178,7 @@ def main():
     bus, _baud = open_uart(cfg["bus"])
     rto = boards.rto_ms(baud)
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
-                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN))
+                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
         ctrl = boot.build(route, Journal(store, held=True, key=key, device=ident), game, options,
                           keep_log=False)

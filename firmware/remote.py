@@ -18,8 +18,11 @@ class BusDevice(Link):
         self.held = []
 
     def _put(self, addr, frame):
-        if frame not in self.held:
-            self.held.append(frame)
+        if frame not in self.held:  # a HELLO goes first: what follows it may be of its session
+            if frame[3] & 0x7F == W.HELLO:
+                self.held.insert(0, frame)
+            else:
+                self.held.append(frame)
 
     def waiting(self, addr):
         return len(self.held)
@@ -40,7 +43,7 @@ class BusDevice(Link):
                     self._control(a, W.ACK, p.rx)
             frames = self.held or [encode(addr, 0, W.POLL)]
             self.held = []
-            _say(self.port, frames)
+            _say(self.port, frames, self._seal)
         return out
 
 
@@ -123,3 +126,18 @@ class Decoder:
             n = d[i + 1]
             return list(d[i + 2:i + 2 + n]), i + 2 + n
         return self._str(d, i)
+
+
+# ---- pairing (`tapis pair`): on the device's own port, never on the bus --------------------
+PAIR = 0x06  # host -> device: [] who are you; [address, key(32)]*: keep these keys. The
+# device answers PAIR [type] + serial to both (the board never loads this: it derives the keys)
+
+
+def answer_pair(payload, device, serial, keys):
+    """A device's answer to a PAIR frame's payload; `keys` ({address: key}) takes what the
+    host provisions. ValueError for a payload that is neither."""
+    if len(payload) % 33:
+        raise ValueError("a PAIR payload is [address, 32-byte key]*, not %d bytes" % len(payload))
+    for i in range(0, len(payload), 33):
+        keys[payload[i]] = bytes(payload[i + 1:i + 33])
+    return bytes((device,)) + bytes(serial)

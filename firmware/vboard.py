@@ -85,12 +85,13 @@ def new_controller(name, kw, shoe, bus, journal):
     from .games import find
     options = find(name).Options(**kw) if kw else None
     rto = rto_ms(115200)
+    from .hello import TEST_KEY  # the emulated table's devices are paired with it
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
-                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN))
-    # the simulator's test device key (simulator/testkey.py makes the same): its journal is chained
-    from hashlib import sha256
-    ctrl = boot.build(route, Journal(store, key=sha256(b"tapis: the simulator's test device key").digest(),
-                                     device="vboard"), name, options, keep_log=False)
+                      BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
+    # the test key is the table's device key too: the journal is chained under it
+    ctrl = boot.build(route, Journal(store, key=TEST_KEY, device="vboard"), name, options, keep_log=False)
+    from .compat import unload
+    unload("hello")
     boot.unload()
     return ctrl
 

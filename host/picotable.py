@@ -88,6 +88,7 @@ class PicoTable(EmulatedTable):
         from tapis.host.flash import build_image, configuration
         image = build_image(config=configuration(self.name, None, _kwargs(self.options)))
         h = hashlib.sha256(self.pico.image.read_bytes())
+        h.update(self.key)  # the device key it is flashed with (the bus devices are paired with it)
         for path in sorted(image):
             h.update(path.encode() + b"\0" + image[path])
         return h.hexdigest()[:24]
@@ -104,8 +105,11 @@ class PicoTable(EmulatedTable):
         path = self.pico.pty()
         try:
             with tempfile.TemporaryDirectory() as keys:
+                key_file = os.path.join(keys, "table.key")  # the key the emulated devices are paired with
+                with open(key_file, "w") as f:
+                    f.write(self.key.hex() + "\n")
                 argv = [sys.executable, "-m", "tapis", "flash", "--port", path, "--verify", "--json",
-                        "--game", self.name]
+                        "--game", self.name, "--key-file", key_file]
                 for k, v in sorted(_kwargs(self.options).items()):
                     argv += ["--option", "%s=%s" % (k, json.dumps(list(v) if isinstance(v, tuple) else v))]
                 self.say("tapis: flashing the emulated Pico (tapis flash --verify)...")

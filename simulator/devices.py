@@ -6,6 +6,7 @@
 from tapis.firmware import deck
 from tapis.firmware import wire as W
 from tapis.firmware.boards import rto_ms
+from tapis.firmware.hello import TEST_KEY, pair_key
 from tapis.firmware.link import Link
 from tapis.firmware.remote import BusDevice, Decoder
 
@@ -47,13 +48,22 @@ class EmuShoe:
         self.dealt += 1
 
 
-class EmuDisplay:
-    """Keeps the last view it was shown; `on_show` lets a renderer watch."""
+def paired(device, addrs, serial, key=TEST_KEY):
+    """The keys `tapis pair` provisions into a device: one per address it speaks on, from
+    the table's device key (the emulated table's is hello.TEST_KEY)."""
+    return {a: pair_key(key, device, a, serial) for a in addrs}
 
-    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True):
-        serial = b"EMU-%d" % device
+
+class EmuDisplay:
+    """Keeps the last view it was shown; `on_show` lets a renderer watch. On the bus it is
+    paired with the table whose device key is `key` (None: not paired)."""
+
+    def __init__(self, port, on_show=None, device=W.DEV_DISPLAY, addrs=(W.TABLE_DISPLAY,), bus=True,
+                 key=TEST_KEY):
+        serial = b"EMU-%d-%d" % (device, addrs[0])
         if bus:
-            self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS)
+            keys = paired(device, addrs, serial, key) if key is not None else None
+            self.link = BusDevice(port, device, serial, addrs, rto_ms=RTO_MS, keys=keys)
         else:
             self.link = Link(port, device, serial, rto_ms=RTO_MS, speaks=addrs)
         self.view = None
@@ -61,6 +71,25 @@ class EmuDisplay:
         self.on_show = on_show
         self.shows = 0
         self.refused = 0  # SHOWs it could not apply
+
+    def pair(self, port, timeout=10.0):
+        """Answer `tapis pair` on the device's own port (a thread while it runs): the keys
+        it is given are the ones it speaks with on the bus from then on."""
+        import time
+        from tapis.firmware.frames import Decoder as Frames, encode
+        from tapis.firmware.remote import PAIR, answer_pair
+        frames, end = Frames(), time.monotonic() + timeout
+        keys = dict(self.link.keys or {})
+        while time.monotonic() < end:
+            for _a, seq, ftype, payload in frames.feed(port.read() or b""):
+                if ftype == PAIR:
+                    port.write(encode(W.HOST, seq, PAIR, answer_pair(payload, self.link.device,
+                                                                    self.link.serial, keys)))
+                    if payload:
+                        self.link.keys = keys
+                        return keys
+            time.sleep(0.005)
+        return None
 
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
@@ -79,8 +108,8 @@ class EmuConsole(EmuDisplay):
     """A seat: its display, and a panel pressed by `player.presses(view)`, which
     returns the (button, arg) presses to make, if any, on each new view."""
 
-    def __init__(self, port, seat, player, bus=True):
-        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus)
+    def __init__(self, port, seat, player, bus=True, key=TEST_KEY):
+        EmuDisplay.__init__(self, port, None, W.DEV_CONSOLE, (W.PANEL + seat, W.DISPLAY + seat), bus, key)
         self.seat, self.player = seat, player
         self.hold = False  # the player's hands off the panel (the table is draining)
         self.pressed = None  # when the last presses were made, until the display answers

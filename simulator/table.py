@@ -16,6 +16,7 @@ from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import source
 from tapis.simulator import kits
+from tapis.firmware.hello import TEST_KEY
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.pipes import pipe
 from tapis.simulator.wires import BAUD, Wire
@@ -37,7 +38,7 @@ class StalledTable(RuntimeError):
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
-                 shoe=None, bus=None, pacer=None):
+                 shoe=None, bus=None, pacer=None, device_key=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
         "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
@@ -45,7 +46,9 @@ class EmulatedTable:
         as a board builds it (resuming the journal's unfinished game). shoe: a device
         with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
-        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices)."""
+        pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
+        device_key: the board's device key, which the bus devices are paired with
+        (hello.TEST_KEY unless given; False: a bus without pairing, as issue 11 built it)."""
         self.journal = journal
         self.pacer = pacer
         self.name = game
@@ -59,7 +62,9 @@ class EmulatedTable:
         self.lines = []  # the Wires, when the table is wired as built
         self.baud = baud
         self.consoles = []
+        self.key = None  # the device key the bus devices are paired with (the board's)
         if wires:
+            self.key = TEST_KEY if device_key is None else device_key or None
             f = dict(faults or {})
             lossy = {"drop": f.get("drop", 0.0), "corrupt": f.get("corrupt", 0.0)}
             addrs = [W.TABLE_DISPLAY] + [a for s in range(seats) for a in (W.PANEL + s, W.DISPLAY + s)]
@@ -83,8 +88,8 @@ class EmulatedTable:
                 self.lines.append(bus)
                 self.wires.append((tuple(addrs), bus.end("board", BOARD_RX)))
                 for s in range(seats):
-                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s]))
-                display = EmuDisplay(bus.end("table display"), on_table)
+                    self.consoles.append(EmuConsole(bus.end("seat %d" % s), s, players[s], key=self.key))
+                display = EmuDisplay(bus.end("table display"), on_table, key=self.key)
             else:
                 self.wires.append((tuple(addrs), real_bus))
                 display = None
@@ -111,7 +116,7 @@ class EmulatedTable:
             rto = boards.rto_ms(self.baud)
             mx = boards.MAX_IN
             return boards.route_for(Link(shoe, rto_ms=rto, max_in=mx),
-                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx))
+                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx, keys=self.key))
         route = {}
         for addrs, end in self.wires:
             link = Link(end)

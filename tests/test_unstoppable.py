@@ -33,8 +33,12 @@ def idle_table(seed=4, **kw):
 def test_a_button_from_a_seat_the_game_does_not_have_is_counted_and_refused():
     t = idle_table()
     t.run(lambda g: g.phase == R.PROPOSE)
+    from tapis.firmware.hello import TEST_KEY, pair_key
+    link = t.consoles[0].link  # a panel paired for seat 5 (else refused unheard: forged)
+    link.keys[W.PANEL + 5] = pair_key(TEST_KEY, W.DEV_CONSOLE, W.PANEL + 5, link.serial)
+    link.addrs += (W.PANEL + 5,)
     press(t, 0, B.STAND, 0, panel=5)  # a panel at seat 5 of a two-seat table
-    settle(t)
+    settle(t, 600)
     assert t.controller.errors == {"seat": 1}
     assert "seat 5" in t.controller.faults[-1]
     press(t, ELDER, B.STAND)  # and the table plays on
