@@ -50,7 +50,7 @@ class Rig(EmulatedTable):
         """held: the journal holds records and writes them at safe points, as on a board;
         key, device: the board's device key and id (its journal is chained under them)."""
         self.options = options
-        self.key, self.device = key, device
+        self.journal_key, self.device = key, device  # (self.key is the bus's: EmulatedTable's)
         self.store = store if store is not None else MemoryStore()
         self.resets = 0
         self.held = held
@@ -61,7 +61,7 @@ class Rig(EmulatedTable):
             end.inbox.clear()  # what the UART had buffered is lost with the power
             if hasattr(end, "tx"):
                 end.tx.clear()  # and what it had still to send
-        self.journal = Journal(self.store, held=self.held, key=self.key, device=self.device)
+        self.journal = Journal(self.store, held=self.held, key=self.journal_key, device=self.device)
         ctrl = build(self.route(), self.journal, self.name, self.options)
         self.game = ctrl.game
         return ctrl
