@@ -252,16 +252,18 @@ def test_a_seats_old_frame_replayed_is_refused_counted_and_shown(board):
     _log, want = clean(board, 3, deals=3)
     t = table(board, 3)
     ear = Listener(t)
-    replayed = []
+    replayed, waiting = [], []
 
     def hook(t):
         ear.step(t)
-        if t.game.finished_deals() >= 1 and t.game.to_act == 0 and not replayed:
-            old = ear.sent_by(W.PANEL, W.BUTTON)
-            assert old, "seat 0 pressed in the first deal"
-            for f in old:
-                splice(t, 1, f)
-            replayed.extend(old)
+        if t.game.finished_deals() >= 1 and not replayed and not waiting:
+            waiting.extend(ear.sent_by(W.PANEL, W.BUTTON))
+            assert waiting, "seat 0 pressed in the first deal"
+        # one in each of the forger's turns while seat 0 is to act (all in one turn, some
+        # were lost to the board's full receive buffer: not refused, never read)
+        if waiting and t.game.to_act == 0 and (not replayed or t.now - replayed[-1][0] > 60):
+            splice(t, 1, waiting[0])
+            replayed.append((t.now, waiting.pop(0)))
     try:
         play(t, 3, hook)
         for _ in range(300):
@@ -286,7 +288,7 @@ def test_reusing_a_seats_next_sequence_number_does_not_drop_its_press(board):
     sent = []
 
     def hook(t):
-        if t.game.to_act == 0 and len(sent) < 8 and (not sent or t.now - sent[-1] > 150):
+        if t.game.to_act == 0 and len(sent) < 8 and (not sent or t.now - sent[-1] > 100):
             splice(t, 1, lambda: encode(W.PANEL, next_seq(t, 0), W.BUTTON, bytes((B.SUPERVISOR, 0))))
             sent.append(t.now)
     try:
