@@ -295,8 +295,8 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         (0x21, 0, W.POLL | W.TURN, b""): "A5 21 00 85 00 00 63 43",
         (0x60, 1, W.RECALL, bytes((2,))): "A5 60 01 50 00 01 02 9D 11",
         # a sealed frame of a session, as a frame (its counter and MAC: tests/test_link_pair.py)
-        (0x21, 7, W.BUTTON, bytes.fromhex("0503 0001 EB3255FAC1098768")):
-            "A5 21 07 20 00 0C 05 03 00 01 EB 32 55 FA C1 09 87 68 6C BD",
+        (0x21, 7, W.BUTTON, bytes.fromhex("0503 01 EB3255FA")):
+            "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD",
         (0x60, 1, 0x06, b""): "A5 60 01 06 00 00 CC C4",  # PAIR (remote.py)
         (0x60, 1, 0x06, b"\x02EMU-2-33"): "A5 60 01 06 00 09 02 45 4D 55 2D 32 2D 33 33 72 1D",
         (0x60, 4, W.RECORD, bytes((0, 2, 0, 1)) + b'{"number": 3}'):
