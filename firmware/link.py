@@ -139,7 +139,9 @@ class Link:
             return False
         if isinstance(k, dict):
             return addr in k
-        return W.PANEL <= addr <= W.TABLE_DISPLAY  # the bus devices (the shoe has its wire)
+        # the bus devices and the supervisor's, whose address is its credential (the shoe
+        # has its wire)
+        return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR
 
     def _refuse(self, p, why):
         self._count(p, why)

@@ -7,17 +7,19 @@ import json
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
 from tapis.firmware.remote import BusDevice
-from tapis.simulator.devices import RTO_MS
+from tapis.simulator.devices import RTO_MS, TEST_KEY, paired
 
 
 class EmuSupervisor:
     """On the table's bus (`port`: an end of it). `recall(n)` asks for the last n games;
     `games` holds them once every RECORD chunk has come (None until then)."""
 
-    def __init__(self, port, serial=b"EMU-SUPERVISOR", bus=True):
-        """bus: on the table's bus (else a link of its own, the operator's)."""
+    def __init__(self, port, serial=b"EMU-SUPERVISOR", bus=True, key=TEST_KEY):
+        """bus: on the table's bus, paired with the table whose device key is `key`, as
+        every bus device is (else a link of its own, the operator's)."""
         if bus:
-            self.link = BusDevice(port, W.DEV_SUPERVISOR, serial, (W.SUPERVISOR,), rto_ms=RTO_MS)
+            self.link = BusDevice(port, W.DEV_SUPERVISOR, serial, (W.SUPERVISOR,), rto_ms=RTO_MS,
+                                  keys=paired(W.DEV_SUPERVISOR, (W.SUPERVISOR,), serial, key))
         else:
             self.link = Link(port, W.DEV_SUPERVISOR, serial, rto_ms=RTO_MS, speaks=(W.SUPERVISOR,))
         self.chunks, self.total, self.games = {}, None, None

@@ -472,3 +472,50 @@ def test_a_console_cannot_deal_itself_cards_during_its_exchange(board):
             assert refused_as_the_shoe(t) >= len(sent) // 2
     finally:
         close(t)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_console_cannot_speak_as_the_supervisor_on_the_bus(board):
+    """The supervisor's credential is its address on the bus (issue 12.3), so that address
+    must be paired like every bus device's. Before: frames as 0x70 went unsealed, and a
+    seat's console voided the deal it had seen and had the journal recalled to it (the
+    RECORDs on the bus). Now each is refused (no session for it), and the deal goes on."""
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.supervise import VOID
+
+    def journaled(seed):
+        if board == "micropython":
+            return table(board, seed)  # the virtual board keeps its journal
+        return EmulatedTable(seed, "ecarte", journal=Journal(MemoryStore()))
+    log = []
+    ref = journaled(5)
+    try:
+        play(ref, 4)  # further than the attacked table goes
+        log = [e for e in ref.game.log if e[0] in DEALT]
+    finally:
+        close(ref)
+    t = journaled(5)
+    ear = Listener(t)
+    sent = []
+
+    def hook(t):
+        ear.step(t)
+        if not sent and t.game.finished_deals() == 1 and t.game.to_act != CHANCE:
+            splice(t, 1, encode(W.SUPERVISOR, 1, W.BUTTON, bytes((VOID, 0))))
+            splice(t, 1, encode(W.SUPERVISOR, 2, W.RECALL, bytes((3,))))
+            sent.append(t.now)
+    try:
+        play(t, 2, hook)
+        for _ in range(300):
+            t.step()
+            ear.step(t)
+        assert sent
+        got = [e for e in t.game.log if e[0] in DEALT]
+        assert got == log[:len(got)]  # the cards the shoe dealt, in its order: no deal dealt again
+        assert not ear.sent_by(W.SUPERVISOR, W.RECORD), "the journal was recalled to the bus"
+        if board == "cpython":
+            assert t.journal.open()[-1]["voided"] == []
+            assert t.controller.route[W.PANEL].stats(W.SUPERVISOR)["forged"] >= 1
+    finally:
+        close(t)
