@@ -133,7 +133,9 @@ export class Pico {
       const targetNanos = this.nanosCounter + deltaNanos;
       let alarm = this.nextAlarm, fired = 0;
       while (alarm && alarm.nanos <= targetNanos) {
-        if (++fired > 10e6) throw new Error(`an alarm fired 10 million times by ${alarm.nanos} ns`);
+        if (++fired > 10e6) {
+          throw new Error(`an alarm fired 10 million times by ${alarm.nanos} ns: ${String(alarm.callback).slice(0, 200)}`);
+        }
         this.nextAlarm = alarm.next;
         this.nanosCounter = alarm.nanos;
         alarm.callback();
