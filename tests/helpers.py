@@ -32,3 +32,18 @@ def snapshot(g):
             continue
         keep[k] = repr(v)
     return keep
+
+
+def records_heard(console):
+    """Every RECORD frame the console's link takes, kept as it polls (a seat's console
+    that asks for RECALL: what it was answered)."""
+    from tapis.firmware import wire as W
+    heard = []
+    poll = console.link.poll
+
+    def spy(now_ms=None):
+        out = poll(now_ms)
+        heard.extend(f for f in out if f[2] == W.RECORD)
+        return out
+    console.link.poll = spy
+    return heard

@@ -6,6 +6,8 @@ that sinking says nothing; RECALL answers no seat. On the CPython board and on t
 webassembly virtual board (MicroPython)."""
 import pytest
 
+from helpers import records_heard
+
 from tapis.firmware import wire as W
 from tapis.firmware.journal import Journal
 from tapis.firmware.memstore import MemoryStore
@@ -282,14 +284,7 @@ def test_a_seats_console_asking_recall_mid_game_gets_nothing_hidden(board):
         t.run_deals(1)
         t.run(lambda g: g.to_act >= 0 and g.finished_deals() == 1)
         spy = t.consoles[0]
-        heard = []
-        poll = spy.link.poll
-
-        def listen(now_ms=None):
-            out = poll(now_ms)
-            heard.extend(f for f in out if f[2] == W.RECORD)
-            return out
-        spy.link.poll = listen
+        heard = records_heard(spy)
         for addr in (W.PANEL, W.HOST):
             spy.link.send(addr, W.RECALL, bytes((2,)))
         for _ in range(4000):

@@ -16,6 +16,7 @@ from tapis.firmware.memstore import MemoryStore
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
+from helpers import records_heard
 
 
 def journaled(game="ecarte", seed=3):
@@ -28,19 +29,6 @@ def with_supervisor(t):
     sup = EmuSupervisor(t.lines[1].end("supervisor"))
     t.devices.append(sup)
     return sup
-
-
-def records_heard(console):
-    """Every RECORD frame the console's link takes, kept as it polls."""
-    heard = []
-    poll = console.link.poll
-
-    def spy(now_ms=None):
-        out = poll(now_ms)
-        heard.extend(f for f in out if f[2] == W.RECORD)
-        return out
-    console.link.poll = spy
-    return heard
 
 
 def mid_deal(t, deals=2):
