@@ -43,6 +43,23 @@ class ShoeOnPty:
         self.t.join(5)
 
 
+def opened(p, path, timeout=60):
+    """Wait until process p has the port open: pyserial empties the input buffer as it opens
+    it, so what a text shoe printed before would be lost (a fixed wait was too short under
+    load: the table's imports alone can take longer)."""
+    fds = "/proc/%d/fd" % p.pid
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and p.poll() is None:
+        try:
+            if any(os.path.realpath(os.path.join(fds, fd)) == os.path.realpath(path) for fd in os.listdir(fds)):
+                time.sleep(0.5)  # from open to the input buffer emptied: the same call
+                return
+        except OSError:  # an fd closed while we looked
+            pass
+        time.sleep(0.05)
+    raise AssertionError("the table did not open %s" % path)
+
+
 def records(out):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
@@ -139,7 +156,7 @@ def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--deals", "1", "--seed", "5", "--json",
                           "--shoe", path, "--shoe-dialect", "text"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)  # the table opens its port
+    opened(p, path)
     for c in dealt:
         os.write(master, (c + "\n").encode())
         time.sleep(0.02)
