@@ -174,7 +174,7 @@ class Controller:
         elif ftype == W.RECALL or addr == W.SUPERVISOR:
             # the supervisor's (recall.py checks the credential): seldom, loaded for it
             from .recall import _recall
-            _recall(self, link, addr, ftype, payload)
+            _recall(self, link, addr, ftype, payload, seq)
             unload("recall")
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
