@@ -26,6 +26,8 @@ _KINDS = (None, None, "limits", "authorise", "give")
 def command(ctrl, link, addr, ftype, payload, seq=None):
     """Controller: a supervisor's BUTTON or SUPERVISE frame."""
     who = serial(link, addr)
+    if who[:2] == "0x":  # no HELLO yet: the journal would not say who
+        return ctrl._error("supervisor", "%s: a command before the device said who it is" % who)
     c = payload[0]
     if ftype == W.BUTTON:
         args = (payload[1],)
