@@ -106,7 +106,7 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                     raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
             elif sha256(whole[:m - 4]).digest()[:4] != bytes(whole[m - 4:]):
                 raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
-            if i < lo or deal is not None and lo < i < deal:
+            if i < lo or deal is not None and lo < i < deal and buf[k + 11] != 0x73:  # (but "s")
                 i += m
                 continue
             try:
@@ -255,7 +255,7 @@ def open(journal, everything=True, keep_log=True):
             if deal is not None:  # the board: the game from the state its last deal left
                 b = recs[0]
                 b["s"], b["e"] = rec["s"], []
-                recs = [b]
+                recs = [b] + [r for r in recs if r["k"] == "s"]  # (what the supervisor did)
             continue
         recs.append(rec)
         if rec["k"] == "i" and rec.get("f"):
