@@ -96,8 +96,10 @@ class Banking:
             self._next_banker(None, value[1])
 
     def _in_force(self):
-        self.lim, self.pending = self.pending, None
-        self.emit(("in_force", SUP, tuple(self.lim)))
+        lim = self.pending
+        if lim is not None:
+            self.lim, self.pending = lim, None
+            self.emit(("in_force", SUP, tuple(lim)))
 
     # ---- staking ------------------------------------------------------------------
     def _open_deal(self):
