@@ -319,7 +319,13 @@ def test_the_supervisor_sets_the_limits_from_the_next_bank_and_the_journal_says_
         until(t, lambda: sup_events(t))
         assert sup_events(t) == [("limits", SUP, ("EMU-SUPERVISOR", 20, 8, 4))]
         assert t.game.pending == [20, 8, 4] and t.game.lim == [15, 6, 3]
-        if board == "cpython":
+        if board == "cpython":  # a board resumes with the limits pending (from its last deal's end too)
+            from tapis.firmware.boot import resume
+            t.journal.flush()
+            for keep_log in (False, True):
+                again = Journal(MemoryStore(bytes(t.journal.store.read())))
+                again.open(False, keep_log)
+                assert resume(again, keep_log)[0].snapshot() == t.game.snapshot()
             assert t.controller.errors.get("supervisor") == 1
             assert any("limits are refused" in f for f in t.controller.faults)
             assert t.controller.table.view(0)["pending"] == [20, 8, 4]
