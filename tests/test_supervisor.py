@@ -294,7 +294,7 @@ def test_a_panel_cannot_set_the_limits_nor_authorise_a_responsible_bank_nor_take
                     if e[0] == "respond"]  # no responsible bank without the supervisor's leave
         if board == "cpython":
             c = t.controller
-            assert c.errors.get("credentials", 0) >= 2 * len(t.consoles)  # each SUPERVISE and button 10
+            assert c.errors.get("credentials", 0) == 3 * len(t.consoles)  # each SUPERVISE and button 10
             assert all(not g["supervised"] for g in t.journal.open())
             assert not [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[1] == SUP]
     finally:
