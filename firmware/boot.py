@@ -71,12 +71,30 @@ def resume(journal, keep_log=True):
     return game, kit.Table(game), why
 
 
-def build(route, journal, name="ecarte", options=None, keep_log=True):
+def configured(journal, name, options, signed, u):
+    """Journal who authorised the configuration (`signed`: config.signer()) when it is not
+    the journal's last game's (`u`, None for a fresh journal), once: tapis recall shows it."""
+    o = options.snapshot()
+    if u is not None:
+        if u["game"] == name and u["options"] == o:
+            return
+        for r in u["supervised"]:
+            if r.get("do") == "config" and r["who"] == signed and r["g"] == name and r["o"] == o:
+                return  # journaled at an earlier boot
+    journal._write({"k": "s", "do": "config", "who": signed, "g": name, "o": o,
+                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
+
+
+def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None):
     """The controller for this route: the journal's unfinished game resumed, or a new
-    game `name` begun in it. Raises JournalError when the journal is corrupt."""
+    game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
+    authorised the configuration (name, options), journaled when it changes."""
     journal.open(False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
+        u = journal.last
         game, table, why = resume(journal, keep_log)
+        if signed is not None and options is not None:
+            configured(journal, name, options, signed, u)
         frames = journal.last_frames()
         for addr in frames:
             link = route.get(addr)
@@ -90,4 +108,6 @@ def build(route, journal, name="ecarte", options=None, keep_log=True):
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
+    if signed is not None:
+        configured(journal, name, game.options, signed, None)
     return Controller(kit.Table(game), route, journal, keep_log=keep_log)

@@ -42,3 +42,17 @@ def load(path):
     except OSError:
         raise ConfigError("no configuration at %s: flash it with tapis flash --game G" % path)
     return parse(raw)
+
+
+def signer(root="/"):
+    """Who authorised the configuration: the signed manifest that lists it (checked at
+    boot, manifest.py), as its version and key id (the public key's first 16 hex digits);
+    None on a board without one. boot.build journals it when it changes."""
+    try:
+        with open(root + "manifest.json") as f:
+            v = json.loads(f.read())["version"]
+        with open(root + "manifest.pub") as f:
+            k = f.read().strip()[:16]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return "manifest v%s key %s" % (v, k)

@@ -171,10 +171,10 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif ftype == W.RECALL or addr == W.SUPERVISOR:
+        elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE:
             # the supervisor's (recall.py checks the credential): seldom, loaded for it
             from .recall import _recall
-            _recall(self, link, addr, ftype, payload)
+            _recall(self, link, addr, ftype, payload, seq)
             unload("recall")
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table

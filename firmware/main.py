@@ -181,7 +181,7 @@ def main():
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
         ctrl = boot.build(route, Journal(store, held=True, key=key, device=ident), game, options,
-                          keep_log=False)
+                          keep_log=False, signed=config.signer() or "unsigned")
     except JournalError as e:
         # a broken chain: the table does not play and nothing clears it; the operator
         # copies the journal off, then moves it aside (tapis board journal --move-aside)

@@ -106,14 +106,14 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                     raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
             elif sha256(whole[:m - 4]).digest()[:4] != bytes(whole[m - 4:]):
                 raise JournalError("journal corrupt at byte %d: the record fails its check" % i)
-            if i < lo or deal is not None and lo < i < deal:
+            if i < lo or deal is not None and lo < i < deal and buf[k + 11] != 0x73:  # (but "s")
                 i += m
                 continue
             try:
                 rec = json.loads(bytes(whole[4:m - t]))
             except ValueError:
                 raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
-            if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "d", "v", "e"):
+            if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "d", "v", "e", "s"):
                 raise JournalError("journal corrupt at byte %d: unknown record %r" % (i, rec))
             yield i, rec
             i += m
@@ -183,7 +183,8 @@ def parse(data, chain=None):
 
 def group(recs):
     """The records as games: [{"game", "options", "number", "state", "events", "inputs":
-    [[action, events, from]], "voided": [...], "done"}], oldest first."""
+    [[action, events, from]], "voided": [...], "done", "supervised": [the supervisor's
+    and the operator's records: recall, configuration]}], oldest first."""
     games = []
     g = None
     for r in recs:
@@ -192,7 +193,7 @@ def group(recs):
             g = {"game": r["g"], "options": r["o"], "number": r["n"], "state": r["s"],
                  "count": r.get("c", 0),
                  "events": [tuples(e) for e in r["e"]], "inputs": [], "voided": [],
-                 "done": False}
+                 "done": False, "supervised": []}
             games.append(g)
         elif g is None:
             raise JournalError("journal corrupt: a %r record before any game began" % k)
@@ -205,6 +206,8 @@ def group(recs):
             g["voided"].append({"why": r["why"], "inputs": dropped})
         elif k == "e":
             g["done"] = True
+        elif k == "s":
+            g["supervised"].append(r)
     return games
 
 
@@ -252,7 +255,7 @@ def open(journal, everything=True, keep_log=True):
             if deal is not None:  # the board: the game from the state its last deal left
                 b = recs[0]
                 b["s"], b["e"] = rec["s"], []
-                recs = [b]
+                recs = [b] + [r for r in recs if r["k"] == "s"]  # (what the supervisor did)
             continue
         recs.append(rec)
         if rec["k"] == "i" and rec.get("f"):

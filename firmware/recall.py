@@ -34,17 +34,27 @@ def credential(ctrl, link, addr):
     return addr == W.HOST and r.get(addr) is link and link is not ctrl.bus
 
 
-def _recall(ctrl, link, addr, ftype, payload):
+def serial(link, addr):
+    """Who: the serial the device gave in its HELLO (its address if it gave none); "usb"
+    for a host tool on the operator's link."""
+    if addr == W.HOST:
+        return "usb"
+    p = link.peers.get(addr)
+    info = p.info if p is not None else None
+    return info[1].decode() if info and info[1] else "0x%02x" % addr
+
+
+def _recall(ctrl, link, addr, ftype, payload, seq=None):
     """Controller: a RECALL, or any frame from the supervisor's address."""
     if not credential(ctrl, link, addr):  # a seat's console, or anything else: no answer
         return ctrl._error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
-    if ftype == W.BUTTON and len(payload) == 2:
+    if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
-        command(ctrl, link, addr, payload)
+        command(ctrl, link, addr, ftype, payload, seq)
         from .compat import unload
-        return unload("supervise")
+        return unload("supervise", "snapshot")
     ctrl._error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
 
 
@@ -62,6 +72,8 @@ def answer(self, link, addr, last):
             games[-1] = json.dumps(g).encode()
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
+    if self.journal is not None:  # who recalled, and how much (tapis recall shows it)
+        self.journal._write({"k": "s", "do": "recall", "who": serial(link, addr), "n": len(games)})
     for i, g in enumerate(games):
         n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
         for k in range(n):

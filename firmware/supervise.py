@@ -1,25 +1,50 @@
-# The supervisor's commands: a BUTTON frame [command, arg] from the supervisor device
-# (Controller._credential), out of the board's heap until one comes: controller.py loads
-# this for it and unloads it after. What it does is journaled with the supervisor's serial.
+# The supervisor's commands (SPEC §8): from the supervisor device (recall.credential),
+# out of the board's heap until one comes: recall.py loads this for it and unloads it
+# after. Each is journaled with the supervisor's serial (docs/protocol.md "Supervisor"):
+#   BUTTON [VOID, 0]                   the deal in play is void; its dealer deals again
+#   SUPERVISE [LIMITS, bank, m1, m2]   club: the limited bank's size and the first and
+#                                      second punters' minimums (2 bytes each), from the
+#                                      next bank laid
+#   BUTTON [RESPONSIBLE, seat]         club, supervised: that seat may hold a responsible bank
+#   BUTTON [GIVE, seat]                club: the bank to that seat, out of rotation
+# The club's are the game's own actions (seat SUP, games/club/bank.py), journaled as any
+# input (with who in them) and replayed at a resume; a refused one is counted and changes
+# nothing.
+from . import wire as W
 from .compat import const, unload
-from .rules import NEW_DEAL
+from .recall import serial
+from .rules import NEW_DEAL, IllegalAction
 
-VOID = const(1)  # [VOID, 0]: the deal in play is void; its dealer deals it again
+VOID = const(1)
+LIMITS = const(2)
+RESPONSIBLE = const(3)
+GIVE = const(4)
+_SUP = const(-2)  # games/club/events.py SUP: the seat of the supervisor's actions
+_KINDS = (None, None, "limits", "authorise", "give")
 
 
-def serial(link, addr):
-    """Who: the serial the device gave in its HELLO (its address if it gave none)."""
-    p = link.peers.get(addr)
-    info = p.info if p is not None else None
-    return info[1].decode() if info and info[1] else "0x%02x" % addr
-
-
-def command(ctrl, link, addr, payload):
-    """Controller: a supervisor's BUTTON frame."""
+def command(ctrl, link, addr, ftype, payload, seq=None):
+    """Controller: a supervisor's BUTTON or SUPERVISE frame."""
     who = serial(link, addr)
-    if payload[0] == VOID:
+    if who[:2] == "0x":  # no HELLO yet: the journal would not say who
+        return ctrl._error("supervisor", "%s: a command before the device said who it is" % who)
+    c = payload[0]
+    if ftype == W.BUTTON:
+        args = (payload[1],)
+    else:
+        args = tuple(payload[i] << 8 | payload[i + 1] for i in range(1, len(payload), 2))
+    if c == VOID and ftype == W.BUTTON:
         return void(ctrl, who)
-    ctrl._error("supervisor", "%s: no supervisor command %d" % (who, payload[0]))
+    kind = _KINDS[c] if 1 < c < len(_KINDS) and (ftype == W.SUPERVISE) == (c == LIMITS) else None
+    if kind is None:
+        return ctrl._error("supervisor", "%s: no supervisor command %d in frame 0x%02x" % (who, c, ftype))
+    if kind not in ctrl.game.PLAYER_ACTIONS:
+        return ctrl._error("supervisor", "%s: no %s at this table" % (who, kind))
+    try:
+        ctrl._apply((kind, _SUP, (who,) + args), addr, seq)
+    except IllegalAction as e:  # checked before anything changed: nothing did
+        return ctrl._error("supervisor", "%s: %s" % (who, e))
+    ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
 
 
 def void(ctrl, who):

@@ -23,6 +23,7 @@ FAULT = const(0x11)  # shoe -> controller: [fault code] + its arguments
 DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
 SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack (deck.py)
 BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
+SUPERVISE = const(0x21)  # supervisor -> controller: [command] + amounts, 2 bytes each, big-endian
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
 RECALL = const(0x50)  # host -> controller: [last n games]
 RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a game's JSON

@@ -25,8 +25,25 @@ class EmuSupervisor:
         self.chunks, self.total, self.games = {}, None, None
 
     def command(self, code, arg=0):
-        """A supervisor's command (firmware/supervise.py: VOID)."""
+        """A supervisor's command of one byte (firmware/supervise.py: VOID, RESPONSIBLE, GIVE)."""
         self.link.send(W.SUPERVISOR, W.BUTTON, bytes((code, arg)))
+
+    def limits(self, bank, first, second):
+        """Club: the limited bank's size and the first and second punters' minimums, from
+        the next bank laid (SUPERVISE [LIMITS] + 2 bytes each)."""
+        from tapis.firmware.supervise import LIMITS
+        self.link.send(W.SUPERVISOR, W.SUPERVISE, bytes((LIMITS,)) + b"".join(
+            int(v).to_bytes(2, "big") for v in (bank, first, second)))
+
+    def authorise(self, seat):
+        """Club, supervised: seat `seat` may hold a responsible bank (its next or present one)."""
+        from tapis.firmware.supervise import RESPONSIBLE
+        self.command(RESPONSIBLE, seat)
+
+    def give(self, seat):
+        """Club: the bank to seat `seat`, out of rotation, at a banker's decision."""
+        from tapis.firmware.supervise import GIVE
+        self.command(GIVE, seat)
 
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None

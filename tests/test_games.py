@@ -64,7 +64,10 @@ ELSEWHERE = {"ecarte": {"retake": ("retake", 0, 0x1B),  # test_ecarte_laws: a st
                         "bet": ("bet", 2, (0, 3))},  # test_wagers: the gallery's bets
              "piquet": {"show": ("show", 0, (0x05, 0x06, 0x07, 0x08, 0x15, 0x16, 0x17, 0x18, 0x25,
                                             0x26, 0x27, 0x28)),  # test_piquet_rules: carte blanche
-                        "blanche": ("blanche", 0, True)}}
+                        "blanche": ("blanche", 0, True)},
+             # the supervisor's (test_supervisor: limits, responsible bank, bank given)
+             "club": {"limits": ("limits", -2, ("S1", 20, 8, 4)), "in_force": ("in_force", -2, (20, 8, 4)),
+                      "authorise": ("authorise", -2, ("S1", 2)), "give": ("give", -2, ("S1", 3))}}
 SAMPLES = {name: dict(samples(name), **ELSEWHERE.get(name, {})) for name in GAMES}
 
 

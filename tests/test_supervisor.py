@@ -218,3 +218,378 @@ def test_tapis_play_voids_a_deal_with_the_operators_supervisor_device():
     assert t.game is t.controller.game
     assert "voided by the supervisor EMU-SUPERVISOR" in t.controller.faults
     until(lambda: t.game.finished_deals() == 3)
+
+
+# ---- issue 12.3: the bank, stake limits, configuration and recall, with who ------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from tapis.firmware.games import club  # noqa: E402
+from tapis.firmware.rules import CHANCE, IllegalAction  # noqa: E402
+
+SUP = -2  # games/club/events.py SUP: the seat of the supervisor's actions
+BOARDS = ("cpython", "micropython")
+
+
+def club_table(board, seed, options=None, journal=True):
+    """A club table with the supervisor device on its bus; on the MicroPython board the
+    firmware runs under the webassembly port (its journal in the port's filesystem)."""
+    if board == "micropython":
+        from tapis.simulator.vboard import VirtualBoardTable
+        t = VirtualBoardTable(seed, "club", options=options)
+    else:
+        t = EmulatedTable(seed, "club", options=options, journal=Journal(MemoryStore()) if journal else None)
+    return t, with_supervisor(t)
+
+
+def close(t):
+    if hasattr(t, "close"):
+        t.close()
+
+
+def until(t, done, ms=60000):
+    end = t.now + ms
+    while not done() and t.now < end:
+        t.step()
+    assert done(), getattr(t.controller, "faults", [])[-5:]
+
+
+def sup_events(t, kinds=("limits", "authorise", "give", "in_force")):
+    log = t.board_log if hasattr(t, "board_log") else t.game.log
+    return [e for e in log if e[0] in kinds]
+
+
+def lim(t):
+    g = t.game  # on the MicroPython board: the CPython mirror, fed only what the board applied
+    return list(g.lim), g.pending, g.auth
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_panel_cannot_set_the_limits_nor_authorise_a_responsible_bank_nor_take_the_bank(board):
+    """Each seat's console sends the supervisor's commands from its own (paired, sealed)
+    panel address: the SUPERVISE frame of the limits (bank 60, minimums 0), the
+    supervisor's RESPONSIBLE and GIVE as the supervisor's button and as bare buttons.
+    Refused (on CPython: counted as credentials), and the bank, the minimums, the
+    authorisation and the banker are as before: no supervisor event in the board's log,
+    nothing of them in the journal. Before 12.3 no such command existed: the test fails
+    there on the frame (wire.SUPERVISE) and on the supervised bank (club.Options)."""
+    from tapis.firmware.supervise import GIVE, LIMITS, RESPONSIBLE
+    from tapis.firmware import wire as W2
+    opts = club.Options(supervised=True)
+    t, _sup = club_table(board, 7, opts)
+    try:
+        until(t, lambda: t.game.deals_done >= 1)
+        before = lim(t)
+        banker, banks = t.game.banker, t.game.banks_done
+        limits = bytes((LIMITS,)) + b"".join(v.to_bytes(2, "big") for v in (60, 0, 0))
+        for s, console in enumerate(t.consoles):
+            me = W.PANEL + s
+            console.link.send(me, W2.SUPERVISE, limits)
+            console.link.send(me, W.BUTTON, bytes((B.SUPERVISOR, RESPONSIBLE)))
+            console.link.send(me, W.BUTTON, bytes((B.SUPERVISOR, GIVE)))
+        step(t, 3000)
+        assert sup_events(t) == []
+        assert lim(t) == before == ([15, 6, 3], None, -1)
+        assert t.game.banks_done > banks or t.game.banker == banker  # the bank only in rotation
+        assert not [e for e in (t.board_log if board == "micropython" else t.game.log)
+                    if e[0] == "respond"]  # no responsible bank without the supervisor's leave
+        if board == "cpython":
+            c = t.controller
+            assert c.errors.get("credentials", 0) == 3 * len(t.consoles)  # each SUPERVISE and button 10
+            assert all(not g["supervised"] for g in t.journal.open())
+            assert not [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[1] == SUP]
+    finally:
+        close(t)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_supervisor_sets_the_limits_from_the_next_bank_and_the_journal_says_who(board, tmp_path):
+    """The supervisor device's SUPERVISE [LIMITS, 20, 8, 4] mid-bank: pending (the views
+    say so), then in force from the next bank laid (a lay of 20; the first two punters'
+    minimums 8 and 4 on its first card); the journal's input names the supervisor's serial
+    and tapis recall shows it. A bad value (a bank of 0, refused by club.Options) is one
+    counted error and changes nothing."""
+    t, sup = club_table(board, 11)
+    try:
+        until(t, lambda: t.game.deals_done >= 1 and t.game.kind is not None)
+        sup.limits(0, 3, 3)  # refused by the game's Options: a bank of at least 1
+        step(t, 2500)
+        assert sup_events(t) == [] and lim(t) == ([15, 6, 3], None, -1)
+        banks = t.game.banks_done
+        sup.limits(20, 8, 4)
+        until(t, lambda: sup_events(t))
+        assert sup_events(t) == [("limits", SUP, ("EMU-SUPERVISOR", 20, 8, 4))]
+        assert t.game.pending == [20, 8, 4] and t.game.lim == [15, 6, 3]
+        if board == "cpython":  # a board resumes with the limits pending (from its last deal's end too)
+            from tapis.firmware.boot import resume
+            t.journal.flush()
+            for keep_log in (False, True):
+                again = Journal(MemoryStore(bytes(t.journal.store.read())))
+                again.open(False, keep_log)
+                assert resume(again, keep_log)[0].snapshot() == t.game.snapshot()
+            assert t.controller.errors.get("supervisor") == 1
+            assert any("limits are refused" in f for f in t.controller.faults)
+            assert t.controller.table.view(0)["pending"] == [20, 8, 4]
+        until(t, lambda: t.game.banks_done > banks and t.game.kind is not None, 120000)
+        log = t.board_log if board == "micropython" else t.game.log
+        at = log.index(("in_force", SUP, (20, 8, 4)))
+        assert [e for e in log[:at] if e[0] == "lay"] and all(e[2] == 15 for e in log[:at] if e[0] == "lay")
+        lays = [e for e in log[at:] if e[0] == "lay"]
+        assert lays and all(e[2] == 20 for e in lays)
+        assert t.game.lim == [20, 8, 4] and t.game.pending is None
+        if board == "cpython":
+            v = t.controller.table.view(0)
+            assert v["limits"] == [20, 8, 4] and "pending" not in v
+            ins = [a for g in t.journal.open() for a, _e, f in g["inputs"] if a[0] == "limits"]
+            assert ins == [("limits", SUP, ("EMU-SUPERVISOR", 20, 8, 4))]
+            path = tmp_path / "journal.bin"
+            path.write_bytes(bytes(t.journal.store.read()))
+            r = recall_cli(path)
+            assert "SUPERVISOR EMU-SUPERVISOR: a bank of 20, minimums 8 and 4" in r.stdout
+    finally:
+        close(t)
+
+
+def recall_cli(path, *more):
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-m", "tapis", "recall", "--journal", str(path), "--last", "10"] + list(more),
+                       cwd=root, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def banker_deciding(t, fresh=True):
+    """Run until a banker is deciding a new bank (nothing laid yet), with money."""
+    until(t, lambda: t.game.phase == 0 and t.game.kind is None and t.game.lays == 0
+          and t.game.balances[t.game.banker] > 0 and (not fresh or t.game.banks_done >= 1), 120000)
+
+
+def test_a_responsible_bank_only_with_the_supervisors_leave_for_that_banker():
+    """Supervised: a responsible bank answers every stake without limit, so a banker may
+    hold one only when the supervisor authorised it for his bank. Before the leave
+    "respond" is not among the banker's choices and the rules refuse it (the banker's
+    panel cannot make it); after, it is, the journal names who, and the leave ends with
+    that seat's bank. A leave for a seat that is not at the table is refused, counted."""
+    opts = club.Options(supervised=True)
+    t, sup = club_table("cpython", 3, opts)
+    for console in t.consoles:
+        console.hold = True
+    step(t, 500)
+    g = t.game
+    b = g.banker
+    assert "respond" not in g.choices() and "respond" not in t.controller.table.banker_choices()
+    with pytest.raises(IllegalAction):
+        g.verify(("respond", b, False))
+    with pytest.raises(IllegalAction):  # a seat cannot give itself the leave
+        g.verify(("authorise", b, ("seat", b)))
+    sup.authorise(9)
+    step(t, 2500)
+    assert t.controller.errors.get("supervisor") == 1 and g.auth == -1
+    sup.authorise(b)
+    until(t, lambda: g.auth == b)
+    assert "respond" in g.choices()
+    assert g.log[-1] == ("authorise", SUP, ("EMU-SUPERVISOR", b))
+    ins = [a for a, _e, _f in t.journal.open()[-1]["inputs"] if a[0] == "authorise"]
+    assert ins == [("authorise", SUP, ("EMU-SUPERVISOR", b))]
+    g.apply(("respond", b, False))  # the banker may now
+    assert g.kind == "responsible"
+    g._next_banker()  # his bank passes on: the leave with it
+    assert g.auth == -1 and g.banker != b
+
+
+def test_a_responsible_bank_needs_no_leave_at_an_unsupervised_table():
+    """The laws (seed 004) let any banker answer as a responsible bank: a table that is not
+    supervised (the default options) keeps that; the supervisor's leave is then refused
+    as meaningless, counted."""
+    t, sup = club_table("cpython", 3)
+    for console in t.consoles:
+        console.hold = True
+    step(t, 200)
+    assert "respond" in t.game.choices()
+    sup.authorise(1)
+    step(t, 2500)
+    assert t.controller.errors.get("supervisor") == 1 and sup_events(t) == []
+
+
+def test_the_supervisor_gives_the_bank_out_of_rotation():
+    """The bank passes only in rotation from a panel (REFUSE: to the next seat); out of
+    rotation only by the supervisor's GIVE, at a banker's decision, journaled with who.
+    At any other time, or to the banker himself, it is refused and counted."""
+    t, sup = club_table("cpython", 5)
+    until(t, lambda: t.game.phase == 1)  # the punters stake: not a banker's decision
+    sup.give(3)
+    step(t, 1500)
+    assert t.controller.errors.get("supervisor") == 1 and sup_events(t) == []
+    banker_deciding(t, fresh=False)
+    for console in t.consoles:
+        console.hold = True
+    b = t.game.banker
+    to = (b + 2) % 4
+    total = t.game.total()
+    sup.give(to)
+    until(t, lambda: t.game.banker == to)
+    assert ("give", SUP, ("EMU-SUPERVISOR", to)) in t.game.log and t.game.total() == total
+    assert [a for a, _e, _f in t.journal.open()[-2]["inputs"] if a[0] == "give"] == [
+        ("give", SUP, ("EMU-SUPERVISOR", to))]
+
+
+def test_a_recall_is_journaled_with_who_and_tapis_recall_shows_it(tmp_path):
+    """Each RECALL answered writes a record: who asked (the supervisor's serial, or "usb"
+    for a host tool on the operator's link) and how many games it was sent. A refused one
+    writes nothing (it is counted)."""
+    t = journaled()
+    sup = with_supervisor(t)
+    mid_deal(t, 1)
+    for console in t.consoles:
+        console.hold = True
+    t.consoles[1].link.send(W.PANEL + 1, W.RECALL, bytes((3,)))  # refused: no record
+    sup.recall(2)
+    until(t, lambda: sup.games is not None)
+    ctrl_end, host_end = pipe()
+    link = Link(ctrl_end)
+    t.controller.route[W.HOST] = link
+    t.controller.links.append(link)
+    usb = Link(host_end, W.DEV_HOST, b"tapis-recall")
+    usb.send(W.HOST, W.RECALL, bytes((1,)))
+    got = []
+    for _ in range(3000):
+        t.step()
+        got.extend(f for f in usb.poll(t.now) if f[2] == W.RECORD)
+    assert got
+    t.journal.flush()
+    recs = [r for g in t.journal.open() for r in g["supervised"]]
+    assert recs == [{"k": "s", "do": "recall", "who": "EMU-SUPERVISOR", "n": 1},
+                    {"k": "s", "do": "recall", "who": "usb", "n": 1}]
+    assert t.controller.errors.get("credentials") == 1
+    path = tmp_path / "journal.bin"
+    path.write_bytes(bytes(t.journal.store.read()))
+    out = recall_cli(path).stdout
+    assert "RECALL by EMU-SUPERVISOR: 1 games" in out and "RECALL by usb: 1 games" in out
+
+
+def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path):
+    """At boot (boot.build, as main.py calls it with config.signer()): a fresh journal
+    records the configuration its first game begins with and who signed it; a board
+    booted again with another configuration (a new manifest version) than its journal's
+    game records the change, once, with who signed it; the same configuration again
+    records nothing. The records chain (a keyed journal) and tapis recall shows them."""
+    from tapis.firmware.boot import build
+    from tapis.firmware.config import signer
+    from tapis.simulator.table import EmulatedTable as T
+    key = bytes(range(32))
+    store = MemoryStore()
+    (tmp_path / "manifest.json").write_text(json.dumps({"v": 2, "version": 3, "files": {}}))
+    (tmp_path / "manifest.pub").write_text("ab" * 32 + "\n")
+    who = signer(str(tmp_path) + "/")
+    assert who == "manifest v3 key " + "ab" * 8
+    t = T(1, "club")
+    route = t.controller.route
+
+    def boot(options, signed):
+        j = Journal(store, key=key, device="dev1")
+        build(route, j, "club", options, keep_log=False, signed=signed)
+        return j
+    boot(club.Options(), who)
+    boot(club.Options(), who)  # the same: nothing more
+    boot(club.Options(bank=30), "manifest v4 key " + "ab" * 8)
+    boot(club.Options(bank=30), "manifest v4 key " + "ab" * 8)  # journaled once
+    j = Journal(MemoryStore(bytes(store.read())), key=key, device="dev1")
+    recs = [(r["who"], r["o"]["bank"], r["why"]) for g in j.open() for r in g["supervised"]]
+    assert recs == [(who, 15, "in force"),
+                    ("manifest v4 key " + "ab" * 8, 30, "flashed; the journal's game goes on under its own")]
+    from tapis.host.commands.recall import text
+    out = text(j.open())
+    assert "CONFIGURATION club, signed %s: in force" % who in out
+    assert "signed manifest v4 key %s: flashed" % ("ab" * 8) in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(st.integers(0, 400), st.integers(-5, 60),
+                                                   st.integers(-5, 60), st.integers(-5, 60)), max_size=12),
+       st.integers(2, 6), st.booleans())
+def test_money_is_conserved_through_the_supervisors_limit_changes(seed, changes, seats, resp):
+    """Club, random legal play for 400 steps with the supervisor's limits (some refused: a
+    bank below 1, a negative minimum), leaves and gifts of the bank at random moments: the
+    money at the table (balances, bank, cloth, house) never changes, every lay is of the
+    limits in force, and the game rebuilt from its snapshot plays on identically."""
+    from tapis.firmware.rng import Seeded
+    from tapis.firmware import deck
+    rng = Seeded(seed)
+    g = club.Rules(club.Options(seats=seats, balance=60, supervised=resp))
+    total = g.total()
+    at = {c[0]: c[1:] for c in changes}
+    pack, pos = [], 0
+    for i in range(400):
+        if i in at:
+            b, m1, m2 = at[i]
+            for act in (("limits", SUP, ("S", b, m1, m2)), ("authorise", SUP, ("S", rng.below(seats))),
+                        ("give", SUP, ("S", rng.below(seats)))):
+                if g.can(act):
+                    g.apply(act)
+                elif act[0] == "limits":
+                    assert b < 1 or min(m1, m2) < 0
+        if g.to_act == CHANCE:
+            if g.cards_due()[1]:  # a fresh shoe
+                pack, pos = deck.shoe(), 0
+                for k in range(len(pack) - 1, 0, -1):
+                    r = rng.below(k + 1)
+                    pack[k], pack[r] = pack[r], pack[k]
+            if len(pack) - pos == 40 and not g.cut:
+                g.apply(("cut", CHANCE, None))
+            g.apply(("shoe", CHANCE, pack[pos]))
+            pos += 1
+        else:
+            acts = g.legal_actions()
+            g.apply(acts[rng.below(len(acts))])
+        assert g.total() == total
+    leave, banker = -1, 0  # supervised: every responsible bank held with the leave for that banker
+    for e in g.log:
+        if e[0] == "authorise":
+            leave = e[2][1]
+        elif e[0] == "banker":
+            leave = -1 if leave == banker else leave
+            banker = e[1]
+        elif e[0] == "respond" and resp:
+            assert leave == e[1], "a responsible bank without the supervisor's leave"
+    lays = [e for e in g.log if e[0] in ("lay", "in_force")]
+    size = 15
+    for e in lays:
+        if e[0] == "in_force":
+            size = e[2][0]
+        else:
+            assert e[2] == size
+    again = club.Rules(g.options)
+    again.restore(json.loads(json.dumps(g.snapshot())))
+    assert again.snapshot() == g.snapshot()
+
+
+def test_tapis_play_operator_keys_set_the_limits_and_give_the_bank():
+    """tapis play, club: the operator's keys send the supervisor device's commands on its
+    own link: L doubles the limits (in force from the next bank, shown on the seat's
+    display), G gives the person's seat the bank; the game plays on."""
+    from tapis.host.play.seats import Paced
+    from tapis.host.play.table import PlayTable
+    from tapis.simulator.kits.club import Bot
+    t = PlayTable(2, "club", 2, bots=lambda s: Bot(), pause_s=0.3)
+    t.consoles[2].player = Paced(Bot(), 0.3)
+
+    def until(done, most=400000):
+        while not done() and t.now < most:
+            t.advance(100, done)
+        assert done(), t.controller.faults[-3:]
+    t.supervise("give")  # before the device said who it is (its HELLO): refused, counted
+    t.advance(100)
+    assert t.controller.errors.get("supervisor") == 1 and t.game.banker == 0
+    assert t.game.phase == 0  # seat 0 decides its bank; next in rotation: 1
+    t.supervise("give")  # while the banker thinks (a bot's pause)
+    until(lambda: t.game.banker == 2)
+    assert ("give", -2, ("EMU-SUPERVISOR", 2)) in t.game.log
+    until(lambda: t.game.deals_done >= 1)
+    t.supervise("limits")
+    until(lambda: t.game.pending == [30, 12, 6] or t.game.lim == [30, 12, 6])
+    until(lambda: t.view() and t.view()["limits"] == [30, 12, 6] or t.view().get("pending") == [30, 12, 6])
+    d = t.game.deals_done
+    until(lambda: t.game.deals_done >= d + 2)
+    assert t.controller.errors.get("input", 0) == 0

@@ -225,7 +225,18 @@ def text(games, symbols=True):
         renderer.flush()
         for v in g["voided"]:
             out.append("  VOID: %s" % v["why"])
+        out.extend("  " + supervised(r) for r in g.get("supervised", ()))
     return "\n".join(out)
+
+
+def supervised(r):
+    """A line for one of the journal's "s" records: what the supervisor or the operator
+    did, and who (firmware/recall.py, firmware/boot.py)."""
+    if r.get("do") == "recall":
+        return "RECALL by %s: %d games" % (r.get("who"), r.get("n", 0))
+    if r.get("do") == "config":
+        return "CONFIGURATION %s, signed %s: %s" % (r.get("g"), r.get("who"), r.get("why", ""))
+    return "SUPERVISOR %s: %s" % (r.get("who"), r.get("do"))
 
 
 def _note(args, text):

@@ -22,7 +22,13 @@ MOST_STEPS = 500  # virtual ms stepped in one tick at most, however busy the tab
 COMMON_KEYS = (("h", "hint: what the advisor or the house bot would do"), ("?", "these keys"),
                ("n", "after the settlement: play another game"),
                ("V", "the operator's supervisor device: void the deal in play (écarté, piquet)"),
+               ("L A G", "club, the supervisor device: double the limits (from the next bank), "
+                         "authorise your responsible bank, give you the bank"),
                ("q, Ctrl-C", "quit"))
+
+
+OPERATOR = {"L": "limits", "shift+l": "limits", "A": "authorise", "shift+a": "authorise",
+            "G": "give", "shift+g": "give"}
 
 
 class KeysScreen(ModalScreen):
@@ -154,6 +160,8 @@ class PlayApp(App):
             self.drawn = None
         elif key in ("V", "shift+v") and not self.over:  # the operator's key: the supervisor device
             self.table.void()
+        elif key in OPERATOR and not self.over:  # club: the supervisor's other commands
+            self.table.supervise(OPERATOR[key])
         elif key == "n" and self.over:
             self.target += 1
             self.drawn = None

@@ -35,6 +35,11 @@ def screen(view, board):
     out = [look.line(("%s · %s" % (banker, bank), "bold"), " · deal %d · talia %d" % (view["deal"], view["talia"])),
            look.line(("Balances  ", "bold"), " · ".join(
                "%s %d" % (_who(view, s), b) for s, b in enumerate(view["balances"])))]
+    lim = view.get("limits")
+    if lim:  # the limits in force (the supervisor's, once set: firmware/supervise.py)
+        pend = view.get("pending")
+        out.append(look.line(("Limits    ", "bold"), "bank %d · minimums %d and %d" % tuple(lim),
+                             " · from the next bank: bank %d, minimums %d and %d" % tuple(pend) if pend else ""))
     stakes = ", ".join("%s %d on tableau %d" % (_who(view, s), a, t) for s, t, a in view["stakes"])
     out.append(look.line(("Stakes    ", "bold"), stakes or "—"))
     last = view.get("last")

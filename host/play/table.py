@@ -80,6 +80,22 @@ class PlayTable(EmulatedTable):
         self.supervisor.command(VOID)
         self.quiet = 0
 
+    def supervise(self, what):
+        """The operator's other commands, with the supervisor device (club écarté):
+        "limits" doubles the limited bank's size and the minimums in force (from the next
+        bank), "authorise" lets the person's seat hold a responsible bank, "give" gives it
+        the bank out of rotation. What the table refuses is counted (controller.errors)."""
+        if what == "limits":
+            lim = getattr(self.game, "lim", None)
+            if lim is None:
+                return
+            self.supervisor.limits(*[2 * v for v in lim])
+        elif what == "authorise":
+            self.supervisor.authorise(self.seat)
+        elif what == "give":
+            self.supervisor.give(self.seat)
+        self.quiet = 0
+
     def view(self):
         """What the person's display shows now (None before the first view)."""
         return self.person.view

@@ -17,7 +17,14 @@ RESPONSIBLE = "responsible"
 # punter:  ("stake", s, (tableau, amount)) tableau 1..3 (the punters' tableaux)
 #          ("skip", s, None)     no stake this deal
 # shoe:    ("shoe", CHANCE, card), ("cut", CHANCE, None) when the cut card comes out
+# supervisor (firmware/supervise.py; seat SUP, no panel's; `who` its serial):
+#          ("limits", SUP, (who, bank, first minimum, second minimum)) the limited bank's
+#                                size and the punters' minimums, from the next bank laid
+#          ("authorise", SUP, (who, seat)) that seat may hold a responsible bank (supervised)
+#          ("give", SUP, (who, seat)) the bank to that seat, out of rotation (at a decision)
 BANKER_ACTIONS = ("lay", "respond", "hold", "pass")
+SUP_ACTIONS = ("limits", "authorise", "give")
+SUP = const(-2)
 PUNTER_ACTIONS = ("stake", "skip")
 DEAL_CARDS = const(17)  # 4 tableaux of 4, then the trump
 SHOE = const(104)  # two 52-card decks
@@ -32,6 +39,8 @@ EVENTS = {
     "respond": INPUT,  # (banker, fresh shoe?)
     "hold": INPUT, "pass": INPUT,  # (banker, None)
     "rotate": 0,  # (banker, why): a responsible bank's time is up
+    "limits": INPUT, "authorise": INPUT, "give": INPUT,  # the supervisor's (SUP, (who, ...))
+    "in_force": 0,  # (SUP, (bank, first minimum, second minimum)): the limits now
     "move": OFF,  # (seat, (from, to, amount)): money between accounts
     "deal": NEW_DEAL,  # (banker, deal number)
     "stake": INPUT,  # (seat, (tableau, amount))

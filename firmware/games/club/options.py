@@ -3,12 +3,14 @@ from ... import rules
 
 class Options(rules.Options):
     """Club options; the defaults follow SPEC §4 and seed 004:29 (bank 15; the first and
-    second punters stake at least 6 and 3 on the first card)."""
+    second punters stake at least 6 and 3 on the first card). The supervisor's limits
+    (bank.py) are checked by building these."""
 
-    FIELDS = ("seats", "balance", "bank", "minimums", "commission", "talias", "first_banker")
+    FIELDS = ("seats", "balance", "bank", "minimums", "commission", "talias", "first_banker",
+              "supervised")
 
     def __init__(self, seats=4, balance=100, bank=15, minimums=(6, 3), commission=0,
-                 talias=2, first_banker=0):
+                 talias=2, first_banker=0, supervised=False):
         if not 2 <= seats <= 8:
             raise ValueError("club écarté seats 2 to 8, got %r" % (seats,))
         if bank < 1 or balance < 0:
@@ -27,3 +29,6 @@ class Options(rules.Options):
         self.commission = commission
         self.talias = talias  # a responsible bank plays at most this many talias
         self.first_banker = first_banker
+        # a responsible bank answers every stake without limit: supervised, a banker may
+        # hold one only when the supervisor authorised it for his bank (SPEC §8)
+        self.supervised = bool(supervised)

@@ -11,7 +11,7 @@ from . import duel as D
 from .bank import Banking
 from .deal import Dealing
 from .events import (BANK, BANKER_ACTIONS, DEAL, DEAL_CARDS, EVENTS, LIMITED, PHASE_NAMES,
-                     PUNTER_ACTIONS, SHOE, STAKE)
+                     PUNTER_ACTIONS, SHOE, STAKE, SUP_ACTIONS)
 from .options import Options
 
 
@@ -19,12 +19,12 @@ class Club(Banking, Dealing, Rules):
     PHASE_NAMES = PHASE_NAMES
     EVENTS = EVENTS
     CHANCE_ACTIONS = ("shoe", "cut")
-    PLAYER_ACTIONS = BANKER_ACTIONS + PUNTER_ACTIONS
+    PLAYER_ACTIONS = BANKER_ACTIONS + PUNTER_ACTIONS + SUP_ACTIONS
     TURNS = None  # the banker's and the punters' phases are checked below
     FIELDS = ("balances", "house", "table_money", "banker", "kind", "bank", "lays", "broken",
                 "bank_deals", "resp_talias", "deal_no", "deals_done", "banks_done", "talia",
                 "fresh", "left", "cut", "counts", "tableaux", "dealt", "turned", "results",
-                "stakes", "order", "last", "phase", "to_act")
+                "stakes", "order", "last", "phase", "to_act", "lim", "pending", "auth")
 
     def __init__(self, options=None, duel=D):
         self.options = o = options or Options()
@@ -57,6 +57,11 @@ class Club(Banking, Dealing, Rules):
         self.order = []  # punters still to stake, in order
         self.last = None  # the last settled deal, for the displays
         self.phase, self.to_act = BANK, self.banker
+        # the limits in force: the limited bank's size, the first and second punters'
+        # minimums (the configuration's, until the supervisor sets others: bank.py)
+        self.lim = [o.bank, o.minimums[0], o.minimums[1]]
+        self.pending = None  # the supervisor's limits, from the next bank
+        self.auth = -1  # the seat the supervisor authorised to hold a responsible bank
         self.emit(("banker", self.banker, None))
         self.log.extend(self._out)
 
@@ -70,19 +75,21 @@ class Club(Banking, Dealing, Rules):
         """The banker's legal decisions now (BANK phase), in display order."""
         if self.phase != BANK:
             return []
-        o, bal = self.options, self.balances[self.banker]
+        bal, size = self.balances[self.banker], self.lim[0]
+        # supervised: a responsible bank only with the supervisor's leave for this banker
+        resp = bal > 0 and (not self.options.supervised or self.auth == self.banker)
         if self.kind is None:  # a new bank
             out = []
-            if self.lays == 0 and bal >= o.bank:
+            if self.lays == 0 and bal >= size:
                 out.append("lay")
-            if self.lays == 0 and bal > 0:
+            if self.lays == 0 and resp:
                 out.append("respond")
             out.append("pass")
             return out
         if self.kind == LIMITED and self.broken:
             if self.lays == 1:  # laid a second time, without reshuffling (seed 004:33)
-                return ["lay", "pass"] if bal >= o.bank else ["pass"]
-            return ["respond", "pass"] if bal > 0 else ["pass"]
+                return ["lay", "pass"] if bal >= size else ["pass"]
+            return ["respond", "pass"] if resp else ["pass"]
         return ["hold", "pass"]  # a talia ended and the bank stands
 
     def total(self):
@@ -101,7 +108,7 @@ class Club(Banking, Dealing, Rules):
         least = 0
         pos = self.punters().index(seat)
         if self.kind == LIMITED and self.bank_deals == 0 and pos < 2:
-            least = min(self.options.minimums[pos], most)
+            least = min(self.lim[1 + pos], most)
         return least, max(most, 0)
 
     def legal_actions(self):
@@ -127,6 +134,8 @@ class Club(Banking, Dealing, Rules):
             raise IllegalAction("the cut card came out twice in one talia")
 
     def _verify_player(self, kind, seat, value):
+        if kind in SUP_ACTIONS:  # the supervisor's, never a seat's (bank.py)
+            return self._verify_sup(kind, seat, value)
         self.verify_turn(kind, seat)
         if kind in BANKER_ACTIONS:
             if self.phase != BANK or kind not in self.choices():
@@ -177,6 +186,8 @@ class Club(Banking, Dealing, Rules):
         elif kind == "skip":
             self.emit(("skip", seat, None))
             self._next_punter()
+        else:
+            self._supervise(kind, value)
 
     def cards_due(self):
         """(cards the shoe should deliver now, 104 if a fresh shoe is to be loaded first)."""

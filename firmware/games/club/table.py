@@ -90,7 +90,9 @@ class ClubTable:
              "banker": g.banker, "kind": g.kind, "bank": g.bank, "lays": g.lays,
              "balances": g.balances, "deal": g.deal_no, "talia": g.talia,
              "stakes": [list(s) for s in g.stakes], "pick": self.pick[seat],
-             "amount": self.amount[seat], "msg": self.msg[seat]}
+             "amount": self.amount[seat], "msg": self.msg[seat], "limits": g.lim}
+        if g.pending:  # the supervisor's, from the next bank
+            v["pending"] = g.pending
         last = g.last
         if last:
             v["last"] = last

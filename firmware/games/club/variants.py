@@ -5,4 +5,5 @@ VARIANTS = {
     "eight-seats": {"seats": 8},
     "commission-5": {"commission": 5, "balance": 1000, "bank": 150, "minimums": (60, 30)},
     "big-bank": {"bank": 60, "minimums": (20, 10)},
+    "supervised": {"supervised": True},  # a responsible bank only with the supervisor's leave
 }

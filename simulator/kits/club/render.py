@@ -48,6 +48,14 @@ class ClubRenderer(Narrator):
             return "  Seat %d passes the bank" % seat
         if kind == "rotate":
             return "  Seat %d's responsible bank ends after %s" % (seat, value)
+        if kind == "limits":  # the supervisor's (firmware/supervise.py): who, then what
+            return "  SUPERVISOR %s: a bank of %d, minimums %d and %d, from the next bank laid" % value
+        if kind == "in_force":
+            return "  The limits now: a bank of %d, minimums %d and %d" % value
+        if kind == "authorise":
+            return "  SUPERVISOR %s: seat %d may hold a responsible bank" % value
+        if kind == "give":
+            return "  SUPERVISOR %s: the bank to seat %d, out of rotation" % value
         if kind == "talia":
             return "  ── Talia %d: a fresh shoe of 104 cards ──" % value
         if kind == "cut":
