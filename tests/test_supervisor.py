@@ -42,6 +42,15 @@ def step(t, ms):
         t.step()
 
 
+def usb_link(t):
+    """A host tool on a link of its own to the board, as the operator's USB: its Link."""
+    ctrl_end, host_end = pipe()
+    link = Link(ctrl_end)
+    t.controller.route[W.HOST] = link
+    t.controller.links.append(link)
+    return Link(host_end, W.DEV_HOST, b"tapis-recall")
+
+
 def test_a_seats_console_asking_recall_mid_game_gets_nothing():
     """Before: RECALL was answered to any device, and a seat's console got the game's
     journal with the opponent's hand as dealt. Now it gets no RECORD at all, whether it
@@ -121,11 +130,7 @@ def test_recall_from_the_host_tool_on_the_bus_is_refused_but_on_its_own_link_ans
         t.step()
         got.extend(f for f in host.poll(t.now) if f[2] == W.RECORD)
     assert got == [] and t.controller.errors.get("credentials", 0) >= 1
-    ctrl_end, host_end = pipe()
-    link = Link(ctrl_end)
-    t.controller.route[W.HOST] = link
-    t.controller.links.append(link)
-    usb = Link(host_end, W.DEV_HOST, b"tapis-recall")
+    usb = usb_link(t)
     usb.send(W.HOST, W.RECALL, bytes((1,)))
     for _ in range(3000):
         t.step()
@@ -447,11 +452,7 @@ def test_a_recall_is_journaled_with_who_and_tapis_recall_shows_it(tmp_path):
     t.consoles[1].link.send(W.PANEL + 1, W.RECALL, bytes((3,)))  # refused: no record
     sup.recall(2)
     until(t, lambda: sup.games is not None)
-    ctrl_end, host_end = pipe()
-    link = Link(ctrl_end)
-    t.controller.route[W.HOST] = link
-    t.controller.links.append(link)
-    usb = Link(host_end, W.DEV_HOST, b"tapis-recall")
+    usb = usb_link(t)
     usb.send(W.HOST, W.RECALL, bytes((1,)))
     got = []
     for _ in range(3000):
