@@ -133,6 +133,32 @@ def test_machine_reset_restarts_the_chip_through_its_watchdog(tmp_path):
 
 
 @needs_image
+def test_a_watchdog_left_unfed_resets_the_chip_and_its_clock_goes_on(tmp_path):
+    """machine.WDT armed, fed, then not: when it runs out the chip resets (WDT_RESET) and
+    boots again. rp2040js's watchdog, left counting after its trigger, rescheduled its alarm
+    at the same instant for ever (the emulated clock stood still: the 200-deal run's "an
+    alarm fired 10 million times", where the firmware had gone 8 s without feeding it).
+    The runner reports the longest the firmware went without feeding it."""
+    with EmulatedPico(IMAGE, flash_path=tmp_path / "flash.bin") as p:
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw("from machine import WDT\nimport time\nw = WDT(timeout=400)\n"
+                                 "for ms in (10, 300, 50):\n time.sleep_ms(ms)\n w.feed()")
+        assert err == ""
+        stats = p.stats()
+        assert stats["watchdog_feeds"] >= 3 and 300 <= stats["watchdog_longest_unfed_ms"] < 330, stats
+        repl.start_raw("w.feed()\ntime.sleep_ms(5000)")
+        fed = p.now_ms
+        p.run_for(2000, until=lambda: p.boots == 2)
+        assert p.boots == 2 and 400 <= p.now_ms - fed <= 600, p.now_ms - fed
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw("import machine\nprint(machine.reset_cause() == machine.WDT_RESET)")
+        assert (out.strip(), err) == ("True", "")
+        assert p.stats()["watchdog_feeds"] == 0  # the new boot has not armed it
+
+
+@needs_image
 def test_uart0_and_uart1_both_ways_take_their_line_time(pico):
     repl = pico.repl
     repl.exec_raw(OPEN_UARTS)
