@@ -159,6 +159,42 @@ def test_a_watchdog_left_unfed_resets_the_chip_and_its_clock_goes_on(tmp_path):
 
 
 @needs_image
+def test_a_4k_erase_takes_a_sector_erase_time_not_a_64k_block_erase(tmp_path):
+    """MicroPython erases a 4 KB filesystem block as flash_range_erase(offset, 4096, 65536,
+    0xD8): the ROM sends the block command only for whole aligned 64 KB blocks, so that is
+    one sector erase (W25Q16JV typical 45 ms). Charged 150 ms (a block erase), the
+    compaction of a full journal at a game's end took over 8 s and the watchdog reset the
+    board in the 200-deal run; 16 sectors at a 64 KB boundary are one block erase."""
+    with EmulatedPico(IMAGE, flash_path=tmp_path / "flash.bin") as p:
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw(
+            "import rp2, time\nf = rp2.Flash()\nn = f.ioctl(4, 0)\nt = time.ticks_us()\nf.ioctl(6, n - 1)\n"
+            "print(time.ticks_diff(time.ticks_us(), t))")
+        assert err == ""
+        before = p.stats()["flash"]
+        assert 45_000 <= int(out) < 47_000  # µs on the chip's own clock (interrupts off meanwhile)
+        assert before["busyNanos"] >= 45e6 and before["erases"] >= 1
+
+
+def test_the_erase_time_is_the_roms_choice_of_block_and_sector_commands():
+    """emulator.mjs eraseNanos, as the ROM's flash_range_erase erases: a block command for
+    each whole aligned block of the range, 4 KB sector erases for the rest."""
+    from tapis.simulator.pico.setup import RUNNER, ensure_installed
+
+    ensure_installed()
+    emulator = RUNNER.parent / "emulator.mjs"
+    cases = [(0, 4096, 65536, 0xD8), (0, 2 * 65536 + 4096, 65536, 0xD8), (4096, 65536 + 4096, 65536, 0xD8),
+             (0, 65536, 0, 0), (32768, 65536, 32768, 0x52)]
+    script = "import(%s).then((m) => console.log(JSON.stringify(%s.map((c) => m.eraseNanos(...c)))))" % (
+        json.dumps(emulator.as_uri()), json.dumps(cases))
+    got = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60)
+    assert got.returncode == 0, got.stderr
+    ms = [ns / 1e6 for ns in json.loads(got.stdout)]
+    assert ms == [45, 2 * 150 + 45, 16 * 45, 16 * 45, 120]
+
+
+@needs_image
 def test_uart0_and_uart1_both_ways_take_their_line_time(pico):
     repl = pico.repl
     repl.exec_raw(OPEN_UARTS)
