@@ -151,6 +151,7 @@ def test_a_watchdog_left_unfed_resets_the_chip_and_its_clock_goes_on(tmp_path):
         fed = p.now_ms
         p.run_for(2000, until=lambda: p.boots == 2)
         assert p.boots == 2 and 400 <= p.now_ms - fed <= 600, p.now_ms - fed
+        assert p.watchdog_resets == [1, 0]  # timed out (machine.reset() is "forced")
         repl = Repl(p)
         repl.ready()
         out, err = repl.exec_raw("import machine\nprint(machine.reset_cause() == machine.WDT_RESET)")
@@ -325,9 +326,15 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     from tapis.host.picotable import measure
 
     lines = []
-    f = measure(seed=7, deals=deals, cycle_in_deal=cycle, image=IMAGE, log=lines.append)
+
+    def log(line):  # (pytest -s shows the run as it goes, and its figures)
+        lines.append(line)
+        print(line, flush=True)
+
+    f = measure(seed=7, deals=deals, cycle_in_deal=cycle, image=IMAGE, log=log)
     assert f["same_events_as_cpython"] and f["events"] > 25 * deals and f["deals_played"] >= deals
     assert sum(c.startswith("tapis: firmware verified") for c in f["console"]) == 2  # two boots
+    assert f["watchdog_resets"] == {"timed_out": 0, "forced": 0} and 0 < f["watchdog_longest_unfed_ms"] < 8000
     assert f["cycled_at"]["deals_done"] == cycle - 1  # in the middle of that deal
     assert f["resumed_with_events"] > 0  # the game rebuilt from the journal (PicoTable checks they are its events)
     # what the board took but had not written yet is taken again when its devices resend it
