@@ -273,6 +273,7 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
     import time
 
     figures = {"seed": seed, "deals": deals, "game": game}
+    unfed = 0
     wall = time.monotonic()
     with PicoTable(seed, game, image=image, log=log) as t:
         figures["flash_and_boot_wall_s"] = round(time.monotonic() - wall, 1)
@@ -283,6 +284,7 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
                 at = len(t.board_log) + 12
                 t.run(lambda g: len(t.board_log) >= at)
                 figures["cycled_at"] = {"event": len(t.board_log), "deals_done": t.game.finished_deals()}
+                unfed = t.pico.stats()["watchdog_longest_unfed_ms"]  # (the runner's counters start again)
                 figures["resume_emulated_ms"] = t.power_cycle()
                 figures["resumed_with_events"] = t.resumes[-1]
             t.run_deals(n)
@@ -307,6 +309,9 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
         figures["speed_ratio"] = round(sum(e for _w, e in per_deal) / 1000 / max(0.1, sum(w for w, _e in per_deal)), 2)
         figures["heap_at_deals"] = [(a, f) for _ms, a, f in t.heap]
         figures["runner"] = t.pico.stats()
+        # the longest the firmware went without feeding its watchdog (8 s resets the board)
+        figures["watchdog_longest_unfed_ms"] = max(unfed, figures["runner"]["watchdog_longest_unfed_ms"])
+        figures["watchdog_resets"] = {"timed_out": t.pico.watchdog_resets[0], "forced": t.pico.watchdog_resets[1]}
         figures["console"] = list(t.lines_seen)
     log(json.dumps(figures, indent=1))
     return figures

@@ -133,6 +133,69 @@ def test_machine_reset_restarts_the_chip_through_its_watchdog(tmp_path):
 
 
 @needs_image
+def test_a_watchdog_left_unfed_resets_the_chip_and_its_clock_goes_on(tmp_path):
+    """machine.WDT armed, fed, then not: when it runs out the chip resets (WDT_RESET) and
+    boots again. rp2040js's watchdog, left counting after its trigger, rescheduled its alarm
+    at the same instant for ever (the emulated clock stood still: the 200-deal run's "an
+    alarm fired 10 million times", where the firmware had gone 8 s without feeding it).
+    The runner reports the longest the firmware went without feeding it."""
+    with EmulatedPico(IMAGE, flash_path=tmp_path / "flash.bin") as p:
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw("from machine import WDT\nimport time\nw = WDT(timeout=400)\n"
+                                 "for ms in (10, 300, 50):\n time.sleep_ms(ms)\n w.feed()")
+        assert err == ""
+        stats = p.stats()
+        assert stats["watchdog_feeds"] >= 3 and 300 <= stats["watchdog_longest_unfed_ms"] < 330, stats
+        repl.start_raw("w.feed()\ntime.sleep_ms(5000)")
+        fed = p.now_ms
+        p.run_for(2000, until=lambda: p.boots == 2)
+        assert p.boots == 2 and 400 <= p.now_ms - fed <= 600, p.now_ms - fed
+        assert p.watchdog_resets == [1, 0]  # timed out (machine.reset() is "forced")
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw("import machine\nprint(machine.reset_cause() == machine.WDT_RESET)")
+        assert (out.strip(), err) == ("True", "")
+        assert p.stats()["watchdog_feeds"] == 0  # the new boot has not armed it
+
+
+@needs_image
+def test_a_4k_erase_takes_a_sector_erase_time_not_a_64k_block_erase(tmp_path):
+    """MicroPython erases a 4 KB filesystem block as flash_range_erase(offset, 4096, 65536,
+    0xD8): the ROM sends the block command only for whole aligned 64 KB blocks, so that is
+    one sector erase (W25Q16JV typical 45 ms). Charged 150 ms (a block erase), the
+    compaction of a full journal at a game's end took over 8 s and the watchdog reset the
+    board in the 200-deal run; 16 sectors at a 64 KB boundary are one block erase."""
+    with EmulatedPico(IMAGE, flash_path=tmp_path / "flash.bin") as p:
+        repl = Repl(p)
+        repl.ready()
+        out, err = repl.exec_raw(
+            "import rp2, time\nf = rp2.Flash()\nn = f.ioctl(4, 0)\nt = time.ticks_us()\nf.ioctl(6, n - 1)\n"
+            "print(time.ticks_diff(time.ticks_us(), t))")
+        assert err == ""
+        before = p.stats()["flash"]
+        assert 45_000 <= int(out) < 47_000  # µs on the chip's own clock (interrupts off meanwhile)
+        assert before["busyNanos"] >= 45e6 and before["erases"] >= 1
+
+
+def test_the_erase_time_is_the_roms_choice_of_block_and_sector_commands():
+    """emulator.mjs eraseNanos, as the ROM's flash_range_erase erases: a block command for
+    each whole aligned block of the range, 4 KB sector erases for the rest."""
+    from tapis.simulator.pico.setup import RUNNER, ensure_installed
+
+    ensure_installed()
+    emulator = RUNNER.parent / "emulator.mjs"
+    cases = [(0, 4096, 65536, 0xD8), (0, 2 * 65536 + 4096, 65536, 0xD8), (4096, 65536 + 4096, 65536, 0xD8),
+             (0, 65536, 0, 0), (32768, 65536, 32768, 0x52)]
+    script = "import(%s).then((m) => console.log(JSON.stringify(%s.map((c) => m.eraseNanos(...c)))))" % (
+        json.dumps(emulator.as_uri()), json.dumps(cases))
+    got = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60)
+    assert got.returncode == 0, got.stderr
+    ms = [ns / 1e6 for ns in json.loads(got.stdout)]
+    assert ms == [45, 2 * 150 + 45, 16 * 45, 16 * 45, 120]
+
+
+@needs_image
 def test_uart0_and_uart1_both_ways_take_their_line_time(pico):
     repl = pico.repl
     repl.exec_raw(OPEN_UARTS)
@@ -263,9 +326,15 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     from tapis.host.picotable import measure
 
     lines = []
-    f = measure(seed=7, deals=deals, cycle_in_deal=cycle, image=IMAGE, log=lines.append)
+
+    def log(line):  # (pytest -s shows the run as it goes, and its figures)
+        lines.append(line)
+        print(line, flush=True)
+
+    f = measure(seed=7, deals=deals, cycle_in_deal=cycle, image=IMAGE, log=log)
     assert f["same_events_as_cpython"] and f["events"] > 25 * deals and f["deals_played"] >= deals
     assert sum(c.startswith("tapis: firmware verified") for c in f["console"]) == 2  # two boots
+    assert f["watchdog_resets"] == {"timed_out": 0, "forced": 0} and 0 < f["watchdog_longest_unfed_ms"] < 8000
     assert f["cycled_at"]["deals_done"] == cycle - 1  # in the middle of that deal
     assert f["resumed_with_events"] > 0  # the game rebuilt from the journal (PicoTable checks they are its events)
     # what the board took but had not written yet is taken again when its devices resend it

@@ -82,6 +82,7 @@ class EmulatedPico:
         self.t_ns = 0  # emulated time of this run of the runner
         self.boots = 0
         self.watchdog_reason = 0  # for the next start: why the watchdog reset the chip (1, 2)
+        self.watchdog_resets = [0, 0]  # how many times it did: timed out, forced (machine.reset())
         self.proc = None
         self.err = None
         self.bridge = None  # the pty bridge while free-running (pty.py)
@@ -189,6 +190,8 @@ class EmulatedPico:
         flags = self.read_reply()
         if flags & 1:  # the watchdog reset the chip: the runner saved the flash and left
             self.proc.wait()
+            if flags >> 1 in (1, 2):
+                self.watchdog_resets[(flags >> 1) - 1] += 1
             self._restart(flags >> 1)
         return self.now_ms
 

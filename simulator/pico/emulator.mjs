@@ -26,16 +26,32 @@ import { RP2040, USBCDC, GPIOPinState } from "rp2040js";
 export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 const FLASH_BASE = 0x10000000;
 const SECTOR = 4096;
-// W25Q16JV typical timings (datasheet): page program, 4 KB sector erase, 64 KB block erase.
-const PROGRAM_PAGE_NS = 400e3, ERASE_SECTOR_NS = 45e6, ERASE_BLOCK_NS = 150e6;
+// W25Q16JV typical timings (datasheet): page program, 4 KB sector erase, 64 KB and 32 KB block erase.
+const PROGRAM_PAGE_NS = 400e3, ERASE_SECTOR_NS = 45e6, ERASE_BLOCK_NS = 150e6, ERASE_BLOCK32_NS = 120e6;
 const TRAP_ERASE = 0xe0, TRAP_PROGRAM = 0xe1;
 const BKPT = 0xbe00, BX_LR = 0x4770;
 const UART_FR = 0x18, UART_DR = 0x00, UART_LCR_H = 0x2c;
 const FR_BUSY = 1 << 3, FR_RXFE = 1 << 4, FR_TXFF = 1 << 5, FR_RXFF = 1 << 6, FR_TXFE = 1 << 7;
 const TXINTR = 1 << 5;
+const WD_CTRL = 0x00, WD_LOAD = 0x04;
 const SSI_DR0 = 0x60, CMD_UNIQUE_ID = 0x4b;
 const ROSC_BASE = 0x40060, ROSC_RANDOMBIT = 0x1c; // rp2040.peripherals is keyed by address >> 12
 const UF2_MAGIC = [0x0a324655, 0x9e5d5157], UF2_END = 0x0ab16f30, UF2_FAMILY_RP2040 = 0xe48bff56;
+
+/** The time the ROM's flash_range_erase(start, end - start, blockSize, blockCmd) keeps the
+ *  chip busy: as the ROM does, a block command for each whole aligned block of the range,
+ *  a 4 KB sector erase (0x20) for the rest. MicroPython passes (64 KB, 0xD8) with every
+ *  4 KB erase: that is one sector erase, 45 ms, not a block's 150 ms. */
+export function eraseNanos(start, end, blockSize, blockCmd) {
+  const blockNs = blockCmd === 0xd8 && blockSize === 65536 ? ERASE_BLOCK_NS
+    : blockCmd === 0x52 && blockSize === 32768 ? ERASE_BLOCK32_NS : 0;
+  let ns = 0;
+  for (let a = start; a < end;) {
+    if (blockNs && a % blockSize === 0 && end - a >= blockSize) { ns += blockNs; a += blockSize; }
+    else { ns += ERASE_SECTOR_NS; a += SECTOR; }
+  }
+  return ns;
+}
 
 const code = (s) => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
 
@@ -127,6 +143,7 @@ export class Pico {
     entropy = 1, watchdogReason = 0 }) {
     const mcu = this.mcu = new RP2040();
     mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const pico = this;
     // rp2040js's clock.tick, with a bound: an alarm that fires again at the same instant
     // for ever would hang the runner; it says so instead
     mcu.clock.tick = function (deltaNanos) {
@@ -139,6 +156,7 @@ export class Pico {
         this.nextAlarm = alarm.next;
         this.nanosCounter = alarm.nanos;
         alarm.callback();
+        if (pico.resetRequested) return; // the chip reset at this instant: nothing runs after it
         alarm = this.nextAlarm;
       }
       this.nanosCounter = targetNanos;
@@ -163,7 +181,29 @@ export class Pico {
     this.resetRequested = false;
     const wd = this.watchdog = Object.values(mcu.peripherals).find((p) => "onWatchdogTrigger" in p);
     if (!wd) throw new Error("rp2040js has no watchdog peripheral");
-    wd.onWatchdogTrigger = () => { this.resetRequested = true; };
+    // A trigger resets the chip (the runner then exits, and the host restarts it). rp2040js
+    // leaves the watchdog counting: its periodic alarm, rescheduled from a counter already at
+    // 0, fires again at the same instant for ever (the emulated clock stood still: the
+    // 200-deal run's "alarm fired 10 million times"). The reset stops it, as on the chip.
+    wd.onWatchdogTrigger = () => {
+      this.resetRequested = true;
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+    };
+    // the longest the firmware went without feeding (LOAD) the enabled watchdog, a figure
+    this.feeds = { count: 0, longestNanos: 0, last: null };
+    const wdWrite = wd.writeUint32.bind(wd);
+    wd.writeUint32 = (offset, value) => {
+      const f = this.feeds, now = mcu.clock.nanos;
+      if (offset === WD_LOAD && wd.enable) {
+        f.count++;
+        if (f.last !== null) f.longestNanos = Math.max(f.longestNanos, now - f.last);
+        f.last = now;
+      }
+      wdWrite(offset, value);
+      if (offset === WD_CTRL && !wd.enable) f.last = null;
+      else if (offset === WD_CTRL && f.last === null) f.last = now;
+    };
     wd.reason = watchdogReason; // after a watchdog reset, REASON says so (machine.reset_cause())
     mcu.core.PC = FLASH_BASE; // boot2 in place (the ROM cannot read it through this SSI)
     this.instructions = 0;
@@ -193,8 +233,7 @@ export class Pico {
     if (n === TRAP_ERASE) { // flash_range_erase(offset, count, block_size, block_cmd)
       const start = r[0] - (r[0] % SECTOR), end = Math.min(FLASH_SIZE, r[0] + r[1]);
       flash.fill(0xff, start, Math.ceil(end / SECTOR) * SECTOR);
-      const block = r[2] >= 65536 && r[3] === 0xd8;
-      this.flashBusy(Math.ceil((end - start) / (block ? 65536 : SECTOR)) * (block ? ERASE_BLOCK_NS : ERASE_SECTOR_NS));
+      this.flashBusy(eraseNanos(start, Math.ceil(end / SECTOR) * SECTOR, r[2], r[3]));
       this.flashOps.erases++;
     } else if (n === TRAP_PROGRAM) { // flash_range_program(offset, data, count)
       const [off, src, count] = [r[0], r[1], r[2]];

@@ -145,7 +145,8 @@ function json(obj) {
 const stats = () => ({ nanos: pico.nanos, instructions: pico.instructions, uf2_blocks: pico.uf2Blocks,
   uart_lost_rx: pico.lines.map((l) => l.lost), uart_overruns: pico.lines.map((l) => l.overruns),
   uart_rx_bytes: pico.lines.map((l) => l.received), flash: pico.flashOps, uart_dropped_tx: pico.dropped, usb_queued: pico.usbIn.length,
-  wire_queued: pico.lines.map((l) => l.wire.length), flash_loaded: !!flashImage });
+  wire_queued: pico.lines.map((l) => l.wire.length), flash_loaded: !!flashImage,
+  watchdog_feeds: pico.feeds.count, watchdog_longest_unfed_ms: Math.round(pico.feeds.longestNanos / 1e4) / 100 });
 const save = () => { if (opts.flash) saveFlash(opts.flash, pico.flashImage()); };
 function feed(data) { pico.feed(0, data[0]); pico.feed(1, data[1]); pico.feedUsb(data[2]); }
 function afterReset() { reply(); save(); process.exit(3); }
