@@ -56,19 +56,20 @@ def frame(rec, j=None):
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
     j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
     j = j or Journal(None)
-    s = j.out = _stream()
-    n = j._frame(rec, 0)
-    j.out = None
+    s = _stream()
+    n = j._frame(s, rec, 0)
     s.seek(0)
     return s.read(n)
 
 
 def _stream():
+    """A stream to frame records on (seek, write, tell, readinto, read; untyped: the
+    MicroPython stubs' BytesIO has none of them)."""
     try:
-        return io.BytesIO(512)
+        return getattr(io, "BytesIO")(512)
     except TypeError:  # CPython, whose json.dump writes str
-        from .memstore import Text
-        return Text()
+        from . import memstore
+        return getattr(memstore, "Text")()
 
 
 class Journal:
@@ -101,7 +102,6 @@ class Journal:
         self.last = None
         self.frames = {}
         self.name, self.opts = None, None
-        self.out = None  # the stream a write's records are framed on, while it is made
 
     def open(self, everything=True, keep_log=True):
         """Read and check the journal, one record at a time; keep the last game (to resume)
@@ -123,25 +123,24 @@ class Journal:
         heap, a free block of 1 KB may be missing while 30 KB are free). The stream: a
         native one on MicroPython, made for each write and dropped after it (one kept would
         be heap held all session: a game's first record is 1.1-1.3 KB, an input's 0.1 KB)."""
-        s = self.out = _stream()
+        s = _stream()
         n = 0
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
-            n = self._frame({"k": "h", "d": self.device, "p": []}, 0)
+            n = self._frame(s, {"k": "h", "d": self.device, "p": []}, 0)
         for rec in recs:
             if rec["k"] == "b":
                 self.starts.append(self.size + n)
-            n = self._frame(rec, n)
+            n = self._frame(s, rec, n)
         self.size += n
         if self.holding:
             s.seek(0)
             self.held += s.read(n)
         else:
             self.store.append_from(s, n)
-        self.out = None
 
-    def _pieces(self, at, n):
-        """The n bytes of the stream from `at`, in pieces of one small buffer (reused)."""
-        s, b = self.out, bytearray(64)
+    def _pieces(self, s, at, n):
+        """The n bytes of the stream s from `at`, in pieces of one small buffer (reused)."""
+        b = bytearray(64)
         s.seek(at)
         while n > 0:
             k = s.readinto(b)
@@ -149,10 +148,9 @@ class Journal:
             n -= k
             yield b if k == len(b) else memoryview(b)[:k]
 
-    def _frame(self, rec, at):
-        """Frame `rec` on the stream at offset `at` (the keyed journal's chain moves on to
+    def _frame(self, s, rec, at):
+        """Frame `rec` on the stream s at offset `at` (the keyed journal's chain moves on to
         its tag); returns the offset after it."""
-        s = self.out
         s.seek(at + 4)  # the payload, kind first, written by json.dump in pieces
         s.write('{"k": "%s"' % rec["k"])
         for key in rec:
@@ -167,11 +165,11 @@ class Journal:
         s.seek(at)
         s.write(bytes((_CHAIN if p is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK)))
         if p is not None:
-            t = keyed(p, self.head, self._pieces(at, n + 4))[:8]
+            t = keyed(p, self.head, self._pieces(s, at, n + 4))[:8]
             self.head = t
         else:
             h = sha256()
-            for b in self._pieces(at, n + 4):
+            for b in self._pieces(s, at, n + 4):
                 h.update(b)
             t = h.digest()[:4]
         s.seek(at + 4 + n)

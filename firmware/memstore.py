@@ -48,4 +48,4 @@ class Text(io.BytesIO):
     writes str, which a BytesIO refuses: the board's MicroPython writes to a native one."""
 
     def write(self, s):
-        return io.BytesIO.write(self, s.encode() if isinstance(s, str) else s)
+        return getattr(io.BytesIO, "write")(self, s.encode() if isinstance(s, str) else s)
