@@ -139,14 +139,12 @@ class Journal:
             self.store.append_from(s, n)
 
     def _pieces(self, s, at, n):
-        """The n bytes of the stream s from `at`, in pieces of one small buffer (reused)."""
-        b = bytearray(64)
+        """The n bytes of the stream s from `at`, 128 at a time (small blocks)."""
         s.seek(at)
         while n > 0:
-            k = s.readinto(b)
-            k = min(k, n)
-            n -= k
-            yield b if k == len(b) else memoryview(b)[:k]
+            b = s.read(min(n, 128))
+            n -= len(b)
+            yield b
 
     def _frame(self, s, rec, at):
         """Frame `rec` on the stream s at offset `at` (the keyed journal's chain moves on to
@@ -164,17 +162,14 @@ class Journal:
         p = self.pads
         s.seek(at)
         s.write(bytes((_CHAIN if p is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK)))
-        if p is not None:
-            t = keyed(p, self.head, self._pieces(s, at, n + 4))[:8]
-            self.head = t
-        else:
-            h = sha256()
-            for b in self._pieces(s, at, n + 4):
-                h.update(b)
-            t = h.digest()[:4]
+        if p is not None:  # the board's: the tag over the record read back in pieces
+            t = self.head = keyed(p, self.head, self._pieces(s, at, n + 4))[:8]
+        else:  # the host's unkeyed journals
+            s.seek(at)
+            t = sha256(s.read(n + 4)).digest()[:4]
         s.seek(at + 4 + n)
         s.write(t)
-        return s.tell()
+        return at + 4 + n + len(t)
 
     def flush(self):
         """Write the records held, in one append."""

@@ -59,14 +59,11 @@ class FileStore:
 
     def append_from(self, s, n):
         """Append the first n bytes of the stream s (the journal's records), in one open of
-        the file, copied in pieces of 64 bytes (no copy of the records' size in the heap)."""
+        the file, 128 bytes at a time (no copy of the records' size in the heap)."""
         self.close()
-        b = bytearray(64)
         s.seek(0)
         with open(self.path, "ab") as f:
             while n > 0:
-                k = min(s.readinto(b), n)
-                if k <= 0:
-                    break
-                f.write(b if k == len(b) else memoryview(b)[:k])
-                n -= k
+                b = s.read(min(n, 128))
+                f.write(b)
+                n -= len(b)
