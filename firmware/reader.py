@@ -110,7 +110,10 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                 i += m
                 continue
             try:
-                rec = json.loads(bytes(whole[4:m - t]))
+                try:
+                    rec = json.loads(whole[4:m - t])  # MicroPython reads the buffer in place
+                except TypeError:  # CPython wants bytes
+                    rec = json.loads(bytes(whole[4:m - t]))
             except ValueError:
                 raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
             if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "d", "v", "e"):
