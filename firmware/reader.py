@@ -111,7 +111,7 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                 continue
             try:
                 try:
-                    rec = json.loads(whole[4:m - t])  # MicroPython reads the buffer in place
+                    rec = json.loads(whole[4:m - t])  # type: ignore  # MicroPython reads the buffer in place
                 except TypeError:  # CPython wants bytes
                     rec = json.loads(bytes(whole[4:m - t]))
             except ValueError:
