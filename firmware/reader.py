@@ -110,10 +110,7 @@ def records(store, start=0, deal=None, chain=None, skip=0):
                 i += m
                 continue
             try:
-                try:
-                    rec = json.loads(whole[4:m - t])  # type: ignore  # MicroPython reads the buffer in place
-                except TypeError:  # CPython wants bytes
-                    rec = json.loads(bytes(whole[4:m - t]))
+                rec = json.loads(bytes(whole[4:m - t]))
             except ValueError:
                 raise JournalError("journal corrupt at byte %d: the record is not JSON" % i)
             if not isinstance(rec, dict) or rec.get("k") not in ("b", "i", "d", "v", "e"):
