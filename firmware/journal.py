@@ -32,6 +32,7 @@
 # [address, seq]} is one input (from that frame); {"k": "d", "s": state, "f": frames}
 # the state after a deal's end (not a game's: "b" has it), at a player's first input;
 # {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game.
+import io
 import json
 from hashlib import sha256
 
@@ -54,23 +55,21 @@ def frame(rec, j=None):
     """A record's bytes; its kind always comes first ({"k": ...), whatever order the
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
     j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
-    rest = {}
-    for key in rec:
-        if key != "k":
-            rest[key] = rec[key]
-    body = ('{"k": "%s"' % rec["k"] + (", " + json.dumps(rest)[1:] if rest else "}")).encode()
-    n = len(body)
-    if n > _MAX:
-        raise JournalError("a record of %d bytes is too long" % n)
-    if j is not None and j.pads is not None:
-        head = bytes((_CHAIN, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-        t = keyed(j.pads, j.head, head + body)[:8]
-        j.head = t
-        return head + body + t
-    head = bytes((_MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
-    h = sha256(head)
-    h.update(body)
-    return head + body + h.digest()[:4]
+    j = j or Journal(None)
+    s = _stream()
+    n = j._frame(s, rec, 0)
+    s.seek(0)
+    return s.read(n)
+
+
+def _stream():
+    """A stream to frame records on (seek, write, tell, readinto, read; untyped: the
+    MicroPython stubs' BytesIO has none of them)."""
+    try:
+        return getattr(io, "BytesIO")(512)
+    except TypeError:  # CPython, whose json.dump writes str
+        from . import memstore
+        return getattr(memstore, "Text")()
 
 
 class Journal:
@@ -119,19 +118,58 @@ class Journal:
 
     def _write(self, *recs):
         """Append records in one write (so a game's end and the next's beginning go
-        together)."""
-        out = b""
+        together), framed in place on one stream and copied to the store in pieces: a
+        record costs the heap one block of its size, not copies (on a board's fragmented
+        heap, a free block of 1 KB may be missing while 30 KB are free). The stream: a
+        native one on MicroPython, made for each write and dropped after it (one kept would
+        be heap held all session: a game's first record is 1.1-1.3 KB, an input's 0.1 KB)."""
+        s = _stream()
+        n = 0
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
-            out = frame({"k": "h", "d": self.device, "p": []}, self)
+            n = self._frame(s, {"k": "h", "d": self.device, "p": []}, 0)
         for rec in recs:
             if rec["k"] == "b":
-                self.starts.append(self.size + len(out))
-            out += frame(rec, self)
-        self.size += len(out)
+                self.starts.append(self.size + n)
+            n = self._frame(s, rec, n)
+        self.size += n
         if self.holding:
-            self.held += out
+            s.seek(0)
+            self.held += s.read(n)
         else:
-            self.store.append(out)
+            self.store.append_from(s, n)
+
+    def _pieces(self, s, at, n):
+        """The n bytes of the stream s from `at`, 128 at a time (small blocks)."""
+        s.seek(at)
+        while n > 0:
+            b = s.read(min(n, 128))
+            n -= len(b)
+            yield b
+
+    def _frame(self, s, rec, at):
+        """Frame `rec` on the stream s at offset `at` (the keyed journal's chain moves on to
+        its tag); returns the offset after it."""
+        s.seek(at + 4)  # the payload, kind first, written by json.dump in pieces
+        s.write('{"k": "%s"' % rec["k"])
+        for key in rec:
+            if key != "k":
+                s.write(', "%s": ' % key)
+                json.dump(rec[key], s)
+        s.write("}")
+        n = s.tell() - at - 4
+        if n > _MAX:
+            raise JournalError("a record of %d bytes is too long" % n)
+        p = self.pads
+        s.seek(at)
+        s.write(bytes((_CHAIN if p is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK)))
+        if p is not None:  # the board's: the tag over the record read back in pieces
+            t = self.head = keyed(p, self.head, self._pieces(s, at, n + 4))[:8]
+        else:  # the host's unkeyed journals
+            s.seek(at)
+            t = sha256(s.read(n + 4)).digest()[:4]
+        s.seek(at + 4 + n)
+        s.write(t)
+        return at + 4 + n + len(t)
 
     def flush(self):
         """Write the records held, in one append."""

@@ -20,10 +20,15 @@ def pads(key):
 
 
 def keyed(p, head, msg):
-    """HMAC-SHA256 of head + msg under the key whose pads() are p, as 32 bytes."""
+    """HMAC-SHA256 of head + msg under the key whose pads() are p, as 32 bytes; msg bytes,
+    or an iterator of its pieces (the journal's record, read from its stream in pieces)."""
     inner = hashlib.sha256(p[0])
     inner.update(head)
-    inner.update(msg)
+    if isinstance(msg, (bytes, bytearray, memoryview)):
+        inner.update(msg)
+    else:
+        for piece in msg:
+            inner.update(piece)
     outer = hashlib.sha256(p[1])
     outer.update(inner.digest())
     return outer.digest()

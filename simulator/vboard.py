@@ -235,8 +235,13 @@ class VirtualBoard:
         except BrokenPipeError:
             self._fail("the virtual board closed its input")
         head = self._read(17)
-        if head[:1] != b"R":
-            self._fail("bad reply %r" % (head,))
+        if head[:1] != b"R":  # a traceback (the unix port prints it on stdout): all of it
+            try:
+                self.proc.wait(timeout=5)
+                head += self.proc.stdout.read()
+            except subprocess.TimeoutExpired:
+                pass
+            self._fail("bad reply %s" % head.decode(errors="replace"))
         n, b, m, self.heap = struct.unpack(">IIII", head[1:])
         shoe = self._read(n) if n else b""
         bus = self._read(b) if b else b""

@@ -150,13 +150,13 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
 UNIX_HEAP = {"ecarte": 168 * 1024, "piquet": 704 * 1024, "club": 216 * 1024}
 
 
-def cycled(game, heap, deals, cycles, seed=3, marks=(), before_cycle=None):
+def cycled(game, heap, deals, cycles, seed=3, marks=(), before_cycle=None, rom=False):
     """A seeded table on the unix port in a heap of `heap` bytes, power-cycled a few events
     into the deal after each of `cycles` (the board killed between two steps, down 200 ms
     while its devices go on, booted again from its journal); played to `deals` deals.
     Returns (table, {"resident": [once booted, after each resume], "high": {deal: the
     high-water so far, for each of `marks`}})."""
-    vb = VirtualBoardTable(seed, game, heap=True, unix_heap=heap)
+    vb = VirtualBoardTable(seed, game, heap=True, unix_heap=heap, rom=rom)
     got = {"resident": [vb.board.resident], "high": {}}
     high = 0
     try:
@@ -221,6 +221,12 @@ def test_the_code_in_a_rom_filesystem_runs_in_place_out_of_the_heap():
 
 
 CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after each of these
+# The 1,000 deals run the ROMFS route (rom=True): the firmware's bytecode out of the heap, as
+# on a board with a ROM partition or frozen code. Issue 11 asks for 96 KB; measured since
+# issue 12 (docs/performance.md, "96 KB on the unix port"): écarté does not boot in 96 KB
+# (70 KB resident on this 64-bit port), and these are the smallest heaps that played the
+# 1,000 deals with the four power cycles, seed 3 (from files: UNIX_HEAP).
+UNIX_HEAP_ROM = {"ecarte": 128 * 1024, "piquet": 136 * 1024, "club": 120 * 1024}
 
 
 @pytest.mark.slow
@@ -228,8 +234,8 @@ CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after e
 def test_the_unix_port_plays_1000_deals_with_power_cycles_in_a_fixed_heap(game):
     """1,000 deals, four power cycles, no MemoryError, the heap flat from deal 100 on, and
     the events the CPython board's (its table played uninterrupted)."""
-    heap = UNIX_HEAP[game]
-    vb, got = cycled(game, heap, 1000, CYCLES, marks=(100,))
+    heap = UNIX_HEAP_ROM[game]
+    vb, got = cycled(game, heap, 1000, CYCLES, marks=(100,), rom=True)
     assert vb.resumes == len(CYCLES) and vb.game.finished_deals() >= 1000
     assert got["high"][1000] - got["high"][100] < 8 * 1024, got  # no growth with the deals played
     assert max(got["resident"]) - got["resident"][0] < 8 * 1024, got  # a resume keeps no records
