@@ -195,6 +195,7 @@ def main():
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
     wdt = watchdog()
+    store.feed = wdt.feed if wdt is not None else None  # type: ignore
     now = 0
     last = time.ticks_ms()
     steady = False

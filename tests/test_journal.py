@@ -108,6 +108,19 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     assert len(Journal(FileStore(path)).open()[0]["inputs"]) == 1
 
 
+def test_a_compaction_feeds_the_watchdog_as_it_copies(tmp_path, played):
+    """main.py hands the file store its watchdog's feed: a full journal's compaction copies
+    about 180 KB, longer than the watchdog on a slow flash chip. Fed at every piece."""
+    _rig, raw, _games = played
+    path = str(tmp_path / "journal.bin")
+    store = FileStore(path)
+    store.append(raw)
+    fed = []
+    store.feed = lambda: fed.append(1)
+    store.keep(0, len(raw))
+    assert len(fed) == -(-len(raw) // 512) and open(path, "rb").read() == raw
+
+
 def in_a_deal(seed, game, deals):
     """The journal of a game played on a board (no log kept) until `deals` deals ended in
     its second game, and a few inputs into the next."""
