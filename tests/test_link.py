@@ -294,6 +294,9 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         (0x40, 9, W.PING, b""): "A5 40 09 04 00 00 2F D3",
         (0x21, 0, W.POLL | W.TURN, b""): "A5 21 00 85 00 00 63 43",
         (0x60, 1, W.RECALL, bytes((2,))): "A5 60 01 50 00 01 02 9D 11",
+        # the supervisor's LIMITS (club: a bank of 20, minimums 8 and 4), on a link of its own
+        (0x70, 3, W.SUPERVISE, bytes.fromhex("02 0014 0008 0004")):
+            "A5 70 03 21 00 07 02 00 14 00 08 00 04 ED 79",
         # a sealed frame of a session, as a frame (its counter and MAC: tests/test_link_pair.py)
         (0x21, 7, W.BUTTON, bytes.fromhex("0503 01 EB3255FA")):
             "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD",
