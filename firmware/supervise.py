@@ -5,9 +5,12 @@
 #   SUPERVISE [LIMITS, bank, m1, m2]   club: the limited bank's size and the first and
 #                                      second punters' minimums (2 bytes each), from the
 #                                      next bank laid
+#   SUPERVISE [LIMITS, stake, max_bet] écarté: the stake a game and the gallery's largest
+#                                      bet (2 bytes each), from the next game begun
+#                                      (games/ecarte/limits.py); piquet has no money
 #   BUTTON [RESPONSIBLE, seat]         club, supervised: that seat may hold a responsible bank
 #   BUTTON [GIVE, seat]                club: the bank to that seat, out of rotation
-# The club's are the game's own actions (seat SUP, games/club/bank.py), journaled as any
+# These are the game's own actions (seat SUP, games/club/bank.py), journaled as any
 # input (with who in them) and replayed at a resume; a refused one is counted and changes
 # nothing.
 from . import wire as W
@@ -44,6 +47,8 @@ def command(ctrl, link, addr, ftype, payload, seq=None):
         ctrl._apply((kind, _SUP, (who,) + args), addr, seq)
     except IllegalAction as e:  # checked before anything changed: nothing did
         return ctrl._error("supervisor", "%s: %s" % (who, e))
+    finally:
+        unload("limits")  # écarté's, loaded for this command only
     ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
 
 

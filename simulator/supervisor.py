@@ -28,12 +28,14 @@ class EmuSupervisor:
         """A supervisor's command of one byte (firmware/supervise.py: VOID, RESPONSIBLE, GIVE)."""
         self.link.send(W.SUPERVISOR, W.BUTTON, bytes((code, arg)))
 
-    def limits(self, bank, first, second):
-        """Club: the limited bank's size and the first and second punters' minimums, from
-        the next bank laid (SUPERVISE [LIMITS] + 2 bytes each)."""
+    def limits(self, *values):
+        """SUPERVISE [LIMITS] + 2 bytes each of `values`. Club: (bank, first, second), the
+        limited bank's size and the first and second punters' minimums, from the next bank
+        laid; écarté: (stake, max_bet), the stake a game and the gallery's largest bet, from
+        the next game begun."""
         from tapis.firmware.supervise import LIMITS
         self.link.send(W.SUPERVISOR, W.SUPERVISE, bytes((LIMITS,)) + b"".join(
-            int(v).to_bytes(2, "big") for v in (bank, first, second)))
+            int(v).to_bytes(2, "big") for v in values))
 
     def authorise(self, seat):
         """Club, supervised: seat `seat` may hold a responsible bank (its next or present one)."""

@@ -61,7 +61,9 @@ def samples(name):
 
 # kinds that random play does not reach, by hand, with the test where the rules emit them
 ELSEWHERE = {"ecarte": {"retake": ("retake", 0, 0x1B),  # test_ecarte_laws: a stock that cannot supply
-                        "bet": ("bet", 2, (0, 3))},  # test_wagers: the gallery's bets
+                        "bet": ("bet", 2, (0, 3)),  # test_wagers: the gallery's bets
+                        # the supervisor's (test_supervisor: the stake and the largest bet)
+                        "limits": ("limits", -2, ("S1", 3, 4)), "in_force": ("in_force", -2, (3, 4))},
              "piquet": {"show": ("show", 0, (0x05, 0x06, 0x07, 0x08, 0x15, 0x16, 0x17, 0x18, 0x25,
                                             0x26, 0x27, 0x28)),  # test_piquet_rules: carte blanche
                         "blanche": ("blanche", 0, True)},

@@ -594,3 +594,231 @@ def test_tapis_play_operator_keys_set_the_limits_and_give_the_bank():
     d = t.game.deals_done
     until(lambda: t.game.deals_done >= d + 2)
     assert t.controller.errors.get("input", 0) == 0
+
+
+# ---- issue 12.3: the supervisor's stake limits at écarté ------------------------------------
+from tapis.firmware.games import ecarte  # noqa: E402
+
+
+def ecarte_table(board, seed, options=None):
+    """An écarté table with the supervisor device on its bus (a journal on CPython; on the
+    MicroPython board the webassembly port's own)."""
+    if board == "micropython":
+        from tapis.simulator.vboard import VirtualBoardTable
+        t = VirtualBoardTable(seed, "ecarte", options=options)
+    else:
+        t = EmulatedTable(seed, "ecarte", options=options, journal=Journal(MemoryStore()))
+    return t, with_supervisor(t)
+
+
+def board_events(t, kinds):
+    log = t.board_log if hasattr(t, "board_log") else t.game.log
+    return [e for e in log if e[0] in kinds]
+
+
+def wager(t):
+    w = t.game.wagers  # on the MicroPython board: the CPython mirror, fed what the board applied
+    return w.stake, w.max_bet, w.next
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_panel_cannot_set_the_ecarte_limits(board):
+    """Each seat's console (a player and a gallery seat) sends SUPERVISE [LIMITS, 50, 99]
+    from its own panel address: refused (on CPython counted as credentials, three times),
+    the stake, the largest bet and what is pending as before, no supervisor event in the
+    board's log, no such input in the journal. At the rules, a seat's own ("limits", seat,
+    ...) is refused. Before this change it failed at `wagers.next` (écarté had no pending
+    limits) and at the rules' answer, which was "no such action", not the supervisor's."""
+    from tapis.firmware.supervise import LIMITS
+    from tapis.firmware import wire as W2
+    t, _sup = ecarte_table(board, 7, ecarte.Options(gallery=1))
+    try:
+        until(t, lambda: t.game.finished_deals() >= 1 and t.game.to_act >= 0)
+        before = wager(t)
+        assert before == (1, 20, None)
+        limits = bytes((LIMITS,)) + b"".join(v.to_bytes(2, "big") for v in (50, 99))
+        for s, console in enumerate(t.consoles):
+            console.link.send(W.PANEL + s, W2.SUPERVISE, limits)
+        step(t, 3000)
+        assert board_events(t, ("limits", "in_force")) == []
+        assert wager(t) == before
+        if board == "cpython":
+            c = t.controller
+            assert c.errors.get("credentials", 0) == len(t.consoles) == 3
+            assert not [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[0] == "limits"]
+            g = t.game
+            for seat in (0, 1, 2):
+                with pytest.raises(IllegalAction, match="that is the supervisor's"):
+                    g.verify(("limits", seat, ("S", 50, 99)))
+    finally:
+        close(t)
+
+
+def pays_of_games(log):
+    """[(game value, [stake pay amounts])] for each game finished in `log`, with the limits
+    in force at its end (as the in_force events say)."""
+    out, stake = [], 1
+    value = None
+    for e in log:
+        if e[0] == "in_force":
+            stake = e[2][0]
+        elif e[0] == "game":
+            value = e[2]
+        elif e[0] == "pay" and value is not None:
+            out.append((stake, value, e[2][1]))
+        elif e[0] == "balances":
+            value = None
+    return out
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_supervisor_sets_the_ecarte_stake_from_the_next_game_and_the_journal_says_who(board, tmp_path):
+    """Mid-game the supervisor device's SUPERVISE [LIMITS, 1000, 5] (a stake above 999) is
+    refused, counted, nothing changes; then [LIMITS, 3, 4]: journaled with the supervisor's
+    serial, pending (the views say so) while the game in play is settled at the stake it
+    began with, in force when the next game begins (the in_force event follows the first
+    game's settlement): its loser pays 3 x the game's value. A board resumes with the
+    limits pending; tapis recall shows them."""
+    t, sup = ecarte_table(board, 5)
+    try:
+        until(t, lambda: t.game.finished_deals() >= 1 and t.game.to_act >= 0)
+        sup.limits(1000, 5)
+        step(t, 2500)
+        assert board_events(t, ("limits", "in_force")) == [] and wager(t) == (1, 20, None)
+        sup.limits(3, 4)
+        until(t, lambda: board_events(t, ("limits",)))
+        assert board_events(t, ("limits", "in_force")) == [("limits", SUP, ("EMU-SUPERVISOR", 3, 4))]
+        assert wager(t) == (1, 20, [3, 4])  # the game in play began: pending
+        g0 = t.game.game_no
+        if board == "cpython":
+            c = t.controller
+            assert c.errors.get("supervisor") == 1
+            assert any("limits are refused" in f for f in c.faults)
+            v = c.table.view(0)
+            assert v["limits"] == [1, 20] and v["pending"] == [3, 4]
+            from tapis.firmware.boot import resume
+            t.journal.flush()
+            for keep_log in (False, True):
+                again = Journal(MemoryStore(bytes(t.journal.store.read())))
+                again.open(False, keep_log)
+                assert resume(again, keep_log)[0].snapshot() == t.game.snapshot()
+        until(t, lambda: t.game.game_no >= g0 + 2, 600000)
+        log = t.board_log if board == "micropython" else t.game.log
+        at = log.index(("in_force", SUP, (3, 4)))
+        assert [e for e in log[:at] if e[0] == "game"] and not [e for e in log[at:] if e[0] == "limits"]
+        first = [e for e in log[:at] if e[0] == "pay"]
+        later = [e for e in log[at:] if e[0] == "pay"]
+        assert first and later
+        games = pays_of_games(log)
+        assert all(amount == stake * value for stake, value, amount in games)
+        assert {s for s, _v, _a in games} == {1, 3}
+        assert wager(t) == (3, 4, None)
+        if board == "cpython":
+            v = t.controller.table.view(1)
+            assert v["limits"] == [3, 4] and "pending" not in v
+            ins = [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[0] == "limits"]
+            assert ins == [("limits", SUP, ("EMU-SUPERVISOR", 3, 4))]
+            path = tmp_path / "journal.bin"
+            path.write_bytes(bytes(t.journal.store.read()))
+            out = recall_cli(path).stdout
+            assert "SUPERVISOR EMU-SUPERVISOR: a stake of 3 a game, bets of at most 4, from the next game" in out
+            assert "The limits now: a stake of 3 a game, bets of at most 4" in out
+    finally:
+        close(t)
+
+
+def test_piquet_has_no_limits():
+    """Piquet has no money: the supervisor's limits are refused there, counted."""
+    t = EmulatedTable(3, "piquet", journal=Journal(MemoryStore()))
+    sup = with_supervisor(t)
+    until(t, lambda: t.game.to_act >= 0)
+    step(t, 1000)  # the supervisor device's HELLO
+    sup.limits(3, 4)
+    step(t, 2500)
+    assert t.controller.errors.get("supervisor") == 1
+    assert any("no limits at this table" in f for f in t.controller.faults)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.tuples(st.integers(0, 300), st.integers(-2, 1100),
+                                                   st.integers(-2, 1100)), max_size=10),
+       st.sampled_from([{"gallery": 2}, {"gallery": 1, "pool": True}, {"gallery": 3, "stake": 2}]))
+def test_money_is_conserved_through_the_supervisors_ecarte_limits(seed, changes, variant):
+    """Écarté, random legal play for 300 steps with gallery bets and the supervisor's
+    limits at random moments (some refused: below 0 or above 999): the balances and the
+    pool always sum to 0; a game's stake pays are its stake in force x its value (the
+    limits change only between games); no bet is locked above the largest in force when
+    its game began; the game rebuilt from its snapshot is the same."""
+    from tapis.firmware.rng import Seeded
+    from tapis.firmware import deck
+    rng = Seeded(seed)
+    g = ecarte.Rules(ecarte.Options(**variant))
+    seats = g.options.players + g.options.gallery
+    at = {c[0]: c[1:] for c in changes}
+    pack = []
+    locked = None
+    for i in range(300):
+        if i in at:
+            stake, most = at[i]
+            act = ("limits", SUP, ("S", stake, most))
+            if g.can(act):
+                g.apply(act)
+                assert g.wagers.next is None or g.wagers.locked is not None  # pending only mid-game
+            else:
+                assert not (0 <= stake <= 999 and 0 <= most <= 999)
+        if g.to_act == CHANCE:
+            if g.cards_due()[1]:
+                pack = deck.shuffle(deck.deck32(), rng.below)
+            g.apply(("shoe", CHANCE, pack[g.delivered]))
+        else:
+            acts = g.legal_actions()
+            b = rng.below(seats)
+            bet = ("bet", b, (rng.below(2), rng.below(25)))
+            g.apply(bet if rng.below(3) == 0 and g.can(bet) else acts[rng.below(len(acts))])
+        if g.wagers.locked is not locked:
+            locked = g.wagers.locked
+            assert all(amount <= g.wagers.max_bet for _b, _s, _a, amount in locked or ())
+        assert sum(g.wagers.balances) + g.wagers.pool == 0
+    games = [e for e in g.log if e[0] in ("game", "in_force", "pay", "balances")]
+    stake, value, first = g.options.stake, None, False
+    for e in games:
+        if e[0] == "in_force":
+            stake = e[2][0]
+        elif e[0] == "game":
+            value, first = e[2], True
+        elif e[0] == "pay" and value is not None and first:
+            first = False  # settle pays the stake first (wagers.settle), when there is one
+            if stake:
+                assert e[2][1] == stake * value
+        elif e[0] == "balances":
+            value = None
+    again = ecarte.Rules(g.options)
+    again.restore(json.loads(json.dumps(g.snapshot())))
+
+    def norm(snap):  # the cards seen are a set: compared whatever their order
+        snap = json.loads(json.dumps(snap))
+        snap["seen"]["s"].sort()
+        return snap
+    assert norm(again.snapshot()) == norm(g.snapshot())
+    assert again.wagers.next == g.wagers.next and again.wagers.stake == g.wagers.stake
+
+
+def test_tapis_play_operator_key_sets_the_ecarte_limits():
+    """tapis play, écarté: the operator's L doubles the stake and the largest bet with the
+    supervisor device (in force from the next game, shown on the person's display)."""
+    from tapis.host.play.seats import Paced
+    from tapis.host.play.table import PlayTable
+    from tapis.simulator.kits.ecarte import Bot
+    t = PlayTable(2, "ecarte", 0, bots=lambda s: Bot(), pause_s=0)
+    t.consoles[0].player = Paced(Bot(), 0)
+
+    def until(done, most=600000):
+        while not done() and t.now < most:
+            t.advance(100, done)
+        assert done(), t.controller.faults[-3:]
+    until(lambda: t.game.finished_deals() >= 1 and t.game.to_act >= 0)
+    t.supervise("limits")
+    until(lambda: t.game.wagers.next == [2, 40] or t.game.wagers.stake == 2)
+    until(lambda: t.view() and t.view().get("limits") == [2, 40])
+    assert ("in_force", SUP, (2, 40)) in t.game.log
+    assert t.controller.errors.get("input", 0) == 0

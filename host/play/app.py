@@ -22,8 +22,9 @@ MOST_STEPS = 500  # virtual ms stepped in one tick at most, however busy the tab
 COMMON_KEYS = (("h", "hint: what the advisor or the house bot would do"), ("?", "these keys"),
                ("n", "after the settlement: play another game"),
                ("V", "the operator's supervisor device: void the deal in play (écarté, piquet)"),
-               ("L A G", "club, the supervisor device: double the limits (from the next bank), "
-                         "authorise your responsible bank, give you the bank"),
+               ("L", "écarté, club, the supervisor device: double the limits (écarté: the stake and "
+                     "the largest bet, from the next game; club: from the next bank)"),
+               ("A G", "club, the supervisor device: authorise your responsible bank, give you the bank"),
                ("q, Ctrl-C", "quit"))
 
 
@@ -160,7 +161,7 @@ class PlayApp(App):
             self.drawn = None
         elif key in ("V", "shift+v") and not self.over:  # the operator's key: the supervisor device
             self.table.void()
-        elif key in OPERATOR and not self.over:  # club: the supervisor's other commands
+        elif key in OPERATOR and not self.over:  # the supervisor's other commands (L: écarté too)
             self.table.supervise(OPERATOR[key])
         elif key == "n" and self.over:
             self.target += 1

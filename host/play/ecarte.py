@@ -48,7 +48,19 @@ def screen(view, board):
            look.line(("Stakes  ", "bold"), "balances: you %+d · %s %+d%s" % (
                _balance(view, view["seat"]), opp, _balance(view, board.seat_at(1 - pos)),
                "   · this hand is DOUBLED" if view.get("doubled") else ""))]
+    lim = _limits(view)
+    if lim:
+        out.append(lim)
     return out
+
+
+def _limits(view):
+    """The stake a game and the largest bet in force; the supervisor's next, if any."""
+    lim, pend = view.get("limits"), view.get("pending")
+    if not lim:
+        return None
+    return look.line(("Limits  ", "bold"), "stake %d a game · bets up to %d" % tuple(lim),
+                     " · from the next game: stake %d, bets up to %d" % tuple(pend) if pend else "")
 
 
 def _balance(view, seat):
@@ -64,7 +76,8 @@ def _gallery(view, board):
             look.line(("Score   ", "bold"), "%s %d · %s %d" % (board.who(0), view["scores"][0],
                                                               board.who(1), view["scores"][1])),
             look.line(("Balances ", "bold"), " · ".join(
-                "%s %+d" % ("you" if i == view["seat"] else seat_name(i), b) for i, b in enumerate(view["balances"])))]
+                "%s %+d" % ("you" if i == view["seat"] else seat_name(i), b) for i, b in enumerate(view["balances"])))] + \
+        [x for x in (_limits(view),) if x]
 
 
 def prompt(view, board):

@@ -83,11 +83,14 @@ class PlayTable(EmulatedTable):
     def supervise(self, what):
         """The operator's other commands, with the supervisor device (club écarté):
         "limits" doubles the limited bank's size and the minimums in force (from the next
-        bank), "authorise" lets the person's seat hold a responsible bank, "give" gives it
+        bank; at écarté the stake a game and the gallery's largest bet, from the next game), "authorise" lets the person's seat hold a responsible bank, "give" gives it
         the bank out of rotation. What the table refuses is counted (controller.errors)."""
         if what == "limits":
             lim = getattr(self.game, "lim", None)
-            if lim is None:
+            w = getattr(self.game, "wagers", None)  # écarté: the stake a game and the largest bet
+            if lim is None and w is not None:
+                lim = [w.stake, w.max_bet]
+            if lim is None:  # piquet: no money at the table
                 return
             self.supervisor.limits(*[2 * v for v in lim])
         elif what == "authorise":

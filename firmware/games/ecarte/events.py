@@ -17,7 +17,7 @@ PHASE_NAMES = ("deal", "propose", "respond", "discard", "draw", "play", "choose"
 # The shoe's faults the laws answer (laws.py), as chance actions
 SHOE_FAULTS = ("unread", "exposed", "double feed", "missing", "outofturn")
 PLAYER_ACTIONS = ("propose", "stand", "accept", "refuse", "discard", "king", "play",
-                  "choose", "abandon", "claim", "double", "offer", "bet")
+                  "choose", "abandon", "claim", "double", "offer", "bet", "limits")
 
 EVENTS = {
     # the deal
@@ -36,6 +36,9 @@ EVENTS = {
     "claim": INPUT,  # (seat, None)
     "double": INPUT, "offer": INPUT,  # (seat, None): the variants' questions
     "bet": INPUT,  # (gallery seat, (side, amount))
+    # the supervisor's (firmware/supervise.py, limits.py; seat -2, no panel's; who: its serial)
+    "limits": INPUT,  # (-2, (who, stake, max_bet)): from the next game begun
+    "in_force": 0,  # (-2, (stake, max_bet)): the limits now
     "choose": INPUT | LAW,  # (elder, choice): what he chose of what the laws offered
     # the play and the score
     "trick": 0,  # (winner, tricks played)

@@ -107,6 +107,9 @@ class Playing:
         pool = self.options.pool
         for payer, payee, amount in self.wagers.settle(self.seated[seat], self.seated[loser], value, pool):
             self.emit(("pay", payer, (payee, amount)))
+        if self.wagers.next:  # the supervisor's limits, for the game to come
+            from .limits import in_force
+            in_force(self)
         if pool:
             self._rotate(seat)
         else:

@@ -116,6 +116,9 @@ class Ecarte(Dealing, Playing, Questions, Rules):
         return laws().verify_fault(self, kind, value)
 
     def _verify_player(self, kind, seat, value):
+        if kind == "limits":  # the supervisor's, never a seat's
+            from .limits import verify
+            return verify(self, seat, value)
         if kind == "bet":
             return self._verify_bet(seat, value)
         if seat not in (0, 1):
@@ -162,6 +165,9 @@ class Ecarte(Dealing, Playing, Questions, Rules):
             self.ask(kind, seat)
         elif kind in ("accept", "refuse") and self.phase == ANSWER:
             self.answer(seat, kind == "accept")
+        elif kind == "limits":
+            from .limits import change
+            change(self, value)
         elif kind == "bet":
             self.wagers.place(seat, value[0], value[1])
             self.emit(("bet", seat, (value[0], value[1])))

@@ -135,6 +135,7 @@ class EcarteTable:
              "tricks": g.tricks, "led": g.led, "stock": g.stock,
              "selected": self.selected[seat], "msg": self.msg[seat],
              "king": g.king_open(pos), "balances": g.wagers.balances}
+        self._limits(v)
         if pos != seat or g.options.pool:
             v["position"] = pos
         if g.options.doubling or g.options.offer_point:
@@ -157,7 +158,15 @@ class EcarteTable:
     def _gallery_view(self, seat):
         g = self.game
         bet = g.wagers.standing.get(seat, (self.side[seat], 0))
-        return {"seat": seat, "gallery": True, "hand": [], "players": list(g.players()),
-                "side": self.side[seat], "bet": list(bet), "scores": g.scores,
-                "phase": R.PHASE_NAMES[g.phase], "balances": g.wagers.balances,
-                "msg": self.msg[seat]}
+        return self._limits({"seat": seat, "gallery": True, "hand": [], "players": list(g.players()),
+                             "side": self.side[seat], "bet": list(bet), "scores": g.scores,
+                             "phase": R.PHASE_NAMES[g.phase], "balances": g.wagers.balances,
+                             "msg": self.msg[seat]})
+
+    def _limits(self, v):
+        """The stake and the largest bet in force; the supervisor's, from the next game."""
+        w = self.game.wagers
+        v["limits"] = [w.stake, w.max_bet]
+        if w.next:
+            v["pending"] = w.next
+        return v

@@ -9,7 +9,7 @@
 # two accounts, so the balances and the pool always sum to 0.
 
 MAX_BET = 20  # units a gallery seat may put on one game
-FIELDS = ("balances", "stake", "max_bet", "standing", "locked", "pool")
+FIELDS = ("balances", "stake", "max_bet", "standing", "locked", "pool", "next")
 # the account of pool écarté's pool is "pool"
 
 
@@ -25,6 +25,7 @@ class Wagers:
         # locked when the game's first card is dealt (the rules call lock then)
         self.locked = None
         self.pool = 0  # pool écarté's pool
+        self.next = None  # [stake, max_bet]: the supervisor's, from the next game (limits.py)
 
     def bet_error(self, bettor, side, amount, players):
         """Why this bet cannot be placed (None if it can). `players` are the seats in play."""

@@ -120,6 +120,10 @@ class Renderer(Narrator):
                 seat_name(at[0]), self.cards(value[1]), seat_name(at[1]), self.cards(value[2])) + line
         if kind == "bet":
             return "  %s backs %s for %d" % (seat_name(seat), seat_name(at[value[0]]), value[1])
+        if kind == "limits":  # the supervisor's (firmware/games/ecarte/limits.py): who, then what
+            return "  SUPERVISOR %s: a stake of %d a game, bets of at most %d, from the next game" % value
+        if kind == "in_force":
+            return "  The limits now: a stake of %d a game, bets of at most %d" % value
         if kind == "pay":
             to = "into the pool" if value[0] == "pool" else seat_name(value[0])
             return "  %s pays %s %d" % (seat_name(seat), to, value[1])
