@@ -172,8 +172,8 @@ class EmulatedTable:
         """Let the table display catch up with the game (the bus lags behind it), the
         shoe and the players holding still meanwhile."""
         ctrl = self.controller
-        if not self.lines or not hasattr(ctrl, "board"):
-            return
+        if not self.lines or not hasattr(ctrl, "board") or not hasattr(ctrl, "shown"):
+            return  # no bus, or a board of its own (virtual, Pico) that runs its displays itself
         for c in self.consoles:
             c.hold = True
         try:
@@ -187,6 +187,8 @@ class EmulatedTable:
                     d.step(self.now)
                 for line in self.lines:
                     line.step(self.now)
+                if self.pacer is not None:  # real devices: their milliseconds are the wall's
+                    self.pacer.wait(self.now)
         finally:
             for c in self.consoles:
                 c.hold = False

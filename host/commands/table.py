@@ -100,6 +100,7 @@ def run(args):
         else:
             print("Tapis · %s on the emulated table · seed %d" % (kit.TITLE, seed))
             watch_game(kit.Renderer, play, out, args.delay)
+        sim.drain()  # the bus lags the game: the displays are shown its end before the table stops
     except KeyboardInterrupt:
         sys.stderr.write("tapis table: stopped (Ctrl-C), seed %d\n" % seed)
         return 130
