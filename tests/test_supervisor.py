@@ -566,20 +566,28 @@ def test_money_is_conserved_through_the_supervisors_limit_changes(seed, changes,
     assert again.snapshot() == g.snapshot()
 
 
+def play_table(game, seat, pause_s, most):
+    """tapis play's table (seed 2), the person's seat played by a paced bot: (the table,
+    until(done), which advances it until done() or `most` ms, and asserts done)."""
+    from tapis.host.play.seats import Paced
+    from tapis.host.play.table import PlayTable
+    from tapis.simulator import kits
+    bot = kits.find(game).Bot
+    t = PlayTable(2, game, seat, bots=lambda s: bot(), pause_s=pause_s)
+    t.consoles[seat].player = Paced(bot(), pause_s)
+
+    def until(done):
+        while not done() and t.now < most:
+            t.advance(100, done)
+        assert done(), t.controller.faults[-3:]
+    return t, until
+
+
 def test_tapis_play_operator_keys_set_the_limits_and_give_the_bank():
     """tapis play, club: the operator's keys send the supervisor device's commands on its
     own link: L doubles the limits (in force from the next bank, shown on the seat's
     display), G gives the person's seat the bank; the game plays on."""
-    from tapis.host.play.seats import Paced
-    from tapis.host.play.table import PlayTable
-    from tapis.simulator.kits.club import Bot
-    t = PlayTable(2, "club", 2, bots=lambda s: Bot(), pause_s=0.3)
-    t.consoles[2].player = Paced(Bot(), 0.3)
-
-    def until(done, most=400000):
-        while not done() and t.now < most:
-            t.advance(100, done)
-        assert done(), t.controller.faults[-3:]
+    t, until = play_table("club", 2, 0.3, 400000)
     t.supervise("give")  # before the device said who it is (its HELLO): refused, counted
     t.advance(100)
     assert t.controller.errors.get("supervisor") == 1 and t.game.banker == 0
@@ -806,16 +814,7 @@ def test_money_is_conserved_through_the_supervisors_ecarte_limits(seed, changes,
 def test_tapis_play_operator_key_sets_the_ecarte_limits():
     """tapis play, écarté: the operator's L doubles the stake and the largest bet with the
     supervisor device (in force from the next game, shown on the person's display)."""
-    from tapis.host.play.seats import Paced
-    from tapis.host.play.table import PlayTable
-    from tapis.simulator.kits.ecarte import Bot
-    t = PlayTable(2, "ecarte", 0, bots=lambda s: Bot(), pause_s=0)
-    t.consoles[0].player = Paced(Bot(), 0)
-
-    def until(done, most=600000):
-        while not done() and t.now < most:
-            t.advance(100, done)
-        assert done(), t.controller.faults[-3:]
+    t, until = play_table("ecarte", 0, 0, 600000)
     until(lambda: t.game.finished_deals() >= 1 and t.game.to_act >= 0)
     t.supervise("limits")
     until(lambda: t.game.wagers.next == [2, 40] or t.game.wagers.stake == 2)
