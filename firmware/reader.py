@@ -181,24 +181,71 @@ def parse(data, chain=None):
     return recs, offs, 0
 
 
-def group(recs):
+def _input(r):
+    return [tuples(r["a"]), [tuples(e) for e in r["e"]], r.get("f")]
+
+
+class Inputs:
+    """A game's journaled inputs as a list that stays in flash: their records' offsets,
+    each read back and parsed when it is asked for (the board's resume replays them one
+    at a time; a piquet deal's 41 inputs held parsed cost 23 KB of a 64-bit port's heap).
+    The records were checked as the journal was opened, at this boot."""
+
+    def __init__(self, store):
+        self.store = store
+        self.at = []
+
+    def __len__(self):
+        return len(self.at)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):  # as lazy as the whole
+            part = Inputs(self.store)
+            part.at = self.at[i]
+            return part
+        return self._read(self.at[i])
+
+    def __delitem__(self, i):
+        del self.at[i]
+
+    def __eq__(self, other):  # (as the list it stands for)
+        return list(self) == list(other)
+
+    def __iter__(self):
+        for a in self.at:
+            yield self._read(a)
+
+    def _read(self, at):
+        store = self.store
+        m = _check(store.read_at(at, 4), at)
+        whole = store.read_at(at, m)  # (the store closes its file before it is written)
+        return _input(json.loads(whole[4:m - (2 if whole[0] == _OLD else 4 if whole[0] == _MAGIC else 8)]))
+
+
+def group(recs, store=None):
     """The records as games: [{"game", "options", "number", "state", "events", "inputs":
     [[action, events, from]], "voided": [...], "done", "supervised": [the supervisor's
-    and the operator's records: recall, configuration]}], oldest first."""
+    and the operator's records: recall, configuration]}], oldest first. store: the
+    inputs are Inputs of it, given in recs as their records' offsets."""
     games = []
     g = None
     for r in recs:
+        if isinstance(r, int):  # an input's offset: it stays in flash (Inputs)
+            if g is None:
+                raise JournalError("journal corrupt: an 'i' record before any game began")
+            g["inputs"].at.append(r)
+            continue
         k = r["k"]
         if k == "b":
             g = {"game": r["g"], "options": r["o"], "number": r["n"], "state": r["s"],
                  "count": r.get("c", 0),
-                 "events": [tuples(e) for e in r["e"]], "inputs": [], "voided": [],
-                 "done": False, "supervised": []}
+                 "events": [tuples(e) for e in r["e"]], "inputs": [] if store is None else Inputs(store),
+                 "voided": [], "done": False, "supervised": []}
             games.append(g)
         elif g is None:
             raise JournalError("journal corrupt: a %r record before any game began" % k)
         elif k == "i":
-            g["inputs"].append([tuples(r["a"]), [tuples(e) for e in r["e"]], r.get("f")])
+            g["inputs"].append(_input(r))
         elif k == "v":
             n = r["n"]
             dropped = g["inputs"][len(g["inputs"]) - n:]
@@ -255,14 +302,17 @@ def open(journal, everything=True, keep_log=True):
             if deal is not None:  # the board: the game from the state its last deal left
                 b = recs[0]
                 b["s"], b["e"] = rec["s"], []
-                recs = [b] + [r for r in recs if r["k"] == "s"]  # (what the supervisor did)
+                recs = [b] + [r for r in recs if not isinstance(r, int) and r["k"] == "s"]  # (the supervisor's)
             continue
+        if k == "i":
+            f = rec.get("f")
+            if f:  # [addr, seq] or [addr, seq, the device's session then]
+                journal.frames[f[0]] = (f[1], f[2] if len(f) > 2 else None)
+            if not everything:  # the board: the input stays in flash until it is replayed
+                rec = off
         recs.append(rec)
-        if rec["k"] == "i" and rec.get("f"):
-            f = rec["f"]  # [addr, seq] or [addr, seq, the device's session then]
-            journal.frames[f[0]] = (f[1], f[2] if len(f) > 2 else None)
     journal.size = store.size()
-    games = group(recs) if recs else []
+    games = group(recs, None if everything else store) if recs else []
     journal.last = games[-1] if games else None
     if journal.last:
         journal.number = journal.last["number"]
