@@ -45,6 +45,7 @@ _CHK = const(0x5A)
 _MAX = const(0xFFFF)
 _CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
 KEEP = const(10)
+_GENERATOR = type((lambda: (yield))())
 
 
 class JournalError(ValueError):
@@ -56,17 +57,17 @@ def frame(rec, j=None):
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
     j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
     j = j or Journal(None)
-    s = _stream()
+    s = j.stream or _stream()  # (a journal's: free once its records are written)
     n = j._frame(s, rec, 0)
     s.seek(0)
     return s.read(n)
 
 
-def _stream():
+def _stream(size=512):
     """A stream to frame records on (seek, write, tell, readinto, read; untyped: the
     MicroPython stubs' BytesIO has none of them)."""
     try:
-        return getattr(io, "BytesIO")(512)
+        return getattr(io, "BytesIO")(size)
     except TypeError:  # CPython, whose json.dump writes str
         from . import memstore
         return getattr(memstore, "Text")()
@@ -90,6 +91,9 @@ class Journal:
         self.head = bytes(8)  # the chain's head: the last record's tag
         self.keep = keep
         self.holding = held
+        # the stream records are framed on, made at boot and kept: at a game's end a record
+        # is 1.1-1.3 KB, a block a board's fragmented heap may no longer have
+        self.stream = _stream(1536) if store is not None else None
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
         self.torn = 0  # bytes of an incomplete last record dropped at open()
@@ -121,9 +125,9 @@ class Journal:
         together), framed in place on one stream and copied to the store in pieces: a
         record costs the heap one block of its size, not copies (on a board's fragmented
         heap, a free block of 1 KB may be missing while 30 KB are free). The stream: a
-        native one on MicroPython, made for each write and dropped after it (one kept would
-        be heap held all session: a game's first record is 1.1-1.3 KB, an input's 0.1 KB)."""
-        s = _stream()
+        native one on MicroPython, made with the journal and kept (1.5 KB held all session
+        instead of a block of a game's first record, 1.1-1.3 KB, wanted at each game's end)."""
+        s = self.stream or _stream()
         n = 0
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
             n = self._frame(s, {"k": "h", "d": self.device, "p": []}, 0)
@@ -154,7 +158,16 @@ class Journal:
         for key in rec:
             if key != "k":
                 s.write(', "%s": ' % key)
-                json.dump(rec[key], s)
+                v = rec[key]
+                if isinstance(v, _GENERATOR):  # a game's state (Rules.state), a field at a time
+                    sep = "{"
+                    for name, x in v:
+                        s.write('%s"%s": ' % (sep, name))
+                        json.dump(x, s)
+                        sep = ", "
+                    s.write("}" if sep == ", " else "{}")
+                else:
+                    json.dump(v, s)
         s.write("}")
         n = s.tell() - at - 4
         if n > _MAX:
@@ -206,10 +219,10 @@ class Journal:
         # board must still know them, or the frames its devices send again (they were
         # not acknowledged while held) would be applied a second time, in the new game
         recs.append({"k": "b", "g": self.name, "o": self.opts, "n": self.number,
-                     "s": game.snapshot(), "c": self.count, "e": [],
+                     "s": game.state(), "c": self.count, "e": [],
                      "f": list(self.frames.items())})
-        unload("snapshot")  # needed at a game's end only
         self._write(*recs)
+        unload("snapshot")  # needed at a game's end only (the state is written as it is read)
         self.flush()
         self.compact()
 
@@ -231,7 +244,7 @@ class Journal:
                 # during a deal's dealing voids it: boot.py looks for its beginning
                 # after this record)
                 self.deal = g.finished_deals()
-                self._write({"k": "d", "s": g.snapshot(), "f": list(self.frames.items())})
+                self._write({"k": "d", "s": g.state(), "f": list(self.frames.items())})
                 unload("snapshot")
 
     def void(self, n, why):

@@ -127,8 +127,14 @@ class Rules:
 
     def snapshot(self):
         """The state as JSON-ready data (the journal keeps it at each game's end)."""
-        from .snapshot import take  # only then: the board keeps it out of its heap in play
-        return take(self, self.FIELDS)
+        return dict(self.state())
+
+    def state(self):
+        """The state's fields frozen (snapshot.py), one (name, value) at a time: the journal
+        writes each as it comes, with no copy of the whole state in the board's heap."""
+        from .snapshot import freeze  # only then: the board keeps it out of its heap in play
+        for k in self.FIELDS:
+            yield k, freeze(getattr(self, k))
 
     def restore(self, frozen):
         """Put a snapshot back onto a game built with the same options."""

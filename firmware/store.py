@@ -48,12 +48,15 @@ class FileStore:
                 dst.write(head)
                 src.seek(start)
                 left = end - start
+                buf = bytearray(256)  # one small block for the whole copy
+                piece = memoryview(buf)
                 while left > 0:
-                    piece = src.read(min(512, left))
-                    if not piece:
+                    n = src.readinto(buf)
+                    if not n:
                         break
-                    dst.write(piece)
-                    left -= len(piece)
+                    n = min(n, left)
+                    dst.write(piece[:n])
+                    left -= n
                     if self.feed is not None:
                         self.feed()
         os.rename(tmp, self.path)

@@ -88,7 +88,7 @@ def void(ctrl, who):
     j.follow(game)
     # the state the deal begins from again: a board resumes from the last one (reader.py),
     # and the one before may be of the voided deal's
-    j._write({"k": "d", "s": game.snapshot(), "f": list(j.frames.items())})
+    j._write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
     unload("boot", "reader", "snapshot")
     ctrl.table = kit.Table(game)

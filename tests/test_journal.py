@@ -118,7 +118,7 @@ def test_a_compaction_feeds_the_watchdog_as_it_copies(tmp_path, played):
     fed = []
     store.feed = lambda: fed.append(1)
     store.keep(0, len(raw))
-    assert len(fed) == -(-len(raw) // 512) and open(path, "rb").read() == raw
+    assert len(fed) == -(-len(raw) // 256) and open(path, "rb").read() == raw
 
 
 def in_a_deal(seed, game, deals):

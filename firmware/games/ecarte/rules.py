@@ -100,10 +100,9 @@ class Ecarte(Dealing, Playing, Questions, Rules):
     def finished_deals(self):
         return self.deal_no - 1
 
-    def snapshot(self):
-        out = Rules.snapshot(self)
-        out["wagers"] = self.wagers.snapshot()
-        return out
+    def state(self):
+        yield from Rules.state(self)
+        yield "wagers", self.wagers.snapshot()
 
     def restore(self, frozen):
         Rules.restore(self, frozen)
