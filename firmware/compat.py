@@ -14,10 +14,10 @@ def unload(*names):
     depth of the package, once nothing refers to them."""
     import sys
     top = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
-    for key in list(sys.modules):
+    found = [key for key in sys.modules if key.startswith(top) and key[key.rfind(".") + 1:] in names]
+    for key in found:  # (not a list of every module: 0.5 KB of a fragmented heap at a resume)
         name = key[key.rfind(".") + 1:]
-        if key.startswith(top) and name in names:
-            del sys.modules[key]
-            parent = sys.modules.get(key[:key.rfind(".")])
-            if parent is not None and name in parent.__dict__:
-                delattr(parent, name)
+        del sys.modules[key]
+        parent = sys.modules.get(key[:key.rfind(".")])
+        if parent is not None and name in parent.__dict__:
+            delattr(parent, name)

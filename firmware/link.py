@@ -65,36 +65,39 @@ def later(a, b):
 
 
 class _Peer:
-    """What one end knows about one device address."""
+    """What one end knows about one device address. The defaults are the class's: an
+    instance holds only what was set for it (a map of 27 slots a peer, 464 B on a 64-bit
+    port, was what a board's heap lacked at a resume)."""
+
+    seq = 0  # the last sequence number sent to it
+    rx = None  # type: int | None  # the last sequence number taken from it
+    restored = None  # type: int | None  # the last taken, says the journal
+    expect = None  # type: int | None  # its last frame in flight, from its HELLO
+    ack_due = False
+    nakked = None  # type: int | None
+    heard = 0
+    greet = False  # this end greets it (the controller's end)
+    keep = False  # what is queued for it survives its death (greet(keep=True))
+    hello_ms = None  # type: int | None  # when HELLO was last sent (greeting end)
+    hellos = 0  # HELLOs sent without an answer
+    helloed = False  # it answered HELLO
+    ping_ms = 0
+    quiet = False  # gave up resending until greeted again (device end)
+    lost = False  # what was queued for it is gone, since the controller last looked
+    dead = False
+    refused = None  # type: str | None  # why it was refused
+    info = None  # type: tuple | None  # (type, serial, version) from its HELLO
+    session = None  # type: int | None  # its session, from its HELLO
+    pads = None  # type: tuple | None  # the session key's HMAC pads (a paired device)
+    sk = None  # type: bytes | None  # the session key
+    tx = 0  # the counter of the last frame sealed to it in this session
+    rc = 0  # ... and of the last one taken from it
+    nonce = None  # type: bytes | None  # the challenge this end sent, or answers
+    answered = None  # type: tuple | None  # (challenge, answer) of this session (device end)
 
     def __init__(self):
-        self.seq = 0  # the last sequence number sent to it
         self.pending = []  # [seq, frame, sent_ms, tries], oldest first
-        self.rx = None  # type: int | None  # the last sequence number taken from it
-        self.restored = None  # type: int | None  # the last taken, says the journal
-        self.expect = None  # type: int | None  # its last frame in flight, from its HELLO
-        self.ack_due = False
-        self.nakked = None  # type: int | None
-        self.heard = 0
-        self.greet = False  # this end greets it (the controller's end)
-        self.keep = False  # what is queued for it survives its death (greet(keep=True))
-        self.hello_ms = None  # type: int | None  # when HELLO was last sent (greeting end)
-        self.hellos = 0  # HELLOs sent without an answer
-        self.helloed = False  # it answered HELLO
-        self.ping_ms = 0
-        self.quiet = False  # gave up resending until greeted again (device end)
-        self.lost = False  # what was queued for it is gone, since the controller last looked
-        self.dead = False
-        self.refused = None  # type: str | None  # why it was refused
-        self.info = None  # type: tuple | None  # (type, serial, version) from its HELLO
-        self.session = None  # type: int | None  # its session, from its HELLO
         self.errors = {}  # type: dict
-        self.pads = None  # type: tuple | None  # the session key's HMAC pads (a paired device)
-        self.sk = None  # type: bytes | None  # the session key
-        self.tx = 0  # the counter of the last frame sealed to it in this session
-        self.rc = 0  # ... and of the last one taken from it
-        self.nonce = None  # type: bytes | None  # the challenge this end sent, or answers
-        self.answered = None  # type: tuple | None  # (challenge, answer) of this session (device end)
 
 
 class Link:
