@@ -135,7 +135,7 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
             ctrl.step(now)
         elif op != b"Q":
             raise ValueError("bad envelope %r" % (op,))
-        report = repr(applied).encode() if applied else b""
+        report = [repr(x).encode() for x in applied]  # (pieces: not one block of the board's heap)
         applied[:] = []
         steps += 1
         if heap or steps % _YIELD_EVERY == 0:
@@ -147,7 +147,17 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
             if heap:
                 high = max(high, gc.mem_alloc() - base)
         out, bus = shoe.take(), port.take()
-        stdout.write(b"R" + struct.pack(">IIII", len(out), len(bus), len(report), high) + out + bus + report)
+        n = sum(len(r) + 2 for r in report)  # "[" a ", " b "]": the repr() of the list
+        stdout.write(b"R" + struct.pack(">IIII", len(out), len(bus), n, high))
+        stdout.write(out)
+        stdout.write(bus)
+        sep = b"["
+        for r in report:
+            stdout.write(sep)
+            stdout.write(r)
+            sep = b", "
+        if report:
+            stdout.write(b"]")
         if op == b"Q":
             return
 
