@@ -14,9 +14,13 @@ def unload(*names):
     depth of the package, once nothing refers to them."""
     import sys
     top = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
-    found = [key for key in sys.modules if key.startswith(top) and key[key.rfind(".") + 1:] in names]
-    for key in found:  # (not a list of every module: 0.5 KB of a fragmented heap at a resume)
-        name = key[key.rfind(".") + 1:]
+    while True:  # one at a time (a list of every module is 0.5 KB of a fragmented heap)
+        for key in sys.modules:
+            name = key[key.rfind(".") + 1:]
+            if key.startswith(top) and name in names:
+                break
+        else:
+            return
         del sys.modules[key]
         parent = sys.modules.get(key[:key.rfind(".")])
         if parent is not None and name in parent.__dict__:
