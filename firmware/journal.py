@@ -57,17 +57,17 @@ def frame(rec, j=None):
     interpreter keeps a dict in, so a reader can tell a game's beginning from its head.
     j: a keyed journal, whose chain the record goes on (its head moves on to the record's tag)."""
     j = j or Journal(None)
-    s = j.stream or _stream()  # (a journal's: free once its records are written)
+    s = j.stream  # (free once the journal's records are written)
     n = j._frame(s, rec, 0)
     s.seek(0)
     return s.read(n)
 
 
-def _stream(size=512):
-    """A stream to frame records on (seek, write, tell, readinto, read; untyped: the
-    MicroPython stubs' BytesIO has none of them)."""
+def _stream():
+    """A stream to frame records on, room for a game's first record made at once (seek,
+    write, tell, readinto, read; untyped: the MicroPython stubs' BytesIO has none of them)."""
     try:
-        return getattr(io, "BytesIO")(size)
+        return getattr(io, "BytesIO")(1536)
     except TypeError:  # CPython, whose json.dump writes str
         from . import memstore
         return getattr(memstore, "Text")()
@@ -93,7 +93,7 @@ class Journal:
         self.holding = held
         # the stream records are framed on, made at boot and kept: at a game's end a record
         # is 1.1-1.3 KB, a block a board's fragmented heap may no longer have
-        self.stream = _stream(1536) if store is not None else None
+        self.stream = _stream()
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
         self.torn = 0  # bytes of an incomplete last record dropped at open()
@@ -127,7 +127,7 @@ class Journal:
         heap, a free block of 1 KB may be missing while 30 KB are free). The stream: a
         native one on MicroPython, made with the journal and kept (1.5 KB held all session
         instead of a block of a game's first record, 1.1-1.3 KB, wanted at each game's end)."""
-        s = self.stream or _stream()
+        s = self.stream
         n = 0
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
             n = self._frame(s, {"k": "h", "d": self.device, "p": []}, 0)
