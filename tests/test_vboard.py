@@ -229,10 +229,12 @@ CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after e
 # The 1,000 deals run the ROMFS route (rom=True): the firmware's bytecode out of the heap, as
 # on a board with a ROM partition or frozen code. Issue 11 asks for 96 KB; measured
 # (docs/performance.md, "96 KB on the unix port"): écarté does not boot in 96 KB (69.5 KB
-# resident on this 64-bit port), and these are the smallest heaps, in steps of 4 KB, that
-# played the 1,000 deals with the four power cycles, seed 3 (they were 128, 136 and 120 KB
-# before the resume read its inputs from flash and the journal kept its stream).
-UNIX_HEAP_ROM = {"ecarte": 104 * 1024, "piquet": 116 * 1024, "club": 108 * 1024}
+# resident on this 64-bit port). The smallest heaps, in steps of 4 KB, that played the
+# 1,000 deals with the four power cycles, seed 3, were 104 (écarté), 116 (piquet) and 108 KB
+# (club); 128, 136 and 120 before the resume read its inputs from flash and the journal kept
+# its stream. The test runs 4 KB above them: the smallest is not monotonic, and a change of
+# a few bytes anywhere (a tidier journal.py) moved écarté's from 104 to 108.
+UNIX_HEAP_ROM = {"ecarte": 108 * 1024, "piquet": 120 * 1024, "club": 112 * 1024}
 
 
 @pytest.mark.slow
