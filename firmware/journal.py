@@ -22,6 +22,14 @@
 # boundary leaves a sound chain: the host finds it against the last head it verified
 # (tapis recall --verify).
 #
+# A keyed journal is also sealed, so that a board's boot checks it at the speed of SHA-256
+# (C code), not of an HMAC a record: before every game's first record and every deal's
+# state after the first record, a seal {"k": "z", "h": the SHA-256, in hex, of the tag the
+# segment's first record chains from and every byte of its records} closes the segment
+# since the last seal (or the head); the seal is a record of the chain like any other.
+# The boot hashes every segment and checks each seal's tag, then the tags of the records
+# after the last seal only (reader.starts).
+#
 # Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
 # with a 4-byte SHA-256 sum instead of TAG, or 4A with a CRC-16. A keyed journal refuses
 # them (anyone can write those), and an unkeyed reader refuses 4C records.
@@ -31,9 +39,11 @@
 # last frames} begins a game; {"k": "i", "a": action, "e": events, "f":
 # [address, seq]} is one input (from that frame); {"k": "d", "s": state, "f": frames}
 # the state after a deal's end (not a game's: "b" has it), at a player's first input;
-# {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game.
+# {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game;
+# {"k": "z", "h": hex} seals the records before it (above).
 import io
 import json
+from binascii import hexlify
 from hashlib import sha256
 
 from .compat import const, unload
@@ -89,6 +99,8 @@ class Journal:
         self.pads = pads(derive(key, b"journal")) if key else None
         self.device = device
         self.head = bytes(8)  # the chain's head: the last record's tag
+        self.seg = None  # the open segment's SHA-256 (a keyed journal's: the seals')
+        self.fed = 0  # the records it has had
         self.keep = keep
         self.holding = held
         # the stream records are framed on, made at boot and kept: at a game's end a record
@@ -131,10 +143,18 @@ class Journal:
         n = 0
         if self.pads is not None and self.size == 0:  # a fresh chain: its head first
             n = self._frame(s, {"k": "h", "d": self.device, "p": []}, 0)
+            self.seg = sha256(self.head)  # a segment's hash starts from the tag its first record chains from
         for rec in recs:
-            if rec["k"] == "b":
+            k = rec["k"]
+            seg = self.seg
+            if seg is not None and self.fed and (k == "b" or k == "d"):  # what came before a game's or a deal's state: sealed
+                n = self._frame(s, {"k": "z", "h": hexlify(seg.digest()).decode()}, n)
+                seg = self.seg = sha256(self.head)
+                self.fed = 0
+            if k == "b":
                 self.starts.append(self.size + n)
-            n = self._frame(s, rec, n)
+            n = self._frame(s, rec, n, seg)
+            self.fed += 1
         self.size += n
         if self.holding:
             s.seek(0)
@@ -142,17 +162,21 @@ class Journal:
         else:
             self.store.append_from(s, n)
 
-    def _pieces(self, s, at, n):
-        """The n bytes of the stream s from `at`, 128 at a time (small blocks)."""
+    def _pieces(self, s, at, n, seg):
+        """The n bytes of the stream s from `at`, 128 at a time (small blocks), hashed into
+        the segment's `seg` too if given."""
         s.seek(at)
         while n > 0:
             b = s.read(min(n, 128))
             n -= len(b)
+            if seg is not None:
+                seg.update(b)
             yield b
 
-    def _frame(self, s, rec, at):
+    def _frame(self, s, rec, at, seg=None):
         """Frame `rec` on the stream s at offset `at` (the keyed journal's chain moves on to
-        its tag); returns the offset after it."""
+        its tag; the record goes into the segment's hash `seg` if given); returns the offset
+        after it."""
         s.seek(at + 4)  # the payload, kind first, written by json.dump in pieces
         s.write('{"k": "%s"' % rec["k"])
         for key in rec:
@@ -176,7 +200,9 @@ class Journal:
         s.seek(at)
         s.write(bytes((_CHAIN if p is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK)))
         if p is not None:  # the board's: the tag over the record read back in pieces
-            t = self.head = keyed(p, self.head, self._pieces(s, at, n + 4))[:8]
+            t = self.head = keyed(p, self.head, self._pieces(s, at, n + 4, seg))[:8]
+            if seg is not None:
+                seg.update(t)
         else:  # the host's unkeyed journals
             s.seek(at)
             t = sha256(s.read(n + 4)).digest()[:4]

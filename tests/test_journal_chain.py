@@ -326,6 +326,8 @@ def test_every_attack_is_refused_on_a_micropython_board(club, ecarte, theirs):
         "deleted game": (b"".join(recs[:starts[1]] + recs[starts[2]:]), "ecarte"),
         "reordered": (b"".join(swapped), "ecarte"),
         "spliced": (spliced(ecarte, theirs), "ecarte"),
+        "resealed": (resealed_edit(ecarte)[0], "ecarte"),
+        "seal deleted": (b"".join(recs[:seals(recs)[2]] + recs[seals(recs)[2] + 1:]), "ecarte"),
     }
     for name, (data, game) in attacks.items():
         said = unix_boots(data, game)
@@ -358,3 +360,74 @@ def test_board_journal_exports_then_moves_aside_only_when_asked(ecarte, tmp_path
     # the copy verifies as what it is: a journal with a record missing, named
     r = verify(tmp_path, (tmp_path / "copy.bin").read_bytes(), "copy-check.bin")
     assert r.returncode == 2 and "record 3" in r.stderr, r.stderr
+
+
+def seals(recs):
+    return [i for i, r in enumerate(recs) if kind(r) == "z"]
+
+
+def test_a_seal_closes_each_game_and_each_deal(ecarte):
+    recs = split(ecarte)
+    states = [i for i, r in enumerate(recs) if kind(r) in ("b", "d")]
+    assert len(states) > 4
+    # every game's beginning but the first's, and every deal's state, comes after a seal
+    assert seals(recs) == [i - 1 for i in states[1:]]
+
+
+def resealed(recs, z):
+    """The seal recs[z] with its SHA-256 recomputed over the records before it, as the
+    attacker can (SHA-256 needs no key), its tag kept (the one he cannot make)."""
+    start = max([i for i in seals(recs) if i < z] + [0])
+    h = hashlib.sha256(recs[start][-8:] if start else
+                       (bytes(json.loads(payload(recs[0]))["p"]) or recs[0][-8:]))
+    for r in recs[start + 1:z]:
+        h.update(r)
+    body = json.dumps({"k": "z", "h": h.hexdigest()}).encode()
+    return reframe(recs[z], body, "tag")
+
+
+def resealed_edit(data):
+    """(an input edited in the second sealed segment, its seal recomputed; the seal's number)"""
+    recs = split(data)
+    z = seals(recs)[1]
+    k = max(i for i in range(z) if kind(recs[i]) == "i")
+    body = payload(recs[k]).replace(b'"e": [', b'"e": [["void"], ', 1)
+    assert body != payload(recs[k])
+    recs[k] = reframe(recs[k], body, "tag")
+    assert resealed(split(data), z) == split(data)[z]  # (the seal as the table made it)
+    recs[z] = resealed(recs, z)
+    return b"".join(recs), z
+
+
+def test_an_edit_with_its_seal_recomputed_is_refused(ecarte, tmp_path):
+    forged, z = resealed_edit(ecarte)
+    got = refused_everywhere(forged, "ecarte", tmp_path)
+    assert "record %d " % z in str(got) and "tag does not chain" in str(got)
+
+
+def test_a_seal_deleted_is_refused(ecarte, tmp_path):
+    recs = split(ecarte)
+    z = seals(recs)[2]
+    got = refused_everywhere(b"".join(recs[:z] + recs[z + 1:]), "ecarte", tmp_path)
+    assert "seal" in str(got) or "chain" in str(got)
+
+
+def test_a_sealed_segment_deleted_with_its_seal_is_refused(ecarte, tmp_path):
+    recs = split(ecarte)
+    a, b = seals(recs)[1:3]
+    got = refused_everywhere(b"".join(recs[:a + 1] + recs[b + 1:]), "ecarte", tmp_path)
+    assert "seal" in str(got) or "chain" in str(got)
+
+
+def test_the_boot_checks_a_tag_a_seal_and_a_record_after_the_last_seal_only(ecarte, monkeypatch):
+    """The board's boot hashes the sealed segments (SHA-256, C code) and makes an HMAC for
+    the head, each seal and each record after the last seal: not one a record."""
+    from tapis.firmware import reader
+
+    made = []
+    keyed = reader.keyed
+    monkeypatch.setattr(reader, "keyed", lambda *a: made.append(1) or keyed(*a))
+    recs = split(ecarte)
+    assert not isinstance(boots(ecarte, "ecarte"), JournalError)
+    last = seals(recs)[-1]
+    assert len(made) == 1 + len(seals(recs)) + len(recs) - last - 1 < len(recs) / 3
