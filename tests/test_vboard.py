@@ -236,8 +236,10 @@ CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after e
 # 1,000 deals with the four power cycles, seed 3, were 104 (écarté), 116 (piquet) and 108 KB
 # (club); 128, 136 and 120 before the resume read its inputs from flash and the journal kept
 # its stream. The test runs 4 KB above them: the smallest is not monotonic, and a change of
-# a few bytes anywhere (a tidier journal.py) moved écarté's from 104 to 108.
-UNIX_HEAP_ROM = {"ecarte": 108 * 1024, "piquet": 120 * 1024, "club": 112 * 1024}
+# a few bytes anywhere (a tidier journal.py) moved écarté's from 104 to 108. With the
+# journal's seals (issue 11.5): 104, 116 and 116 KB (club's 112 fails: a 512-byte block
+# for a deal's state, in snapshot.freeze, missing).
+UNIX_HEAP_ROM = {"ecarte": 108 * 1024, "piquet": 120 * 1024, "club": 120 * 1024}
 
 
 @pytest.mark.slow
