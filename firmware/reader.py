@@ -183,14 +183,14 @@ def starts(store, chain=None):
     buf = bytearray(2048)  # n bytes of the journal from offset `at`; the record walked at i
     mv = memoryview(buf)
     at, n, i, c = 0, 0, 0, 0
-    seg, fed = None, 0  # the open segment's hash (a keyed journal's), and the offset it has the bytes to
+    seg, hashed = None, 0  # the open segment's hash (a keyed journal's), and the offset it has the bytes to
     try:
         while i < end:
             k = i - at
             if k + 13 > n:  # read on, from the record if it starts in buf
                 if seg is not None:
-                    seg.update(mv[fed - at:min(k, n)])
-                at = fed = at + min(k, n)
+                    seg.update(mv[hashed - at:min(k, n)])
+                at = hashed = at + min(k, n)
                 n = store.read_at(at, buf)
                 k = i - at
                 if k:  # still in a long record's bytes
@@ -218,8 +218,7 @@ def starts(store, chain=None):
                     deal = i
             elif p is not None and (i == 0 or h == 0x7A):  # the head, a seal: checked whole
                 if seg is not None:
-                    seg.update(mv[fed - at:k])
-                fed = i
+                    seg.update(mv[hashed - at:k])
                 if k + m > n:
                     at, n, k = i, store.read_at(i, buf), 0
                 whole = mv[k:k + m]
@@ -229,7 +228,7 @@ def starts(store, chain=None):
                     tag = _chains(p, bytes(buf[k - 8:k]) if k >= 8 else store.read_at(i - 8, 8), whole, c, i)
                     _sealed(seg, whole, c, i)
                     seg, trust = sha256(tag), (i + m, tag, c + 1)
-                fed = i + m
+                hashed = i + m
             i += m
             c += 1
         return found, None, deal, trust
