@@ -3,8 +3,9 @@
 #
 # `tapis flash` writes, beside the code, at the root of the board's filesystem:
 #   manifest.json  {"v": 2, "device": ID, "version": N, "files": {path: sha256 hex}}: every
-#                  file the board runs (main.py, boot.py if any, lib/**, firmware/**) and
-#                  the signed configuration
+#                  file the board runs (main.py, boot.py if any, lib/**, fwimage.mpy and
+#                  firmware.img, the image of the firmware's modules) and the signed
+#                  configuration
 #   manifest.sig   the manifest's signature (below: hash-based, leaf N of the device's tree)
 #   manifest.pub   the tree's root (hex): a public key, which cannot sign
 # and the board keeps manifest.high, the highest version it has verified.
@@ -41,6 +42,9 @@ finally:
     if _MP:
         sys.path.extend(_saved)
 del _saved
+# The mounted firmware image (firmware/fwimage.py, mounted by main.py), whose modules the
+# walk below leaves out: the image is a file of the manifest, hashed whole.
+_MOUNT = getattr(sys.modules.get("fwimage"), "MOUNT", None)
 
 
 # The signature (hash-based: the board can verify it but not make it). hashlib.sha256 is the
@@ -142,7 +146,7 @@ def _code_files(root, under=""):
         return found
     for name, kind in entries:
         rel = under + "/" + name
-        if kind == 0x4000:
+        if kind == 0x4000 and root + rel != _MOUNT:
             found.extend(_code_files(root, rel))
         elif name.endswith(".py") or name.endswith(".mpy"):
             found.append(rel[1:])

@@ -2,9 +2,13 @@
 mpremote, verify by reading the hashes back (SPEC §3 "Software verification", §8).
 
 The board's filesystem after a flash:
-  main.py          a stub: firmware.manifest.boot() checks, unloads the check, then ENTRY starts
+  main.py          a stub: fwimage.mount() mounts the image at /fw, firmware.manifest.boot()
+                   checks, unloads the check, then ENTRY starts
   boot.py, lib/**  only when given (--boot-py, --lib): signed like the rest
-  firmware/**.mpy  every firmware module, compiled (the virtual board's entry is left out)
+  firmware.img     every firmware module, compiled (the virtual board's entry is left out),
+                   packed in one file (firmware/fwimage.py: one file to open and hash, and
+                   an import a search in its index, not four littlefs lookups)
+  fwimage.mpy      firmware/fwimage.py compiled: what mounts the image
   config.json      what the table plays (configuration(): game, variant, options), signed
                    with the code: firmware/config.py reads it
   manifest.json    {"v": 2, "device": ID, "version": N, "files": {path: sha256 hex}}
@@ -30,10 +34,13 @@ import tempfile
 from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
+from tapis.firmware import fwimage
 from tapis.firmware import manifest as S
 from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
 
 DEFAULT_ENTRY = "firmware.main"
+IMAGE = fwimage.IMAGE
+MOUNTER = "fwimage.mpy"  # at the root: it mounts the image the rest of the firmware is in
 
 
 class FlashError(RuntimeError):
@@ -41,10 +48,11 @@ class FlashError(RuntimeError):
 
 
 def boot_stub(entry):
-    """main.py: the check (which unloads itself), then the entry, from the stub's own
-    namespace, so that nothing of the check stays referenced while the table runs."""
-    return ("# Written by tapis flash: check the signed manifest, then start the table.\n"
-            "if __import__('firmware.manifest').manifest.boot() and %r:\n"
+    """main.py: the image mounted, the check (which unloads itself), then the entry, from
+    the stub's own namespace, so that nothing of the check stays referenced while the table
+    runs."""
+    return ("# Written by tapis flash: mount the firmware image, check the signed manifest, then start the table.\n"
+            "if __import__('fwimage').mount() and __import__('firmware.manifest').manifest.boot() and %r:\n"
             "    __import__(%r)\n" % (entry or "", entry or "")).encode()
 
 
@@ -81,7 +89,8 @@ def build_image(entry=DEFAULT_ENTRY, out_dir=None, config=None, extra=None):
             sizes = compile_firmware(tmp, NOT_DEPLOYED)
         except ImageError as e:
             raise FlashError(str(e)) from None
-        image = {path: (Path(tmp) / path).read_bytes() for path in sizes}
+        modules = {path: (Path(tmp) / path).read_bytes() for path in sizes}
+    image = {MOUNTER: modules.pop("firmware/" + MOUNTER), IMAGE[1:]: fwimage.pack(modules)}
     image["main.py"] = boot_stub(entry)
     image["config.json"] = config if config is not None else configuration()
     for path, data in (extra or {}).items():
@@ -465,14 +474,15 @@ def walk(d):
     for e in os.ilistdir(d or '/'):
         p = d + '/' + e[0]
         if e[1] == 0x4000:
-            walk(p)
+            if p != %r:  # the image's mount (a soft reboot keeps it on some ports): not littlefs
+                walk(p)
         elif p[1:] not in keep and (p.startswith('/firmware/') or p.endswith('.py') or p.endswith('.mpy')):
             os.remove(p)
             gone.append(p[1:])
 gone = []
 walk('')
 print(repr(gone))
-"""
+""" % (fwimage.MOUNT,)
 
 HASH_CODE = """
 import hashlib, binascii
@@ -510,8 +520,9 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
         log("board: MicroPython %s; the firmware compiled by mpy-cross %s (.mpy v%d.%d)"
             % (".".join(map(str, board[0])), ".".join(map(str, compiler[0])), compiler[1], compiler[2]))
         image = build_image(entry, config=config, extra=extra)
-        log("compiled %d files (%d bytes of .mpy)" % (len(image) - 1, sum(
-            len(d) for p, d in image.items() if p.endswith(".mpy"))))
+        spans = fwimage.index(image[IMAGE[1:]]).values()
+        log("compiled %d modules (%d bytes of .mpy; all but %s packed in %s)" % (
+            len(spans) + 1, sum(b - a for a, b in spans) + len(image[MOUNTER]), MOUNTER, IMAGE[1:]))
         device = device_id(t)
         files = dict(image)
         if not device:
@@ -607,7 +618,8 @@ def _verify(t, device, key_file, image):
     bad = sorted(p for p in files if hashes.get(p) != files[p])
     if bad:
         raise FlashError("hash read back differs from the manifest: %s" % ", ".join(bad))
-    ok = exec_ok(t, "from firmware.manifest import check\nprint(repr(check()))").strip()
+    ok = exec_ok(t, "import fwimage\nfwimage.mount()\nfrom firmware.manifest import check\n"
+                    "print(repr(check()))").strip()
     verdict = ast.literal_eval(ok)
     if not verdict[0]:
         raise FlashError("the board refuses its code: %s" % verdict[1])

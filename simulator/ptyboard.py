@@ -6,7 +6,8 @@ in-memory one) lasts as long as the board object: soft reboots keep it.
 What a pty bridge needs to pass for a board (SPEC §6):
 - the friendly REPL (`>>> `) and the raw REPL (Ctrl-A; code, Ctrl-D; "OK", output, EOF,
   errors, EOF, ">"), Ctrl-B back, Ctrl-C to interrupt;
-- soft reboot on Ctrl-D: a fresh namespace and fresh imports of the board's own modules;
+- soft reboot on Ctrl-D: a fresh namespace, fresh imports of the board's own modules, the import
+  path and mounts of before (main.py mounts the firmware image);
   from the friendly REPL it then runs boot.py and main.py, as a board does;
 - raw-paste requests (Ctrl-E A Ctrl-A) answered with `R\\x00` (not supported), so mpremote
   falls back to the plain raw REPL;
@@ -40,10 +41,11 @@ EMSCRIPTEN_ERRNO = {63: 1, 44: 2, 27: 4, 29: 5, 60: 6, 1: 7, 45: 8, 8: 9, 6: 11,
 #   X: exec code in the board's namespace; reply output, \x04, error text, \x04
 #   R: soft reboot (fresh namespace, forget the board's own modules); reply \x04
 SERVER = r"""
-import sys, os, gc, asyncio, struct
+import sys, os, gc, asyncio, struct, vfs
 os.chdir('/')
 _MAP = %r
 _KEEP = set(sys.modules)
+_PATH = sys.path[:]
 _in = sys.stdin.buffer
 _out = sys.stdout.buffer
 
@@ -64,11 +66,15 @@ async def _serve():
     while True:
         op, n = struct.unpack('>BI', _read(5))
         code = _read(n).decode() if n else ''
-        if op == 82:  # R
+        if op == 82:  # R: as a board's soft reset, the import path and mounts of before
             g = _fresh()
             for k in list(sys.modules):
                 if k not in _KEEP:
                     del sys.modules[k]
+            sys.path[:] = _PATH
+            for _fs, _at in vfs.mount():
+                if _at != '/':
+                    vfs.umount(_at)
             _out.write(b'\x04')
         else:
             err = None

@@ -66,7 +66,7 @@ def test_a_manifest_re_signed_with_the_device_key_on_the_board_is_refused(board)
     write the filesystem could change code and sign again. The board's key now signs
     nothing of the code."""
     b, env = board
-    target = "firmware/cards.mpy"
+    target = "firmware.img"
     saved = {p: read(b, p) for p in (target, "manifest.json", "manifest.sig")}
     try:
         write(b, target, saved[target] + b"\x00")

@@ -16,6 +16,7 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
+from tapis.firmware import fwimage
 from tapis.firmware import manifest as M
 from tapis.firmware.mac import hmac_sha256
 from tapis.host import flash as F
@@ -103,9 +104,25 @@ def reboot(board):
     return got.decode(errors="replace")
 
 
+def image_offset(board, module):
+    """Where a module's bytes start in the board's firmware.img (its index is in the head)."""
+    out, err = board.execute("import binascii\nprint(binascii.hexlify(open('firmware.img', 'rb').read(8192)).decode())",
+                             forward=False)
+    assert not err, err
+    return fwimage.index(bytes.fromhex(out.decode().strip()))[module][0]
+
+
+def flip(board, path, at):
+    """Invert one byte of a file on the board, in place (twice puts it back)."""
+    _, err = board.execute("f = open(%r, 'r+b')\nf.seek(%d)\nb = f.read(1)[0]\nf.seek(%d)\n"
+                           "f.write(bytes([b ^ 255]))\nf.close()" % (path, at, at), forward=False)
+    assert not err, err
+
+
 def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     board, result, env, keys = flashed
-    assert result["ok"] and result["verified"] is True and result["files"] >= 20
+    # main.py, config.json, fwimage.mpy and firmware.img, the image of every other module
+    assert result["ok"] and result["verified"] is True and result["files"] == 4
     assert result["schema"] == "tapis.flash/1" and result["micropython"] == micropython.version()
     # a first flash writes everything: the image, the device id, the manifest, its signature,
     # the public key, the device key
@@ -114,29 +131,29 @@ def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     key_file = keys / ("%s.key" % result["device"])
     assert result["key_file"] == str(key_file) and key_file.exists()
     assert not str(key_file).startswith(str(micropython.REPO))  # never in the repository
-    out, err = board.execute("import os\nprint(sorted(os.listdir('firmware')))", forward=False)
-    names = eval(out)
-    assert not err and "controller.mpy" in names and not any(n.endswith(".py") for n in names)
     assert board.execute("print(open('device.key').read().strip())", forward=False)[0].decode().strip() \
         == key_file.read_text().strip()
     assert "MPY: soft reboot" in (boot := reboot(board)) and "tapis: firmware verified" in boot
+    # the modules are in the image, mounted at /fw by main.py: none is a file of its own
+    out, err = board.execute("import os\nprint(repr((sorted(os.listdir('/fw/firmware')), os.listdir('/'))))", forward=False)
+    names, root = eval(out)
+    assert not err and "controller.mpy" in names and "games" in names and not any(n.endswith(".py") for n in names)
+    assert "firmware" not in root and {"firmware.img", "fwimage.mpy", "main.py"} <= set(root)
     p = tapis("flash", "--port", board.path, "--check", env=env)
     assert p.returncode == 0 and "verified" in p.stdout, p.stderr
 
 
-def test_a_tampered_file_is_refused_at_boot_and_by_the_check(flashed):
+def test_a_tampered_module_is_refused_at_boot_and_by_the_check(flashed):
     board, result, env, keys = flashed
-    target = "firmware/games/ecarte/rules.mpy"
-    original = board.execute("print(repr(open(%r,'rb').read()))" % target, forward=False)[0]
-    board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
+    at = image_offset(board, "firmware/games/ecarte/rules.mpy") + 20
+    flip(board, "firmware.img", at)
     try:
         boot = reboot(board)
-        assert "REFUSING TO RUN: %s was modified" % target in boot
+        assert "REFUSING TO RUN: firmware.img was modified" in boot
         p = tapis("flash", "--port", board.path, "--check", env=env)
-        assert p.returncode == 1 and target in p.stderr
+        assert p.returncode == 1 and "firmware.img" in p.stderr
     finally:
-        board.execute("f=open(%r,'wb')\nf.write(%s)\nf.close()" % (target, original.decode().strip()),
-                      forward=False)
+        flip(board, "firmware.img", at)
     assert "tapis: firmware verified" in reboot(board)
 
 
@@ -237,12 +254,11 @@ def test_a_second_flash_writes_only_what_changed_on_the_board(flashed):
     # (the device id is the board's own now); the same manifest keeps its version
     assert (again["written"], again["unchanged"]) == (0, first["files"] + 4)
     assert again["version"] == first["version"]
-    target = "firmware/cards.mpy"
-    board.execute("f=open(%r,'ab')\nf.write(b'\\x00')\nf.close()" % target, forward=False)
+    flip(board, "firmware.img", image_offset(board, "firmware/cards.mpy") + 20)
     p = tapis("flash", "--port", board.path, "--entry", "none", "--verify", "--json", env=env)
     assert p.returncode == 0, p.stderr
     fixed = json.loads(p.stdout)
-    assert (fixed["written"], fixed["verified"]) == (1, True)  # that file, and only it, written again
+    assert (fixed["written"], fixed["verified"]) == (1, True)  # the image, and only it, written again
     p = tapis("flash", "--port", board.path, "--entry", "none", "--force", "--json", env=env)
     assert json.loads(p.stdout)["written"] == first["files"] + 4
     assert "tapis: firmware verified" in reboot(board)

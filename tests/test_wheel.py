@@ -161,6 +161,6 @@ def test_the_installed_tool_flashes_a_board(installed, tmp_path):
                 TAPIS_KEY_DIR=str(tmp_path))
         assert p.returncode == 0, p.stderr
         got = json.loads(p.stdout)
-        assert got["ok"] and got["verified"] is True and got["files"] >= 20
-        out, err = board.execute("import os\nprint(sorted(os.listdir('firmware')))", forward=False)
-        assert not err and "controller.mpy" in eval(out)  # the board receives firmware/ as before
+        assert got["ok"] and got["verified"] is True and got["files"] == 4
+        out, err = board.execute("import os\nprint(sorted(os.listdir()))", forward=False)
+        assert not err and {"firmware.img", "fwimage.mpy"} <= set(eval(out))  # the modules, in their image

@@ -1,0 +1,161 @@
+# The firmware image (docs/security.md, "Firmware"; docs/performance.md, "Booting from one
+# image"). `tapis flash` packs every compiled firmware module into one file, firmware.img,
+# signed in the manifest like any other file, and deploys this module beside it at the
+# root; main.py mounts the image at /fw before anything of the firmware is imported, and
+# makes it the import path.
+#
+# Why: on a Pico's littlefs each import looks a path up four times (the package directory,
+# .py, .mpy, the open: about 16 ms in firmware/), the manifest check opened 77 files (3.6 ms
+# each), and every `import json` or `import time` a module ran searched the filesystem
+# first for a json.py (4.3 ms each, 0.06 ms with nothing on the path). From the image a
+# lookup is a search in the index text, the check hashes one file, and the built-ins are
+# found at once.
+#
+# firmware.img: "TAPIS-IMAGE 1 N\n", the index (N bytes: a line "path offset length" per
+# module, offsets from the index's end), then the modules' bytes. This module is the one
+# place of the format: pack() on the host, ImageFS on the board.
+import sys
+
+MAGIC = "TAPIS-IMAGE 1 "
+IMAGE = "/firmware.img"
+MOUNT = "/fw"
+
+# Its imports with the filesystem off the path (as firmware/manifest.py's): on MicroPython
+# an io.py at the root would be imported in place of the built-in, before any check.
+_MP = sys.implementation.name == "micropython"
+_saved = sys.path[:]
+if _MP:
+    del sys.path[:]
+try:
+    import io
+    import os
+    try:
+        import vfs  # type: ignore
+    except ImportError:  # a host's CPython, which only packs
+        vfs = None
+finally:
+    if _MP:
+        sys.path[:] = _saved
+del _saved
+
+
+def pack(files):
+    """firmware.img's bytes from {path: bytes} (host side)."""
+    index, at = [], 0
+    for path in sorted(files):
+        index.append("%s %d %d\n" % (path, at, len(files[path])))
+        at += len(files[path])
+    text = "".join(index).encode()
+    return (MAGIC + "%d\n" % len(text)).encode() + text + b"".join(files[p] for p in sorted(files))
+
+
+def index(data):
+    """{path: (start, end)} of each module's bytes in firmware.img's bytes (host side)."""
+    head, _, rest = data.partition(b"\n")
+    if not head.startswith(MAGIC.encode()):
+        raise ValueError("not a firmware image")
+    n = int(head[len(MAGIC):])
+    base = len(head) + 1 + n
+    out = {}
+    for line in rest[:n].decode().splitlines():
+        path, at, size = line.split()
+        out[path] = (base + int(at), base + int(at) + int(size))
+    return out
+
+
+class _Member(io.IOBase):
+    """One module of the image as a file (the .mpy loader reads it 255 bytes a call)."""
+
+    def __init__(self, f, at, size):
+        self._f, self._at, self._end = f, at, at + size
+
+    def readinto(self, buf):
+        n = min(len(buf), self._end - self._at)
+        if n <= 0:
+            return 0
+        self._f.seek(self._at)
+        n = self._f.readinto(memoryview(buf)[:n])
+        self._at += n
+        return n
+
+    def ioctl(self, req, arg):
+        return 255 if req == 11 else 0  # MP_STREAM_GET_BUFFER_SIZE: the loader's buffer
+
+
+class ImageFS:
+    """firmware.img as a read-only filesystem (a vfs.mount() object). The index stays one
+    string (3.5 KB; as a dict it cost twice that): a lookup is a find in it."""
+
+    def __init__(self, path=IMAGE):
+        self._f = f = open(path, "rb")
+        head = f.readline()
+        if not head.startswith(MAGIC.encode()):
+            raise ValueError("%s is not a firmware image" % path)
+        n = int(head[len(MAGIC):])
+        self._index = "\n" + f.read(n).decode()
+        self._base = len(head) + n
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        self._f.close()
+
+    def _find(self, path):
+        """(offset, length) of a module's bytes, None for a directory; OSError if neither."""
+        if path == "/":
+            return None
+        i = self._index.find("\n" + path[1:] + " ")
+        if i < 0:
+            if self._index.find("\n" + path[1:] + "/") < 0:
+                raise OSError(2)  # ENOENT
+            return None
+        _path, at, size = self._index[i + 1:self._index.find("\n", i + 1)].split()
+        return self._base + int(at), int(size)
+
+    def stat(self, path):
+        got = self._find(path)
+        return (0x4000 if got is None else 0x8000, 0, 0, 0, 0, 0, 0 if got is None else got[1], 0, 0, 0)
+
+    def open(self, path, mode):
+        got = self._find(path)
+        if got is None or "w" in mode or "a" in mode:
+            raise OSError(21 if got is None else 30)  # EISDIR, EROFS
+        return _Member(self._f, got[0], got[1])
+
+    def ilistdir(self, path):
+        under = "" if path == "/" else path[1:] + "/"
+        seen = []
+        for line in self._index[1:].splitlines():
+            if line.startswith(under):
+                name = line[len(under):].split()[0]
+                top = name.split("/")[0]
+                if top not in seen:
+                    seen.append(top)
+                    yield (top, 0x4000 if "/" in name else 0x8000, 0)
+
+    def chdir(self, path):
+        pass
+
+
+def mount(path=IMAGE, at=MOUNT):
+    """Mount the image at /fw and make it the import path (with /lib when the board has one,
+    and a custom image's frozen modules). False, said on the console, when there is none."""
+    try:
+        fs = ImageFS(path)
+    except (OSError, ValueError) as e:
+        print("tapis: REFUSING TO RUN: no usable firmware image %s (%r)" % (path, e))
+        return False
+    try:  # mounted before this boot (a port whose soft reboot keeps mounts)
+        vfs.umount(at)  # type: ignore
+    except OSError:
+        pass
+    vfs.mount(fs, at)  # type: ignore
+    keep = [p for p in sys.path if p == ".frozen"]
+    try:
+        if os.stat("/lib")[0] & 0x4000:
+            keep.append("/lib")
+    except OSError:
+        pass
+    sys.path[:] = [at] + keep
+    return True
