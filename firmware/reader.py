@@ -62,8 +62,10 @@ def _head(chain, whole, c, i, tag):
 
 
 def _sealed(seg, whole, c, i):
-    """The seal `whole` (its tag checked) must hold the SHA-256 of its segment, `seg`."""
-    if json.loads(bytes(whole[4:len(whole) - 8])).get("h") != hexlify(seg.digest()).decode():
+    """The seal `whole` (its tag checked) must hold the SHA-256 of its segment, `seg`: the
+    record is {"k": "z", "h": "<64 hex digits>"} (journal.py writes it; its bytes compared,
+    not parsed: 0.4 ms a seal on the Pico)."""
+    if bytes(whole[4:len(whole) - 8]) != b'{"k": "z", "h": "' + hexlify(seg.digest()) + b'"}':
         raise _corrupt(c, i, "the records before this seal are not the ones it sealed")
 
 
@@ -99,6 +101,9 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
             k = i - at
             if k + 4 > n:
                 at, n, k = i, store.read_at(i, buf), 0
+            if i < sure and deal is not None and lo < i < deal and k + 13 <= n and buf[k + 11] != 0x73:
+                i += (buf[k + 1] << 8 | buf[k + 2]) + 12  # framed, chained and sealed (starts()): skipped at once
+                continue
             if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
                 _check(buf[k:n], i)
                 if chain is not None and p is not None:
@@ -202,13 +207,19 @@ def starts(store, chain=None):
                     i += m
                     c += 1
                     continue
-            h = buf[k]
-            if h != _MAGIC and h != _OLD and h != _CHAIN or buf[k + 3] != buf[k + 1] ^ buf[k + 2] ^ _CHK:
+            h, a, b = buf[k], buf[k + 1], buf[k + 2]
+            if h != _CHAIN and h != _MAGIC and h != _OLD or buf[k + 3] != a ^ b ^ _CHK:
                 _check(buf, i, k)  # says which
-            m = (buf[k + 1] << 8 | buf[k + 2]) + (8 if h == _MAGIC else 6 if h == _OLD else 12)
+            m = (a << 8 | b) + (12 if h == _CHAIN else 8 if h == _MAGIC else 6)
             if i + m > end:
                 return found, i, deal, trust
-            h = buf[k + 11] if i or p is None else 0x68  # the kind, in {"k": "b" ... (a chain's first: its head)
+            h = buf[k + 11]  # the kind, in {"k": "b" ...
+            if h == 0x69 and i:  # an input, most of the records: nothing to note (the loop's fast path)
+                i += m
+                c += 1
+                continue
+            if not i and p is not None:
+                h = 0x68  # a chain's first record: its head, whatever it says
             if h == 0x62 or h == 0x64:
                 kind = buf[k + 4:k + 13]
                 if kind == _BEGIN:
