@@ -8,8 +8,7 @@
 # .py, .mpy, the open: about 16 ms in firmware/), the manifest check opened 77 files (3.6 ms
 # each), and every `import json` or `import time` a module ran searched the filesystem
 # first for a json.py (4.3 ms each, 0.06 ms with nothing on the path). From the image a
-# lookup is a dict's, the check hashes one file, and the built-ins are
-# found at once.
+# lookup is a dict's, the check hashes one file, and the built-ins are found at once.
 #
 # firmware.img: "TAPIS-IMAGE 1 N\n", the index (N bytes: a line "path offset length" per
 # module, offsets from the index's end), then the modules' bytes. This module is the one
