@@ -555,3 +555,19 @@ def test_the_players_cut_for_the_first_deal_the_higher_deals_and_equal_cuts_cut_
     sim.run(lambda g: g.turned is not None)
     assert events(sim, "cut") == [("cut", 0, parse("KS")), ("cut", 1, parse("7H"))]
     assert sim.game.dealer == DEALER
+
+
+def test_the_cut_stands_even_from_an_imperfect_pack():
+    """000:40: the cut for the deal stands even if the pack is imperfect. A card cut face
+    up, then the same card cut again: both are cut cards, equal, so they cut again, and the
+    deal is from a fresh pack (the stateful machine found it with 7S, exposed, then 7S)."""
+    from helpers import shoe
+
+    g = R.Ecarte()
+    g.apply(("exposed", R.CHANCE, parse("9H")))
+    shoe(g, "9H")
+    assert [e for e in g.log if e[0] == "cut"] == [("cut", 0, parse("9H")), ("cut", 1, parse("9H"))]
+    assert g.phase == R.CUT and g.deal_no == 0 and not any(e[0] == "void" for e in g.log)
+    shoe(g, "KS 7H")
+    assert g.dealer == 0 and g.phase == R.DEAL and g.cards_due() == (11, 32)
+    assert g.hands == [[], []] and g.delivered == 0  # nothing of the imperfect pack is dealt
