@@ -85,7 +85,7 @@ class PicoTable(EmulatedTable):
 
     # ---- deploying and booting ----
     def _flash_key(self):
-        from tapis.host.flash import build_image, configuration
+        from tapis.host.flash_image import build_image, configuration
         image = build_image(config=configuration(self.name, None, _kwargs(self.options)))
         h = hashlib.sha256(self.pico.image.read_bytes())
         h.update(self.key)  # the device key it is flashed with (the bus devices are paired with it)
@@ -117,7 +117,7 @@ class PicoTable(EmulatedTable):
                                    env=dict(os.environ, TAPIS_KEY_DIR=keys))
             if p.returncode:
                 raise PicoError("tapis flash failed: %s" % (p.stderr.strip() or p.stdout))
-            from tapis.host.flash import connect, exec_ok
+            from tapis.host.flash_board import connect, exec_ok
             t = connect(path)
             try:
                 exec_ok(t, "open(%r, 'w').close()" % FLAG)

@@ -66,7 +66,8 @@ def ask(port, payload, timeout):
 
 
 def run(args):
-    from tapis.host.flash import FlashError, load_key
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.flash_keys import load_key
     from tapis.host.ports import PortError, open_port
     try:
         device_key = load_key(args.board, args.key_file)

@@ -2,7 +2,7 @@
 # over its link (RECALL/RECORD frames, docs/protocol.md), readably or as JSON: the deal
 # records of docs/records.md, the schema tapis table --json prints. A keyed journal (its
 # records chained under the device's key, docs/protocol.md "Journal records") is checked
-# under the key the host keeps for the device it names (host/flash.py's key store);
+# under the key the host keeps for the device it names (host/flash_keys.py's key store);
 # --verify also checks that it still reaches the last head verified for that device,
 # remembered beside the key (<device>.head), so a journal cut short is found.
 import json
@@ -76,7 +76,8 @@ def chained(data, key_file=None):
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
     from tapis.firmware.reader import records
-    from tapis.host.flash import FlashError, load_key
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.flash_keys import load_key
 
     n = (data[1] << 8 | data[2]) if len(data) > 3 else 0
     try:
@@ -105,7 +106,7 @@ def chained(data, key_file=None):
 
 
 def head_path(device, key_file=None):
-    from tapis.host.flash import key_path
+    from tapis.host.flash_keys import key_path
     return key_path(device, key_file).with_suffix(".head")
 
 

@@ -177,7 +177,7 @@ def _devices(args, options):
         d = os.path.dirname(os.path.abspath(args.journal))
         if not os.path.isdir(d):
             args.parser.error("--journal %s: no directory %s" % (args.journal, d))
-        from tapis.host.flash import provision_key
+        from tapis.host.flash_keys import provision_key
         key = provision_key(TABLE_DEVICE)  # the emulated table's own key, in the host's key store
         j = Journal(FileStore(args.journal), key=key, device=TABLE_DEVICE)
         try:
