@@ -289,7 +289,8 @@ def test_records_of_the_unkeyed_format_are_refused_once_a_key_is_there(ecarte):
 # ---- on a MicroPython board: the unix port's, booting from a flash directory ----------------
 def unix_boots(data, game):
     """Boot the unix port's board on these journal bytes: None when it plays, else what it said."""
-    from tapis.simulator.vboard import UNIX, BoardError, VirtualBoard, firmware_image
+    from tapis.simulator.vboard import BoardError, VirtualBoard
+    from tapis.simulator.vboot import UNIX, firmware_image
     if not UNIX.exists():
         pytest.skip("the MicroPython unix port is not installed (make install)")
     flash = tempfile.TemporaryDirectory()

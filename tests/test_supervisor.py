@@ -239,7 +239,7 @@ def club_table(board, seed, options=None, journal=True):
     """A club table with the supervisor device on its bus; on the MicroPython board the
     firmware runs under the webassembly port (its journal in the port's filesystem)."""
     if board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable
+        from tapis.simulator.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "club", options=options)
     else:
         t = EmulatedTable(seed, "club", options=options, journal=Journal(MemoryStore()) if journal else None)
@@ -612,7 +612,7 @@ def ecarte_table(board, seed, options=None):
     """An écarté table with the supervisor device on its bus (a journal on CPython; on the
     MicroPython board the webassembly port's own)."""
     if board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable
+        from tapis.simulator.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "ecarte", options=options)
     else:
         t = EmulatedTable(seed, "ecarte", options=options, journal=Journal(MemoryStore()))

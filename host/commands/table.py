@@ -66,7 +66,7 @@ def run(args):
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
+        from tapis.simulator.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
     elif args.board == "pico":
         from tapis.host.picotable import PicoTable
 
