@@ -138,6 +138,30 @@ def test_the_outputs_with_a_plot_are_valid(tmp_path):
     assert sim["plot"] and S.validate(sim) == "tapis.simulate/1"
 
 
+@pytest.mark.parametrize("game,chunks", [("club", 2), ("piquet", 1)])
+def test_an_interrupted_simulations_json_is_valid(game, chunks, capsys):
+    """Ctrl-C after some chunks: what `tapis simulate --json` prints, the rounds done with
+    interrupted and asked."""
+    import argparse
+
+    from tapis.host.commands.simulate import show
+    from tapis.simulator import montecarlo as MC
+
+    done = []
+
+    def progress(n):  # Ctrl-C as the chunk is counted
+        done.append(n)
+        if len(done) == chunks:
+            raise KeyboardInterrupt
+
+    with pytest.raises(MC.Interrupted) as stop:
+        MC.simulate(game, 10 ** 9, 1, progress=progress, chunk=2, trace=5)
+    show(argparse.Namespace(json=True, csv=False), stop.value.report)
+    report = json.loads(capsys.readouterr().out)
+    assert report["interrupted"] and report["asked"] == 10 ** 9 and report["rounds"] == 2 * chunks
+    assert S.validate(report) == "tapis.simulate/1"
+
+
 def variants(game):
     import importlib
     return [None] + sorted(importlib.import_module("tapis.firmware.games.%s.variants" % game).VARIANTS)
@@ -175,6 +199,25 @@ def test_recalled_records_and_replays_answers_are_valid(game, tmp_path):
     wrong = tapis("replay", "-", "--json", stdin=json.dumps(records[0]), ok=(1,))
     answer = json.loads(wrong)
     assert not answer["matches"] and answer["differences"] and S.validate(answer) == "tapis.replay/1"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_recalled_deal_in_progress_is_valid(game, tmp_path):
+    """A journal that ends mid-deal: its last record is "complete": false, keys all there."""
+    from table_rig import Rig
+
+    rig = Rig(13, game)
+    rig.run(1)
+    for _ in range(4000):  # into the next game's first deal
+        rig.now += 1
+        rig.ctrl.step(rig.now)
+        for x in rig.devices + rig.lines:
+            x.step(rig.now)
+    rig.journal.flush()
+    (tmp_path / "j.bin").write_bytes(rig.store.read())
+    out = tapis("recall", "--journal", tmp_path / "j.bin", "--json")
+    assert [json.loads(x)["complete"] for x in out.splitlines()][-1] is False
+    valid(out, "tapis.record/2")
 
 
 # ---- the tools that talk to a port: a virtual board, a console, a shoe on a pty ----------
