@@ -14,7 +14,7 @@ def register(sub):
     p.set_defaults(func=run, parser=p)
 
 
-SCHEMA = "tapis.odds.club/1"
+SCHEMA = "tapis.odds.club/2"  # /1: each outcome a fraction string (docs/schemas.md)
 
 
 def run(args):

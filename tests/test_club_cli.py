@@ -61,7 +61,7 @@ def test_odds_club_is_exact_symmetric_and_fast():
     assert elapsed < 5
     o = json.loads(p.stdout)
     fr = {}
-    assert o["schema"] == "tapis.odds.club/1"
+    assert o["schema"] == "tapis.odds.club/2"
     for k in ("punter_win", "push", "banker_win"):
         num, den = (int(x) for x in o[k]["fraction"].split("/"))
         assert o[k]["probability"] == num / den

@@ -79,7 +79,7 @@ def run(args):
     except (FlashError, PortError, TimeoutError, ValueError, OSError) as e:
         sys.stderr.write("tapis pair: %s\n" % e)
         return 2
-    out = {"schema": "tapis-pair-1", "port": args.port, "type": NAMES.get(dtype, dtype),
+    out = {"schema": "tapis.pair/1", "port": args.port, "type": NAMES.get(dtype, dtype),
            "serial": serial.decode("ascii", "replace"), "addresses": ["0x%02x" % a for a in addrs]}
     if args.json:
         print(json.dumps(out))

@@ -10,6 +10,7 @@ from tapis.host.shoe_monitor import monitor
 from tapis.host.shoe_session import opened
 
 DIALECTS = ("auto", "frames", "text")
+DRAW = "tapis.shoe.draw/1"  # each line of `tapis shoe draw --json` (docs/schemas.md)
 
 
 def register(sub):
@@ -96,10 +97,11 @@ def draw(args):
             for _a, _s, ftype, payload in link.poll(ms):
                 if ftype == W.CARD and len(payload) == 1:
                     got += 1
-                    out = {"type": "CARD", "card": name(payload[0]), "code": payload[0]}
+                    out = {"schema": DRAW, "type": "CARD", "card": name(payload[0]), "code": payload[0]}
                     print(json.dumps(out) if args.json else name(payload[0]), flush=True)
                 elif ftype == W.FAULT:
-                    out = {"type": "FAULT", "fault": fault_line(bytes(payload)), "meaning": meaning(bytes(payload))}
+                    out = {"schema": DRAW, "type": "FAULT", "fault": fault_line(bytes(payload)),
+                           "meaning": meaning(bytes(payload))}
                     print(json.dumps(out) if args.json else "ERR %s (%s)" % (out["fault"], out["meaning"]), flush=True)
                     if payload[:1] != bytes((W.CUT,)):
                         return 0  # the shoe stopped
