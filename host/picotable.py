@@ -8,7 +8,7 @@ millisecond at a time.
 
 The board reports each (action, events) it applies on its USB console (firmware/report.py,
 switched on by the file report.on); a CPython mirror of the game is fed the board's actions
-and each report is checked against it (ParityError otherwise), as simulator/vboard.py does
+and each report is checked against it (ParityError otherwise), as simulator/vtable.py does
 for the webassembly board. Recorders and `until` predicates read the mirror. The flash and
 the raw REPL are host/picoflash.py's; the figures measured on it, host/picomeasure.py's.
 
