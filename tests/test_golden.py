@@ -57,3 +57,16 @@ def test_the_micropython_board_plays_the_golden_deals(game, variant):
     want = golden(game, variant).splitlines(True)[0]
     got = regen.play(game, variant, regen.SEEDS[0], deals=1, board="micropython")
     assert got == want, "\n".join(regen.changes(want, got))
+
+
+def test_docs_records_md_specifies_every_key_the_golden_records_carry():
+    """docs/records.md is the specification: every key of every golden record, and of its
+    `start` and `options`, is named there (as `key`), and every input kind."""
+    with open(os.path.join(regen.ROOT, "docs", "records.md")) as f:
+        doc = f.read()
+    named = set()
+    for game, variant in CASES:
+        for line in golden(game, variant).splitlines():
+            r = json.loads(line)
+            named |= set(r) | set(r["start"]) | set(r["options"]) | {i[0] for i in r["inputs"]}
+    assert sorted(k for k in named if "`%s`" % k not in doc) == []
