@@ -4,7 +4,7 @@ Eulerian distribution), both at 99 %; and the consecutive-seed pair χ²: the fi
 the shuffle places (the 32-card pack's last place, the draw below(32)) of seed s against
 that of seed s+1, s = 0..N-1 (32 × 32 cells, 1,023 dof).
 
-    .venv/bin/python benchmarks/randomness.py [--shuffles N] [--workers K] [--seed S] [--old]
+    .venv/bin/python benchmarks/randomness.py [--shuffles N] [--workers K] [--seed S] [--old] [--quick]
 
 The shuffles are deck.shuffle (the one Fisher-Yates) of the pack's places 0..n-1 (the same
 draws as deck.pack(n): a shoe's two decks are told apart by place), drawn from
@@ -19,6 +19,7 @@ from multiprocessing import Pool
 
 import numpy as np
 
+from _quick import parse
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
 from tapis.host.progress import progress
@@ -252,7 +253,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1, help="the benchmark's streams (default 1)")
     p.add_argument("--old", action="store_true", help="the xorshift32 generator from before issue 12.6")
     p.add_argument("--montecarlo", action="store_true", help="only what a CSPRNG would cost tapis simulate")
-    args = p.parse_args(argv)
+    args = parse(p, {"shuffles": 2000}, argv)
     if args.montecarlo:
         for name, s in montecarlo_cost().items():
             print("  %-32s %7.2f s" % (name, s))
