@@ -19,7 +19,6 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from _quick import parse
 from tapis.firmware import deck
 from tapis.firmware.rng import Seeded
 from tapis.host.progress import progress
@@ -247,6 +246,8 @@ def _ecarte_games(spec, n, below):
 
 
 def main(argv=None):
+    from _quick import parse  # here: tests/test_randomness.py imports this file, benchmarks/ off the path
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")
     p.add_argument("--workers", type=int, default=1)
