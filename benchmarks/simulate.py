@@ -34,7 +34,11 @@ RUNS = {"ecarte": 400, "piquet": 40, "club": 4_000_000}  # rounds of a whole run
 PROFILE = {"ecarte": 300, "piquet": 40}  # direct deals profiled
 # the actions concurrent seats may take in another legal order: not part of the outcome
 ORDER = ("inputs", "plays", "actions")
-QUICK = {"deals": 6, "repeat": 1, "profile": {"ecarte": 6, "piquet": 2},
+# seed 1: its écarté deal 20 is played in another legal order on the bus (elder's lead, then
+# the dealer's king that ends the game; the direct table takes the king first), so the
+# comparison of outcomes meets the case it is there for
+QUICK = {"seed": 1, "per_game": {"ecarte": 20, "piquet": 2, "club": 6}, "repeat": 1,
+         "profile": {"ecarte": 6, "piquet": 2},
          # two chunks a run, so that two workers each take one
          "runs": {"ecarte": (2, 1), "piquet": (2, 1), "club": (10_000, 5_000)}}
 
@@ -56,10 +60,11 @@ def records(game, seed, rules):
 
 
 def tables(deals, repeat, seed):
+    """deals: {game: deals per table run}."""
     print("deals/s, CPU time, best of %d interleaved (compiled core; %s)" % (repeat, twins.CORE))
     print("%-8s %10s %10s %7s  %s" % ("game", "emulated", "direct", "ratio", "same outcomes"))
     for game in ("ecarte", "piquet", "club"):
-        n = deals or DEALS[game]
+        n = deals[game]
         best = {"emulated": 0.0, "direct": 0.0}
         played = {}
         for _ in range(repeat):
@@ -123,9 +128,9 @@ def main():
     p.add_argument("--deals", type=int, help="deals per table run (default: per game)")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--seed", type=int, default=7)
-    p.set_defaults(runs=RUNS, profile=PROFILE)
+    p.set_defaults(per_game=DEALS, runs=RUNS, profile=PROFILE)
     a = parse(p, QUICK)
-    tables(a.deals, a.repeat, a.seed)
+    tables({g: a.deals or n for g, n in a.per_game.items()}, a.repeat, a.seed)
     runs(a.seed, a.runs)
     profile(a.seed, a.profile)
 
