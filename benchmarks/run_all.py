@@ -1,5 +1,5 @@
-"""Run every benchmark in this folder, one after another (make bench); `--quick` is passed
-to each (a few seconds apiece: what tests/test_benchmarks.py runs)."""
+"""Run every benchmark in this folder, one after another (make bench); given --quick, each
+runs quick (a few seconds apiece: what tests/test_benchmarks.py runs)."""
 import os
 import subprocess
 import sys
@@ -21,12 +21,16 @@ def env():
     return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""))
 
 
+def command(script, argv):
+    """How `script` is run, given run_all's own arguments: --quick passed through."""
+    return [sys.executable, str(script)] + (["--quick"] if "--quick" in argv else [])
+
+
 if __name__ == "__main__":
-    extra = ["--quick"] if "--quick" in sys.argv[1:] else []
     failed = []
     for script in scripts():
         print("== %s" % script.name, flush=True)
-        if subprocess.call([sys.executable, str(script)] + extra, cwd=ROOT, env=env()) != 0:
+        if subprocess.call(command(script, sys.argv[1:]), cwd=ROOT, env=env()) != 0:
             failed.append(script.name)
     if failed:
         print("failed: %s" % ", ".join(failed))
