@@ -35,7 +35,7 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 from tapis.firmware import fwimage
-from tapis.firmware import manifest as S
+from tapis.firmware import wots as S
 from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
 
 DEFAULT_ENTRY = "firmware.main"
