@@ -6,7 +6,7 @@
 from . import wire as W
 from .compat import const
 from .devices import Display, Shoe
-from .outgoing import send
+from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
 
 _CHECK_MS = const(50)  # how often the device health is looked at
@@ -116,16 +116,20 @@ class Controller:
             for link in self.links:
                 link.hold = hold
         if not hold:
-            send(self, now_ms)
+            feed_shoe(self, now_ms)
+            refresh(self)
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()
 
     def error(self, kind, why):
+        """An input that went wrong, counted by kind and reported (recall and supervise too)."""
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
     def apply(self, action, addr, seq):
+        """Apply a rules action and journal it with who sent it; its events (IllegalAction
+        changes nothing)."""
         events = self.game.apply(action)
         if self.journal is not None:
             self.writing = True

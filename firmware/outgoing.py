@@ -12,12 +12,6 @@ _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is 
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
 
 
-def send(ctrl, now_ms):
-    """What the controller's step lets out when nothing is held."""
-    feed_shoe(ctrl, now_ms)
-    refresh(ctrl)
-
-
 def feed_shoe(ctrl, now_ms):
     """The DRAWs (and SHUFFLE) that keep the shoe supplying what the game is due."""
     if ctrl.game.to_act != CHANCE:
