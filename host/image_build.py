@@ -17,8 +17,8 @@ from pathlib import Path
 
 import tapis
 import tapis.firmware
-from tapis.host.image_source import (MICROPYTHON_ENV, PICOTOOL_ENV, check_tools, find, image_cache, picotool, run,
-                                     sha256_file)
+from tapis.host.image_source import (MICROPYTHON_ENV, PICOTOOL_ENV, check_tools, find, image_cache,
+                                     one_build_at_a_time, picotool, run, sha256_file)
 
 SCHEMA = "tapis.image/1"
 BOARD = "RPI_PICO"
@@ -82,7 +82,13 @@ def _result(key):
     return image_cache() / ("out-" + key)
 
 
-def build(source=None, picotool_src=None, public_key=None, out=None, build_dir=None, log=None):
+def build(*args, **kw):
+    """Build the RPI_PICO product image (_build), one build at a time."""
+    with one_build_at_a_time():
+        return _build(*args, **kw)
+
+
+def _build(source=None, picotool_src=None, public_key=None, out=None, build_dir=None, log=None):
     """Build the RPI_PICO product image (cached): {manifest dict}; the UF2 and manifest are
     copied to `out` (a folder) when given. build_dir: build there from scratch instead of in
     the cache's build folder (the reproducibility check)."""
@@ -132,7 +138,13 @@ def _picotool_ident(given):
     return sorted(find(given, PICOTOOL_ENV, "CMakeLists.txt").ident.items())
 
 
-def unix32(source=None, log=None):
+def unix32(*args, **kw):
+    """The 32-bit unix port with the firmware frozen (_unix32), one build at a time."""
+    with one_build_at_a_time():
+        return _unix32(*args, **kw)
+
+
+def _unix32(source=None, log=None):
     """The 32-bit unix port with the firmware frozen (cached): the path of its binary."""
     mp = find(source, MICROPYTHON_ENV, "ports/unix/Makefile")
     baked = baked_module(None)

@@ -4,6 +4,7 @@
 # variable, never copied into the project; an archive is unpacked once into the cache,
 # under its SHA-256. The build tools are Debian's (gcc-arm-none-eabi, libnewlib-arm-none-eabi,
 # cmake, gcc-multilib for the 32-bit unix port): `make install` installs them where missing.
+import contextlib
 import hashlib
 import os
 import shutil
@@ -35,6 +36,21 @@ class BuildError(Exception):
 
 def image_cache():
     return cache_dir() / "image"
+
+
+@contextlib.contextmanager
+def one_build_at_a_time():
+    """Hold the cache's lock: builds (and unpacking) from two processes (pytest's workers)
+    never share a folder half-written, and a shared machine runs one build at a time."""
+    import fcntl  # here: `tapis` itself imports this module on Windows too (no fcntl there)
+
+    image_cache().mkdir(parents=True, exist_ok=True)
+    with open(image_cache() / "build.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def sha256_file(path):

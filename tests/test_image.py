@@ -7,6 +7,7 @@ archives in ../shared/micropython); without them they skip, saying so. Builds ar
 import hashlib
 import json
 import os
+import shutil
 import struct
 from pathlib import Path
 
@@ -81,9 +82,12 @@ def test_two_builds_of_the_image_give_the_same_bytes(tmp_path):
     from tapis.host.image_build import build
 
     cached = build(SOURCE, PICOTOOL, public_key=KEY)
-    fresh = build(SOURCE, PICOTOOL, public_key=KEY, build_dir=tmp_path / "again")  # from scratch, elsewhere
-    assert Path(fresh["path"]).read_bytes() == Path(cached["path"]).read_bytes()
-    assert fresh["frozen"] == cached["frozen"] and fresh["image"] == cached["image"]
+    try:
+        fresh = build(SOURCE, PICOTOOL, public_key=KEY, build_dir=tmp_path / "again")  # from scratch, elsewhere
+        assert Path(fresh["path"]).read_bytes() == Path(cached["path"]).read_bytes()
+        assert fresh["frozen"] == cached["frozen"] and fresh["image"] == cached["image"]
+    finally:
+        shutil.rmtree(tmp_path / "again", ignore_errors=True)  # a whole pico-sdk build, 100+ MB
 
 
 # ---- the heap on the 32-bit unix port with the firmware frozen -------------------------------
