@@ -11,6 +11,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -23,7 +24,6 @@ from tapis.host.image_source import (MICROPYTHON_ENV, PICOTOOL_ENV, check_tools,
 SCHEMA = "tapis.image/1"
 BOARD = "RPI_PICO"
 CONFIG_FORMAT = 1  # config.json's "v" (firmware/config.py reads version 1 only)
-BUILDER = 1  # bump when the build's recipe changes: every cached result is then rebuilt
 # The 32-bit unix port as ../shared/micropython/README.md builds it: 4-byte pointers, as on
 # an RP2040 or an ESP32; no ffi, btree or ssl (their libraries are not in the source archive).
 UNIX32 = ("MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICROPY_SSL_MBEDTLS=0")
@@ -45,8 +45,9 @@ def baked_module(public_key):
 
 
 def _inputs_key(port, mp, extra, baked):
-    """The cache key of a result: the source, the recipe, the baked module, every firmware file."""
-    h = hashlib.sha256(repr((BUILDER, port, PORT_MANIFEST, sorted(mp.ident.items()), extra, baked)).encode())
+    """The cache key of a result: the source, this recipe, the baked module, every firmware file."""
+    h = hashlib.sha256(repr((port, sorted(mp.ident.items()), extra, baked)).encode())
+    h.update(Path(__file__).read_bytes())  # the recipe: a change to it builds again
     root = firmware_root()
     for p in sorted((root / "firmware").rglob("*.py")):
         if "__pycache__" not in p.parts:
@@ -70,6 +71,12 @@ def _env(mp, **more):
     env = dict(os.environ, SOURCE_DATE_EPOCH=str(mp.epoch), **more)
     env.pop("MAKEFLAGS", None)
     return env
+
+
+def micropython_version(tree):
+    """The source's MicroPython version, as py/mpconfig.h states it: "1.27.0"."""
+    got = dict(re.findall(r"#define MICROPY_VERSION_(MAJOR|MINOR|MICRO) \(?(\d+)", (tree / "py" / "mpconfig.h").read_text()))
+    return "%s.%s.%s" % (got.get("MAJOR"), got.get("MINOR"), got.get("MICRO"))
 
 
 def _frozen(build):
@@ -112,7 +119,8 @@ def _build(source=None, picotool_src=None, public_key=None, out=None, build_dir=
         run(["make", "-C", mp.tree / "ports" / "rp2", "-j2", "BOARD=" + BOARD, "BUILD=%s" % build,
              "FROZEN_MANIFEST=%s" % manifest_py], log, env=_env(mp, picotool_ROOT=str(tool_root)))
         uf2 = build / "firmware.uf2"
-        manifest = {"schema": SCHEMA, "board": BOARD, "tapis": tapis.__version__, "micropython": mp.ident,
+        manifest = {"schema": SCHEMA, "board": BOARD, "version": tapis.__version__,
+                    "micropython": dict(mp.ident, version=micropython_version(mp.tree)),
                     "picotool": pt.ident, "source_date_epoch": mp.epoch,
                     "image": {"file": "firmware.uf2", "bytes": uf2.stat().st_size, "sha256": sha256_file(uf2)},
                     "baked": {"module": "tapis_image", "public_key": public_key, "config_format": CONFIG_FORMAT},

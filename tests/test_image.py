@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import tapis
 from tapis.host import cli
 from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
 from tapis.simulator.table import EmulatedTable
@@ -63,7 +64,9 @@ def test_the_product_image_freezes_the_whole_firmware_package_and_bakes_the_key(
     assert printed == manifest and manifest["schema"] == "tapis.image/1" and manifest["board"] == "RPI_PICO"
     assert manifest["image"] == {"file": "firmware.uf2", "bytes": len(uf2), "sha256": hashlib.sha256(uf2).hexdigest()}
     if Path(SOURCE).is_file():
-        assert manifest["micropython"] == {"archive_sha256": hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest()}
+        assert manifest["micropython"] == {"archive_sha256": hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest(),
+                                           "version": "1.27.0"}
+    assert manifest["version"] == tapis.__version__
     firmware = Path(__file__).resolve().parent.parent / "firmware"
     ours = {"firmware/%s.mpy" % p.relative_to(firmware).with_suffix("").as_posix() for p in firmware.rglob("*.py")
             if "__pycache__" not in p.parts}
