@@ -137,3 +137,16 @@ def test_the_32bit_port_with_the_firmware_frozen_plays_1000_deals_with_resumes_i
     assert got["high"][1000] - got["high"][100] < 4 * 1024, got  # no growth with the deals played
     assert max(got["resident"]) - got["resident"][0] < 4 * 1024, got  # a resume keeps no records
     print("%s in 96 KB (32-bit, frozen): resident %r, high-water %r" % (game, got["resident"], got["high"]))
+
+
+def test_a_device_s_signing_key_gives_the_public_key_baked_in(tmp_path, monkeypatch):
+    """--device bakes the public root of the signing key `tapis flash` made for the device."""
+    import argparse
+
+    from tapis.host.commands.image import public_key_of
+    from tapis.host.flash_sign import Signer
+
+    monkeypatch.setenv("TAPIS_KEY_DIR", str(tmp_path))
+    signer = Signer.provision(tmp_path / "tbl-1.sign")
+    got = public_key_of(argparse.Namespace(public_key=None, device="tbl-1", key_file=None))
+    assert got == signer.public.hex() and len(got) == 64

@@ -41,7 +41,7 @@ def build(args):
     from tapis.host.image_source import BuildError, SourceError
 
     try:
-        public = _public_key(args)
+        public = public_key_of(args)
         got = build_image(args.source, args.picotool, public_key=public, out=args.out)
     except (SourceError, FlashError) as e:
         sys.stderr.write("tapis image build: %s\n" % e)
@@ -59,7 +59,7 @@ def build(args):
     return 0
 
 
-def _public_key(args):
+def public_key_of(args):
     from tapis.host.flash_errors import FlashError
 
     if args.public_key is not None:
