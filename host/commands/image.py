@@ -1,0 +1,77 @@
+# `tapis image build`: the product image (issue 32), MicroPython built from its source with the
+# firmware frozen in (host/image_build.py). Missing source or tools exit 2 saying where to get
+# them; a build step that fails exits 1 with the end of its log.
+import json
+import sys
+
+from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+
+
+def register(sub):
+    p = sub.add_parser("image", help="build the product image: MicroPython with the firmware frozen in",
+                       description="A product ships one image: MicroPython built from source for the "
+                       "board with the firmware frozen into it (its bytecode runs from flash), the signing "
+                       "public key and the configuration format baked in.")
+    sp = p.add_subparsers(dest="action", metavar="ACTION")
+    sp.required = True
+    b = sp.add_parser("build", help="build the RPI_PICO image: a UF2 and its JSON manifest",
+                      description="Builds MicroPython v1.27.0 for the Raspberry Pi Pico (RPI_PICO) with "
+                      "the firmware package frozen in, and writes tapis-RPI_PICO-firmware.uf2 and "
+                      "tapis-RPI_PICO-manifest.json (schema tapis.image/1: the source's commit or archive "
+                      "SHA-256, the image's SHA-256 and each frozen module's) to --out. Builds are cached "
+                      "(under ~/.cache/tapis/image); the same inputs give the same bytes. Needs Debian's "
+                      "gcc-arm-none-eabi, libnewlib-arm-none-eabi and cmake.")
+    b.add_argument("--source", help="MicroPython's source: a v1.27.0 checkout with its rp2 submodules, or "
+                   "a .tar.gz of one (default: $%s)" % MICROPYTHON_ENV)
+    b.add_argument("--picotool", help="picotool 2.1.1's source, a checkout or a .tar.gz (default: $%s)"
+                   % PICOTOOL_ENV)
+    key = b.add_mutually_exclusive_group()
+    key.add_argument("--device", help="bake in this device's signing public key (the host's <device>.sign, "
+                     "made by its first tapis flash)")
+    key.add_argument("--public-key", help="bake in this public key (64 hex digits)")
+    b.add_argument("--key-file", help="with --device: its key file, if not in the key folder")
+    b.add_argument("--out", default=".", help="the folder to write the image and manifest to (default: here)")
+    b.add_argument("--json", action="store_true", help="print the manifest as one JSON object")
+    b.set_defaults(func=build, parser=b)
+
+
+def build(args):
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.image_build import build as build_image
+    from tapis.host.image_source import BuildError, SourceError
+
+    try:
+        public = public_key_of(args)
+        got = build_image(args.source, args.picotool, public_key=public, out=args.out)
+    except (SourceError, FlashError) as e:
+        sys.stderr.write("tapis image build: %s\n" % e)
+        return 2
+    except BuildError as e:
+        sys.stderr.write("tapis image build: %s\n" % e)
+        return 1
+    got.pop("path")
+    if args.json:
+        print(json.dumps(got, sort_keys=True))
+        return 0
+    print("%s: %d bytes, sha256 %s, %d frozen modules, public key %s"
+          % (args.out.rstrip("/") + "/tapis-RPI_PICO-firmware.uf2", got["image"]["bytes"], got["image"]["sha256"],
+             len(got["frozen"]), got["baked"]["public_key"] or "none baked (give --device or --public-key)"))
+    return 0
+
+
+def public_key_of(args):
+    from tapis.host.flash_errors import FlashError
+
+    if args.public_key is not None:
+        try:
+            if len(bytes.fromhex(args.public_key)) == 32:
+                return args.public_key.lower()
+        except ValueError:
+            pass
+        raise FlashError("--public-key is not 64 hex digits")
+    if args.device:
+        from tapis.host.flash_keys import sign_path
+        from tapis.host.flash_sign import Signer
+
+        return Signer(sign_path(args.device, args.key_file)).public.hex()
+    return None
