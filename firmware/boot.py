@@ -6,14 +6,15 @@
 from . import compat
 from .controller import Controller
 from .games import find
-from .journal import JournalError
+from .record import JournalError
+from .resume import follow, load
 from .rules import CHANCE
 
 
 def unload():
-    """Free the boot-only modules (this one, the journal's reader and snapshots, the
+    """Free the boot-only modules (this one, the journal's readers and snapshots, the
     self-tests) once the table is built: nothing the controller keeps refers to them."""
-    compat.unload("boot", "reader", "snapshot", "selftest")
+    compat.unload("boot", "resume", "walk", "played", "reader", "snapshot", "selftest")
 
 
 def replay(game, inputs, keep_log=True):
@@ -64,7 +65,7 @@ def resume(journal, keep_log=True):
         journal.void(len(inputs) - k, why)
         u["voided"].append({"why": why, "inputs": inputs[k:]})
         del inputs[k:]
-    journal.follow(game)
+    follow(journal, game)
     # the resumed game's records are replayed: free them (the board would hold them all
     # session); what the journal keeps of the game is in the store
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
@@ -81,15 +82,15 @@ def configured(journal, name, options, signed, u):
         for r in u["supervised"]:
             if r.get("do") == "config" and r["who"] == signed and r["g"] == name and r["o"] == o:
                 return  # journaled at an earlier boot
-    journal._write({"k": "s", "do": "config", "who": signed, "g": name, "o": o,
-                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
+    journal.write({"k": "s", "do": "config", "who": signed, "g": name, "o": o,
+                   "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
 def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
     authorised the configuration (name, options), journaled when it changes."""
-    journal.open(False, keep_log)  # a board keeps no log: it replays the last deal only
+    load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
         game, table, why = resume(journal, keep_log)

@@ -13,8 +13,9 @@ from tapis.host import args as A
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
 from tapis.firmware.link import Link
-from tapis.firmware.reader import group, parse
-from tapis.firmware.journal import JournalError
+from tapis.firmware.played import group
+from tapis.firmware.reader import parse
+from tapis.firmware.record import JournalError
 
 
 def register(sub):
@@ -143,7 +144,7 @@ def deal_records(games):
     """The journal's games as deal records (docs/records.md), oldest first: every deal
     completed in them, then the one in progress (`"complete": false`). Each carries
     `journal`: the journal game it belongs to and the deals the journal voided in it."""
-    from tapis.firmware.reader import tuples
+    from tapis.firmware.record import tuples
     from tapis.simulator import kits
 
     out, recorder, was, last_info = [], None, None, None
