@@ -4,11 +4,18 @@
 import json
 
 from .compat import const
-from .reader import records
-from .record import JournalError, length, tuples
+from .reader import length, records
+from .record import JournalError
 
 _MAGIC = const(0x4B)  # record.py's
 _OLD = const(0x4A)
+
+
+def tuples(v):
+    """JSON lists back to the tuples they were (events and actions are tuples all the way)."""
+    if isinstance(v, list):
+        return tuple(tuples(x) for x in v)
+    return v
 
 
 def _input(r):

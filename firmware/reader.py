@@ -10,11 +10,26 @@ from hashlib import sha256
 from .compat import const
 from .frames import crc16
 from .mac import keyed
-from .record import BEGIN, JournalError, length
+from .record import JournalError
 
 _MAGIC = const(0x4B)  # record.py's
 _OLD = const(0x4A)
 _CHAIN = const(0x4C)
+_CHK = const(0x5A)
+BEGIN = b'{"k": "b"'  # how the writer frames a game's first record (its "k" first)
+
+
+def length(head, i, k=0):
+    """The whole length of the record at head[k:] (at byte i of the journal) from its first
+    bytes (JournalError if they are damaged); 0 if fewer than 4 bytes are there."""
+    c = head[k]
+    if c != _MAGIC and c != _OLD and c != _CHAIN:
+        raise JournalError("journal corrupt at byte %d: no record starts there" % i)
+    if len(head) < k + 4:
+        return 0
+    if head[k + 3] != head[k + 1] ^ head[k + 2] ^ _CHK:
+        raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
+    return (head[k + 1] << 8 | head[k + 2]) + (6 if c == _OLD else 8 if c == _MAGIC else 12)
 
 
 def _corrupt(c, i, why, edited=True):

@@ -40,36 +40,11 @@
 # supervisor's and the operator's (recall, configuration); {"k": "z", "h": hex} seals the
 # records before it (above).
 #
-# The first bytes' values are consts in each module that frames or walks records (a
-# board's compiler inlines a module's own consts only, and the boot's walk is a tight loop).
-from .compat import const
-
-_MAGIC = const(0x4B)
-_OLD = const(0x4A)
-_CHAIN = const(0x4C)
-_CHK = const(0x5A)
-BEGIN = b'{"k": "b"'  # a game's first record begins so (its "k" first)
+# The first bytes' values (4A, 4B, 4C, 0x5A) are consts in each module that frames or
+# walks records (a board's compiler inlines a module's own consts only, and the boot's walk
+# is a tight loop); this module, which the board keeps loaded with the writer, holds only
+# what both sides must share at run time.
 
 
 class JournalError(ValueError):
     """The journal is corrupt: the table refuses to resume from it."""
-
-
-def length(head, i, k=0):
-    """The whole length of the record at head[k:] (at byte i of the journal) from its first
-    bytes (JournalError if they are damaged); 0 if fewer than 4 bytes are there."""
-    c = head[k]
-    if c != _MAGIC and c != _OLD and c != _CHAIN:
-        raise JournalError("journal corrupt at byte %d: no record starts there" % i)
-    if len(head) < k + 4:
-        return 0
-    if head[k + 3] != head[k + 1] ^ head[k + 2] ^ _CHK:
-        raise JournalError("journal corrupt at byte %d: the record length is damaged" % i)
-    return (head[k + 1] << 8 | head[k + 2]) + (6 if c == _OLD else 8 if c == _MAGIC else 12)
-
-
-def tuples(v):
-    """JSON lists back to the tuples they were (events and actions are tuples all the way)."""
-    if isinstance(v, list):
-        return tuple(tuples(x) for x in v)
-    return v

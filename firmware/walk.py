@@ -7,8 +7,7 @@
 from hashlib import sha256
 
 from .compat import const
-from .reader import chains, head, sealed
-from .record import BEGIN, length
+from .reader import BEGIN, chains, head, length, sealed
 
 _MAGIC = const(0x4B)  # record.py's
 _OLD = const(0x4A)
