@@ -14,7 +14,7 @@ from .rules import CHANCE
 def unload():
     """Free the boot-only modules (this one, the journal's readers and snapshots, the
     self-tests) once the table is built: nothing the controller keeps refers to them."""
-    compat.unload("boot", "resume", "walk", "played", "reader", "snapshot", "selftest")
+    compat.unload("boot", "resume", "played", "reader", "snapshot", "selftest")
 
 
 def replay(game, inputs, keep_log=True):

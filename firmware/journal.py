@@ -8,7 +8,7 @@
 # deal, not the game). With a device key the records are chained (each one's tag an HMAC
 # over the one before) and sealed (the SHA-256 of each segment of records, before every
 # game's first record and every deal's state), so that a board's boot checks the chain at
-# the speed of SHA-256 (walk.py).
+# the speed of SHA-256 (resume.starts).
 import io
 import json
 from binascii import hexlify

@@ -79,7 +79,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
     seal is checked from the head on (start 0), and records before `skip` are not parsed
     (nor yielded); the walk leaves chain.head, .seg and .starts as the chain ends (the
     journal writes on from there: a walk of a whole journal gives what it had). trust:
-    (offset, tag, record number) after the last seal, which walk.starts checked with all
+    (offset, tag, record number) after the last seal, which resume.starts checked with all
     before it: the chain is checked from there on, from that seal's tag (the board's boot;
     .starts is left)."""
     i, end = start, store.size()
@@ -99,7 +99,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
             if k + 4 > n:
                 at, n, k = i, store.read_at(i, buf), 0
             if i < sure and deal is not None and lo < i < deal and k + 13 <= n and buf[k + 11] != 0x73:
-                i += (buf[k + 1] << 8 | buf[k + 2]) + 12  # framed, chained and sealed (walk.starts): skipped at once
+                i += (buf[k + 1] << 8 | buf[k + 2]) + 12  # framed, chained and sealed (resume.starts): skipped at once
                 continue
             if n < k + 4:  # the journal's last bytes: a torn record's, if they start as one
                 length(buf[k:n], i)
@@ -120,7 +120,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
             whole = memoryview(buf)[k:k + m]
             t = 2 if buf[k] == _OLD else 4 if buf[k] == _MAGIC else 8
             if i < sure:
-                pass  # checked by walk.starts, with the seal after it
+                pass  # checked by resume.starts, with the seal after it
             elif chain is not None and p is not None:
                 if t != 8:
                     raise _corrupt(c, i, "a record of the unkeyed format in a keyed journal", False)

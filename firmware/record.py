@@ -1,5 +1,5 @@
-# The journal's record format, all that its writer (journal.py) and its readers (walk.py,
-# reader.py, played.py, resume.py) share: neither side imports the other. A record
+# The journal's record format, all that its writer (journal.py) and its readers (reader.py,
+# played.py, resume.py) share: neither side imports the other. A record
 # (docs/protocol.md, "Journal records"):
 #
 #   4C  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  TAG (8 bytes)
@@ -23,7 +23,7 @@
 # segment's first record chains from and every byte of its records} closes the segment
 # since the last seal (or the head); the seal is a record of the chain like any other.
 # The boot hashes every segment and checks each seal's tag, then the tags of the records
-# after the last seal only (walk.starts).
+# after the last seal only (resume.starts).
 #
 # Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
 # with a 4-byte SHA-256 sum instead of TAG, or 4A (the first format) with a CRC-16. A

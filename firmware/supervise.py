@@ -78,7 +78,7 @@ def void(ctrl, who):
     if u["done"] or k >= len(ins):
         follow(j, ctrl.game)
         u["inputs"] = None
-        unload("boot", "resume", "walk", "played", "reader", "snapshot")
+        unload("boot", "resume", "played", "reader", "snapshot")
         return ctrl._error("supervisor", "%s: nothing dealt to void" % who)
     why = "voided by the supervisor %s" % who
     j.void(len(ins) - k, why)
@@ -91,7 +91,7 @@ def void(ctrl, who):
     # and the one before may be of the voided deal's
     j.write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    unload("boot", "resume", "walk", "played", "reader", "snapshot")
+    unload("boot", "resume", "played", "reader", "snapshot")
     ctrl.table = kit.Table(game)
     ctrl.game = game
     ctrl.shown = len(game.log)  # the displays are told of the void, not the replay
