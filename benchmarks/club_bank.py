@@ -18,23 +18,24 @@ from array import array
 
 from tapis.cython_core import club_bank as compiled, duel as compiled_duel
 from tapis.firmware.games.club import duel as pure_duel, rules as R, sessions as pure
-from tapis.simulator import montecarlo as MC
+from tapis.simulator import chunks as CH
+from tapis.simulator import club_session as CLUB
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT
 
-N = MC.CHUNK
-OPTIONS = R.Options(seats=4, balance=MC.BIG)  # what `tapis simulate --game club` plays
+N = CH.CHUNK
+OPTIONS = R.Options(seats=4, balance=CLUB.BIG)  # what `tapis simulate --game club` plays
 
 
 def twin_chunk(twin):
     def run(seed, k):
-        rng = random.Random(MC.chunk_seed(seed, k))
-        return twin.session(rng, N, OPTIONS, UNIT, HOLD_TALIAS, *MC.CUT_SPAN)[:2]
+        rng = random.Random(CH.chunk_seed(seed, k))
+        return twin.session(rng, N, OPTIONS, UNIT, HOLD_TALIAS, *CLUB.CUT_SPAN)[:2]
     return run
 
 
 def loop_chunk(duel):
-    def run(seed, k):  # the Python loop of simulator/montecarlo.py before club_bank
-        _seats, data, house, _rounds = MC.club_session(seed, k, N, OPTIONS, duel=duel)
+    def run(seed, k):  # the Python loop of simulator/club_session.py before club_bank
+        _seats, data, house, _rounds = CLUB.club_session(seed, k, N, OPTIONS, duel=duel)
         return data, house
     return run
 
@@ -66,13 +67,13 @@ def _cpu(f, chunks):
 def parts(seed, chunks, repeat):
     """ns a round of the compiled session and of what it is made of."""
     def rngs(k):
-        return random.Random(MC.chunk_seed(seed, k))
+        return random.Random(CH.chunk_seed(seed, k))
 
-    cut = MC.CUT_SPAN
+    cut = CLUB.CUT_SPAN
     given = []  # each chunk's duel results and talia ends, for the money alone
     for k in range(chunks):
-        cards, last = MC.club_deals(rngs(k), N)
-        tabs, trumps = MC.club_tableaux(cards, N)
+        cards, last = CLUB.club_deals(rngs(k), N)
+        tabs, trumps = CLUB.club_tableaux(cards, N)
         res = [array("b", bytes(N)) for _ in range(3)]
         for t in (1, 2, 3):
             compiled_duel.duel_batch(tabs[0], tabs[t], trumps, res[t - 1])

@@ -8,7 +8,7 @@ import argparse
 import time
 
 from tapis.cython_core import evaluate as compiled
-from tapis.simulator.faults import faulty_table
+from tapis.simulator.table import faulty_table
 from tapis.firmware.games import named
 from tapis.simulator.table import EmulatedTable
 

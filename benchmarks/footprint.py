@@ -12,7 +12,7 @@ import time
 
 from tapis.simulator.image import NOT_DEPLOYED, compile_firmware
 from tapis.simulator.table import EmulatedTable
-from tapis.simulator.vboard import VirtualBoardTable
+from tapis.simulator.vtable import VirtualBoardTable
 
 HEAP_BUDGET = 64 * 1024
 MPY_BUDGET = 150 * 1024

@@ -209,7 +209,7 @@ def montecarlo_cost(shoes=2000, rounds=4000, games=200):
     `games` of écarté on the rules engine dealt from random.Random and from Seeded."""
     import random
 
-    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.club_session import club_session
 
     out = {}
     rng, base = random.Random(1), list(range(deck.SHOE_104))
@@ -223,7 +223,7 @@ def montecarlo_cost(shoes=2000, rounds=4000, games=200):
         deck.shuffle(list(base), g.below)
     out["shoe, Seeded"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    MC.club_session(1, 0, rounds)
+    club_session(1, 0, rounds)
     out["club chunk of %d deals" % rounds] = time.perf_counter() - t0
     for name, below in (("random.Random", random.Random(1).randrange), ("Seeded", Seeded(1).below)):
         spec = {"game": "ecarte", "seed": 1, "variant": None, "bots": None}
@@ -234,13 +234,14 @@ def montecarlo_cost(shoes=2000, rounds=4000, games=200):
 
 
 def _ecarte_games(spec, n, below):
+    from tapis.cython_core import twins
     from tapis.firmware.games import find as find_game
     from tapis.simulator import kits
-    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.bot_session import options_for
     from tapis.simulator.direct import DirectTable
 
-    o = MC._options("ecarte", None)
-    rules = find_game("ecarte").Rules(o, first_dealer=0, evaluator=MC.core.evaluate)
+    o = options_for("ecarte", None)
+    rules = find_game("ecarte").Rules(o, first_dealer=0, evaluator=twins.evaluate)
     bots = [kits.bot("ecarte", "rules", 1 + s) for s in range(2)]
     DirectTable(game="ecarte", players=bots, randbelow=below, rules=rules, keep_log=False).run_games(n)
 

@@ -31,7 +31,7 @@ def foster_family():
 
 def _foster(rows_by_key):
     from tapis.firmware.cards import parse, parse_list
-    from tapis.host.atlas_ecarte import row
+    from tapis.host.atlas_row import row
 
     def get(k):
         return rows_by_key[k] if k in rows_by_key else row(k)

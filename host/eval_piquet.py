@@ -45,7 +45,7 @@ def evaluate(elder, younger):
 
     r = twin().declare(elder, younger)
     blanche = [s for s, h in ((0, elder), (1, younger)) if D.is_carte_blanche(h)]
-    out = {"schema": "tapis.eval.piquet/1", "hands": {"elder": names(elder), "younger": names(younger)},
+    out = {"schema": "tapis.eval.piquet/2", "hands": {"elder": names(elder), "younger": names(younger)},
            "carte_blanche": {"winner": SIDES[blanche[0]] if blanche else None,
                              "score": D.CARTE_BLANCHE if blanche else 0}}
     awards = [(s, D.CARTE_BLANCHE) for s in blanche]

@@ -17,7 +17,6 @@ import random
 
 from tapis.firmware import deck
 from tapis.firmware import wire as W
-from tapis.firmware.rng import source
 from tapis.simulator.devices import EmuShoe
 
 
@@ -93,12 +92,3 @@ class FaultyShoe(EmuShoe):
         self.deliver()
         return True
 
-
-def faulty_table(seed, faults=None, stack=None, **kw):
-    """An EmulatedTable whose shoe is a FaultyShoe (kw: game, options, players, ...)."""
-    from tapis.simulator.table import EmulatedTable
-
-    sim = EmulatedTable(seed, **kw)
-    port = sim.devices[0].link.port
-    sim.devices[0] = sim.shoe = FaultyShoe(port, source(seed), faults, stack)
-    return sim

@@ -18,6 +18,7 @@ from tapis.firmware.rng import source
 from tapis.simulator import kits
 from tapis.firmware.hello import TEST_KEY
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.faults import FaultyShoe
 from tapis.simulator.pipes import pipe
 from tapis.simulator.wires import BAUD, Wire
 
@@ -76,7 +77,6 @@ class EmulatedTable:
                 self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
                 self.shoe = EmuShoe(shoe.end("shoe"), source(seed))
                 if f.get("shoe"):
-                    from tapis.simulator.faults import FaultyShoe
                     self.shoe = FaultyShoe(self.shoe.link.port, source(seed), rate=f["shoe"])
             elif hasattr(real_shoe, "controller_end"):  # a device bridged here (a text shoe)
                 self.wires.append(((W.SHOE,), real_shoe.controller_end))
@@ -198,3 +198,12 @@ class EmulatedTable:
 
     def run_games(self, n, on_events=None):
         self.run(lambda g: g.finished_games() >= n, on_events)
+
+
+def faulty_table(seed, faults=None, stack=None, **kw):
+    """An EmulatedTable whose shoe is a FaultyShoe (simulator/faults.py: `faults` by
+    (pack, delivery), `stack` the packs to load first; kw: game, options, players, ...)."""
+    sim = EmulatedTable(seed, **kw)
+    port = sim.devices[0].link.port
+    sim.devices[0] = sim.shoe = FaultyShoe(port, source(seed), faults, stack)
+    return sim

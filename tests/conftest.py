@@ -3,3 +3,12 @@ import sys
 
 HERE = os.path.dirname(__file__)
 sys.path.insert(0, HERE)  # the shared drivers in tests/ (ecarte_driver) import plainly
+
+# `tapis table --journal` makes a device and its key with each new journal (host/tableid.py,
+# issue 33.4): the suite's go to a key store of its own, not the user's (a test may set another)
+if "TAPIS_KEY_DIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+    os.environ["TAPIS_KEY_DIR"] = tempfile.mkdtemp(prefix="tapis-test-keys-")
+    atexit.register(shutil.rmtree, os.environ["TAPIS_KEY_DIR"], True)

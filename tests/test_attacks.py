@@ -72,7 +72,7 @@ LIMIT_MS = 120000
 
 def table(board, seed, game="ecarte", options=None):
     if board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable
+        from tapis.simulator.vtable import VirtualBoardTable
         return VirtualBoardTable(seed, game, options=options)
     return EmulatedTable(seed, game, options=options)
 

@@ -1,7 +1,7 @@
 # The club Monte Carlo twins (firmware/club_bank.py, cython_core/club_bank.pyx) against the
 # rules engine, money for money: the same cards and the bots' decisions, deal by deal, the
 # table's balances, bank, house and banker and every settlement; then against the Python
-# loop they replace (simulator/montecarlo.py's club_play) and each other, bit for bit.
+# loop they replace (simulator/club_session.py's club_play) and each other, bit for bit.
 import json
 import os
 import random
@@ -21,11 +21,14 @@ from tapis.cython_core import twins as core
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.games.club import rules as R
 from tapis.firmware.games.club import sessions as pure
+from tapis.simulator import chunks as CH
+from tapis.simulator import club_session as CLUB
+from tapis.simulator import club_sums as SUMS
 from tapis.simulator import montecarlo as MC
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT
 
 TWINS = [pure, compiled]
-CUT = MC.CUT_SPAN
+CUT = CLUB.CUT_SPAN
 seeds = st.integers(0, 2 ** 64 - 1)
 
 
@@ -112,14 +115,14 @@ def test_long_sessions_play_the_rules_engine_money_for_money(o, seed, rounds, un
 
 # ---- the Python loop they replace ------------------------------------------------------------
 def python_loop(o, seed, rounds):
-    cards, last = MC.club_deals(random.Random(seed), rounds)
-    tabs, trumps = MC.club_tableaux(cards, rounds)
+    cards, last = CLUB.club_deals(random.Random(seed), rounds)
+    tabs, trumps = CLUB.club_tableaux(cards, rounds)
     res = []
     for t in (1, 2, 3):
         out = array("b", bytes(rounds))
         D.duel_batch(tabs[0], tabs[t], trumps, out)
         res.append(out)
-    return res, last, MC.club_play(o, res, last)
+    return res, last, CLUB.club_play(o, res, last)
 
 
 @settings(max_examples=40, deadline=None)
@@ -139,7 +142,7 @@ results = st.lists(st.sampled_from([D.BANKER, D.PUSH, D.PUNTER]), min_size=3, ma
 def test_any_results_and_talia_ends_play_alike_in_the_twins_and_the_loop(o, deals):
     res = [[d[0][t] for d in deals] for t in range(3)]
     last = bytes(d[1] for d in deals)
-    old = MC.club_play(o, res, last)
+    old = CLUB.club_play(o, res, last)
     got = pure.play(o, res, last, UNIT, HOLD_TALIAS)
     assert tuple(compiled.play(o, res, last, UNIT, HOLD_TALIAS)) == tuple(got)
     assert tuple(got[:2]) == (old.data, old.house)
@@ -148,7 +151,7 @@ def test_any_results_and_talia_ends_play_alike_in_the_twins_and_the_loop(o, deal
 
 def test_the_monte_carlo_chunks_are_the_python_loops_chunks():
     for seed, k, n in ((1, 0, 5000), (7, 3, 1234), (2 ** 40, 11, 1)):
-        assert MC.club_session(seed, k, n) == MC.club_session(seed, k, n, duel=core.duel)
+        assert CLUB.club_session(seed, k, n) == CLUB.club_session(seed, k, n, duel=core.duel)
 
 
 # ---- the twins (which one the host uses: tests/test_twins.py) ------------------------------------
@@ -165,7 +168,7 @@ def test_pure_and_compiled_sessions_agree_and_leave_the_generator_alike(seed, ro
 def test_the_deals_are_the_python_shuffles_deals(seed, rounds, lo, hi):
     lo, hi = min(lo, hi), max(lo, hi)
     rngs = [random.Random(seed) for _ in range(3)]
-    want = MC.club_deals(rngs[0], rounds, (lo, hi))
+    want = CLUB.club_deals(rngs[0], rounds, (lo, hi))
     assert pure.deals(rngs[1], rounds, lo, hi) == compiled.deals(rngs[2], rounds, lo, hi) == want
     assert rngs[0].getstate() == rngs[1].getstate() == rngs[2].getstate()
 
@@ -230,10 +233,10 @@ def test_simulate_reports_what_the_python_loop_reports():
     for seed, rounds in ((3, 12000), (99, 5001)):
         got, _backend = MC.simulate("club", rounds, seed)
         total = None
-        for k, n in MC.chunks(rounds):
-            s = MC.Sums.from_list(MC.club_session(seed, k, n, duel=core.duel))
+        for k, n in CH.chunks(rounds):
+            s = SUMS.Sums.from_list(CLUB.club_session(seed, k, n, duel=core.duel))
             total = s if total is None else total.merge(s)
-        assert {k: got[k] for k in ("seats", "house")} == MC.club_report(total)
+        assert {k: got[k] for k in ("seats", "house")} == SUMS.club_report(total)
 
 
 def test_simulate_with_the_pure_twins_prints_the_same_report():

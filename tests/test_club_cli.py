@@ -13,7 +13,7 @@ import pytest
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse, parse_list
 from tapis.host.cli import main
-from tapis.host import odds_club
+from tapis.host import club_count
 
 TAPIS = [sys.executable, "-m", "tapis"]
 
@@ -61,7 +61,7 @@ def test_odds_club_is_exact_symmetric_and_fast():
     assert elapsed < 5
     o = json.loads(p.stdout)
     fr = {}
-    assert o["schema"] == "tapis.odds.club/1"
+    assert o["schema"] == "tapis.odds.club/2"
     for k in ("punter_win", "push", "banker_win"):
         num, den = (int(x) for x in o[k]["fraction"].split("/"))
         assert o[k]["probability"] == num / den
@@ -88,7 +88,7 @@ def test_odds_club_counts_match_brute_force_on_a_small_shoe():
     total = sum(ways.values())
     want = {"punter_win": Fraction(ways[D.PUNTER], total), "push": Fraction(ways[D.PUSH], total),
             "banker_win": Fraction(ways[D.BANKER], total)}
-    assert odds_club.odds(D.solve, ranks=ranks, suits=suits, copies=copies, tableau=tableau) == want
+    assert club_count.odds(D.solve, ranks=ranks, suits=suits, copies=copies, tableau=tableau) == want
 
 
 # ---- the table --------------------------------------------------------------------------------

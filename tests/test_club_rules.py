@@ -16,7 +16,7 @@ from tapis.firmware.rules import CHANCE, IllegalAction
 from tapis.firmware.games.club import rules as R
 from tapis.firmware.games.club import events as CE
 from tapis.firmware.games.club.table import ClubTable
-from tapis.simulator import montecarlo as MC
+from tapis.simulator import club_session as CLUB
 from tapis.simulator.kits.club.bots import ClubBot, bank_choice, stake_for
 
 FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
@@ -392,16 +392,16 @@ def replay(g):
 # ---- Monte Carlo plays the same rules ---------------------------------------------------------
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
-    # simulator/montecarlo.py keeps its own fast loop; driven by the same cards and the
+    # simulator/club_session.py keeps its own fast loop; driven by the same cards and the
     # same bots' pattern, the rules engine must end with the same balances.
     o = R.Options(seats=4, balance=60, bank=12)
     rounds = 300
     rng = random.Random(seed)
-    cards, last = MC.club_deals(rng, rounds)
-    tabs, trumps = MC.club_tableaux(cards, rounds)
+    cards, last = CLUB.club_deals(rng, rounds)
+    tabs, trumps = CLUB.club_tableaux(cards, rounds)
     res = [[D.duel(tabs[0][4 * i:4 * i + 4], tabs[t][4 * i:4 * i + 4], trumps[i])[0] for i in range(rounds)]
            for t in (1, 2, 3)]
-    sums = MC.club_play(o, res, last)
+    sums = CLUB.club_play(o, res, last)
     g = R.Club(o)
     holds = [0] * 4
     while g.deals_done < rounds:

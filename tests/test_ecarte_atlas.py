@@ -17,7 +17,7 @@ from tapis.cython_core import ecarte_solver as solver
 from tapis.cython_core import ecarte_verdict as verdict
 from tapis.firmware.cards import parse, parse_list
 from tapis.firmware.deck import deck32
-from tapis.host import atlas_ecarte as A
+from tapis.host import atlas_row as AR
 from tapis.host import ecarte_classes as K
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def test_any_position_gives_the_row_of_its_class():
 
     rng = random.Random(16)
     for hand, turned in positions(rng, 120 if twins.CORE == "cython" else 12):  # a pure row: 0.4 s
-        r = A.row(K.key(hand, turned))
+        r = AR.row(K.key(hand, turned))
         total, wins, voles = solver.odds(hand, turned, True)
         jeu, stand, point, plain, vole, _ = verdict.verdict(hand, turned)
         assert (r["dd_total"], r["dd_wins"], r["dd_voles"]) == (total, wins, voles)
@@ -110,7 +110,7 @@ def test_a_small_atlas_is_the_same_on_one_or_two_workers(tmp_path):
         out[workers] = (path.read_bytes(), json.loads(p.stdout))
     assert out[1][0] == out[2][0]
     rows, summary = read(tmp_path / "atlas1.csv"), out[1][1]
-    assert list(rows[0]) == list(A.COLUMNS) and len(rows) == summary["classes"] == limit
+    assert list(rows[0]) == list(AR.COLUMNS) and len(rows) == summary["classes"] == limit
     assert not summary["complete"] and summary["positions"] == sum(int(r["multiplicity"]) for r in rows)
     by = {b["elder_trumps"]: b for b in summary["by_trumps"]}
     assert set(by) == {int(r["elder_trumps"]) for r in rows}

@@ -11,7 +11,7 @@ from tapis.firmware.cards import KING, parse, parse_list, rank
 from tapis.firmware.rules import CHANCE
 from tapis.firmware.games.ecarte import rules as R
 from tapis.simulator.kits.ecarte.bots import EcarteBot
-from tapis.simulator.faults import faulty_table
+from tapis.simulator.table import faulty_table
 from tapis.simulator.kits.ecarte.records import Recorder
 
 DEALER, ELDER = 0, 1  # the first deal: seat 0 deals, seat 1 is elder

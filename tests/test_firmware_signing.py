@@ -13,7 +13,8 @@ import sys
 import pytest
 
 from tapis.firmware import manifest as M
-from tapis.host import flash as F
+from tapis.host import flash_sign as F
+from tapis.host.flash_errors import FlashError
 from tapis.simulator.ptyboard import PtyBoard
 
 from test_flash import reboot, signed, tapis
@@ -261,11 +262,11 @@ def test_the_host_signs_a_leaf_once_and_versions_only_go_up(tmp_path):
     assert json.loads(s.signed_files(a, "dev")["manifest.json"])["version"] == 0  # the same: kept
     assert json.loads(s.signed_files(b, "dev")["manifest.json"])["version"] == 1
     assert json.loads(s.signed_files(a, "dev")["manifest.json"])["version"] == 2  # a again: newer
-    with pytest.raises(F.FlashError, match="version 1 was already signed for another manifest"):
+    with pytest.raises(FlashError, match="version 1 was already signed for another manifest"):
         s.sign(1, F.manifest(a, "dev", 1))
     again = F.Signer(s.path)  # the record is on the host's disk, not only in memory
     assert again.signed == s.signed and again.public == s.public
-    with pytest.raises(F.FlashError, match="already signed"):
+    with pytest.raises(FlashError, match="already signed"):
         again.sign(0, F.manifest(b, "dev", 0))
 
 

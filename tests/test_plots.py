@@ -11,7 +11,7 @@ import pytest
 from tapis.cython_core.twins import ecarte_solver
 from tapis.firmware.cards import parse, parse_list, suit
 from tapis.firmware.deck import deck32
-from tapis.host import odds_club, odds_split
+from tapis.host import club_count, odds_split
 from tapis.cython_core import twins
 
 TAPIS = [sys.executable, "-m", "tapis"]
@@ -51,7 +51,7 @@ def test_the_ecarte_split_is_the_brute_force_where_the_dealer_is_strong_in_trump
 
 def test_the_club_split_adds_up_to_the_exact_odds_and_is_symmetric():
     split = odds_split.club_by_pattern()
-    o = odds_club.odds(twins.duel.solve)
+    o = club_count.odds(twins.duel.solve)
     assert sum(v[0] for v in split.values()) == o["punter_win"]
     assert sum(v[1] for v in split.values()) == o["push"]
     assert sum(v[2] for v in split.values()) == o["banker_win"]
@@ -68,7 +68,7 @@ def test_the_club_split_on_a_small_shoe_is_the_brute_force():
 
     ranks, suits, tableau = 3, 2, 2
     split = {}
-    odds_club.counts(twins.duel.solve, ranks=ranks, suits=suits, copies=1, tableau=tableau, split=split)
+    club_count.counts(twins.duel.solve, ranks=ranks, suits=suits, copies=1, tableau=tableau, split=split)
     pack = [(r, s) for s in range(suits) for r in range(ranks)]
     want = {}
     for t_rank in range(ranks):

@@ -12,6 +12,7 @@ import pytest
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
 from tapis.firmware.resume import load
+from tapis.host import recall_journal
 from tapis.host.commands import recall
 from tapis.simulator.pipes import pipe
 from table_rig import Rig
@@ -48,10 +49,10 @@ def test_recall_shows_the_last_games_readably(journal_file, table):
     # as `tapis table` tells a game: a heading for its first deal (begun as the game before
     # ended), seats by name, cards by name, every trick and point of the journal's events
     # its first deal's heading is the one the game before began (seed 13: the players cut first, issue 14.4)
-    before = recall.from_journal(table.store.read(), 3)[0]
+    before = recall_journal.from_journal(table.store.read(), 3)[0]
     began = [e for _a, evs, _f in before["inputs"] for e in evs if e[0] == "deal"][-1][2]
     assert lines[1] == "" and re.fullmatch("── Deal %d · (West|East) deals ──" % began, lines[2]), lines[1:3]
-    events = [e for g in recall.from_journal(table.store.read(), 2) for _a, evs, _f in g["inputs"] for e in evs]
+    events = [e for g in recall_journal.from_journal(table.store.read(), 2) for _a, evs, _f in g["inputs"] for e in evs]
     assert sum(1 for ln in lines if ln.startswith("  Trick ")) == sum(1 for e in events if e[0] == "trick")
     scores = sum(1 for ln in lines if " scores " in ln and ("West" in ln or "East" in ln))
     assert scores == sum(1 for e in events if e[0] == "score") > 0

@@ -28,7 +28,7 @@ def table(board, seed, game, options=None, on_table=None):
     the webassembly virtual board."""
     if board == "cpython":
         return EmulatedTable(seed, game, options, on_table=on_table, journal=Journal(MemoryStore()))
-    from tapis.simulator.vboard import VirtualBoardTable
+    from tapis.simulator.vtable import VirtualBoardTable
     return VirtualBoardTable(seed, game, options, on_table=on_table)
 
 

@@ -18,6 +18,9 @@ from tapis.firmware.games import find, named
 from tapis.host.cli import main
 from tapis.host.commands import simulate as cmd
 from tapis.simulator import kits, stats, tallies
+from tapis.simulator import bot_session as BS
+from tapis.simulator import chunks as CH
+from tapis.simulator import club_sums as SUMS
 from tapis.simulator import montecarlo as MC
 from tapis.simulator.direct import DirectTable
 from tapis.simulator.table import EmulatedTable
@@ -97,7 +100,7 @@ def play(game, seed, rounds, variant=None, keep=True):
     rules = kits.find(game).new_game(o, twins.evaluate)
     seats = find(game).Table(rules).SEATS
     t = DirectTable(seed, game, rules=rules, keep_log=keep)
-    tally = MC.TALLIES[game](seats)
+    tally = BS.TALLIES[game](seats)
     (t.run_deals if game == "club" else t.run_games)(rounds, tally.feed)
     return t, tally.result(rounds)
 
@@ -162,7 +165,7 @@ def test_the_club_tally_of_the_table_bots_is_the_engines_money(seed, variant, de
             duels[results[value[0]]] += 1
     assert [sum(r[k] for r in sums) for k in (8, 9, 10)] == [duels[-1], duels[0], duels[1]]
     assert all(sum(r[8:]) == r[0] for r in sums)
-    report = MC.club_summary(d)
+    report = SUMS.club_summary(d)
     assert sum(r["returned"] - r["staked"] + r["banker_net"] for r in report["seats"]) + report["house"] == 0
 
 
@@ -219,9 +222,9 @@ def test_the_trace_ends_at_the_report_and_is_the_same_on_two_workers():
 
 
 def test_the_chunks_are_a_stream_not_a_list():
-    jobs = MC.chunks(10 ** 13)
-    assert next(jobs) == (0, MC.CHUNK) and next(jobs) == (1, MC.CHUNK)
-    assert list(MC.chunks(12001, 5000)) == [(0, 5000), (1, 5000), (2, 2001)]
+    jobs = CH.chunks(10 ** 13)
+    assert next(jobs) == (0, CH.CHUNK) and next(jobs) == (1, CH.CHUNK)
+    assert list(CH.chunks(12001, 5000)) == [(0, 5000), (1, 5000), (2, 2001)]
 
 
 def test_a_random_bot_draws_from_its_chunks_stream_and_plays_the_same_in_any_worker():
@@ -232,7 +235,7 @@ def test_a_random_bot_draws_from_its_chunks_stream_and_plays_the_same_in_any_wor
     a = MC.run_chunk(spec, 0, 300)
     random.seed(99)  # the global random is not the bots' source
     b = MC.run_chunk(spec, 0, 300)
-    assert a == b and a["sums"] != MC.table_session(dict(spec, bots=["rules"]), 0, 300)["sums"]
+    assert a == b and a["sums"] != BS.table_session(dict(spec, bots=["rules"]), 0, 300)["sums"]
 
 
 # ---- the command -----------------------------------------------------------------------------
@@ -347,6 +350,6 @@ def test_ctrl_c_stops_a_run_of_ten_trillion_rounds_and_its_workers_at_once():
     assert "Traceback" not in err and "interrupted after" in err and "of 10,000,000,000,000 deals" in err
     r = json.loads(out)
     assert r["interrupted"] and r["asked"] == 10 ** 13 and 0 < r["rounds"] < 10 ** 13
-    assert r["rounds"] % MC.CHUNK == 0 and sum(s["stakes"] for s in r["seats"]) > 0
+    assert r["rounds"] % CH.CHUNK == 0 and sum(s["stakes"] for s in r["seats"]) > 0
     time.sleep(1)
     assert pgroup(p.pid) == {}  # no worker outlives the command

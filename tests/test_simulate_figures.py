@@ -8,6 +8,8 @@ import pytest
 from tapis.firmware.games import club as R
 from tapis.host.cli import main
 from tapis.simulator import stats
+from tapis.simulator import club_session as CLUB
+from tapis.simulator import club_sums as SUMS
 from tapis.simulator import montecarlo as MC
 
 
@@ -21,12 +23,12 @@ def test_the_rtp_intervals_cover_the_exact_return_of_an_unbreakable_bank_95_time
     symmetric (SPEC §7), so every stake returns exactly 1 in expectation. 600 intervals
     of independent chunks of 2,000 deals; each covers 1 with probability 0.95, so the
     count lies in [551, 589] unless the intervals are wrong (±3.6 sd)."""
-    o = R.Options(seats=4, balance=MC.BIG, bank=MC.BIG // 2)
+    o = R.Options(seats=4, balance=CLUB.BIG, bank=CLUB.BIG // 2)
     hit = total = 0
     rtps = []
     for k in range(150):
-        sums = MC.Sums.from_list(MC.club_session(9, k, 2000, o))
-        for row in MC.club_report(sums)["seats"]:
+        sums = SUMS.Sums.from_list(CLUB.club_session(9, k, 2000, o))
+        for row in SUMS.club_report(sums)["seats"]:
             lo, hi = row["ci95"]
             total += 1
             hit += lo <= 1 <= hi
@@ -41,10 +43,10 @@ def test_a_limited_bank_pays_its_punters_less_than_they_stake():
     return is below 1 even without commission, and the interval says so: a bank of 4
     against stakes of 2, 200,000 deals (the default bank of 15 costs less, about 0.4 %:
     docs/analysis.md). The same deals from an unbreakable bank return 1."""
-    for bank, below in ((4, True), (MC.BIG // 2, False)):
-        o = R.Options(seats=4, balance=MC.BIG, bank=bank, minimums=(2, 2))
-        sums = MC.Sums.from_list(MC.club_session(5, 0, 200_000, o))
-        for s in MC.club_report(sums)["seats"]:
+    for bank, below in ((4, True), (CLUB.BIG // 2, False)):
+        o = R.Options(seats=4, balance=CLUB.BIG, bank=bank, minimums=(2, 2))
+        sums = SUMS.Sums.from_list(CLUB.club_session(5, 0, 200_000, o))
+        for s in SUMS.club_report(sums)["seats"]:
             if below:
                 assert 0.97 < s["rtp"] and s["ci95"][1] < 1 and s["house_edge_ci95"][0] > 0, s
             else:
@@ -58,9 +60,9 @@ def test_the_stakes_duels_are_won_pushed_and_lost_at_the_exact_odds_of_a_fresh_s
     (Wilson's interval at z = 3.5: twelve figures, so not 95 % intervals, which would all
     cover only about half the time), and the report's 95 % intervals are Wilson's."""
     from tapis.cython_core import twins
-    from tapis.host import odds_club
+    from tapis.host import club_count
 
-    exact = odds_club.odds(twins.duel.solve)
+    exact = club_count.odds(twins.duel.solve)
     r, _ = MC.simulate("club", 300_000, 6)
     for key, rate, name in (("won", "win_rate", "punter_win"), ("pushed", "push_rate", "push"),
                             ("lost", "loss_rate", "banker_win")):

@@ -240,7 +240,7 @@ def club_table(board, seed, options=None, journal=True):
     """A club table with the supervisor device on its bus; on the MicroPython board the
     firmware runs under the webassembly port (its journal in the port's filesystem)."""
     if board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable
+        from tapis.simulator.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "club", options=options)
     else:
         t = EmulatedTable(seed, "club", options=options, journal=Journal(MemoryStore()) if journal else None)
@@ -501,7 +501,7 @@ def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path
     recs = [(r["who"], r["o"]["bank"], r["why"]) for g in load(j) for r in g["supervised"]]
     assert recs == [(who, 15, "in force"),
                     ("manifest v4 key " + "ab" * 8, 30, "flashed; the journal's game goes on under its own")]
-    from tapis.host.commands.recall import text
+    from tapis.host.recall_show import text
     out = text(load(j))
     assert "CONFIGURATION club, signed %s: in force" % who in out
     assert "signed manifest v4 key %s: flashed" % ("ab" * 8) in out
@@ -613,7 +613,7 @@ def ecarte_table(board, seed, options=None):
     """An écarté table with the supervisor device on its bus (a journal on CPython; on the
     MicroPython board the webassembly port's own)."""
     if board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable
+        from tapis.simulator.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "ecarte", options=options)
     else:
         t = EmulatedTable(seed, "ecarte", options=options, journal=Journal(MemoryStore()))

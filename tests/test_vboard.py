@@ -12,7 +12,8 @@ from tapis.firmware.games import named
 from tapis.firmware import wire as W
 from tapis.simulator import kits
 from tapis.simulator.table import EmulatedTable
-from tapis.simulator.vboard import BoardError, BusBridge, ParityError, VirtualBoard, VirtualBoardTable
+from tapis.simulator.vboard import BoardError, ParityError, VirtualBoard
+from tapis.simulator.vtable import BusBridge, VirtualBoardTable
 
 # The webassembly board's high-water, a regression gate (SPEC §9: the heap itself is
 # measured on the emulated Pico and the unix port, docs/performance.md). It was 64 KB until

@@ -55,7 +55,10 @@ def parse_options(items):
 def run(args):
     from functools import partial
 
-    from tapis.host import flash as F
+    from tapis.host.flash import flash
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.flash_image import configuration, extra_files
+    from tapis.host.flash_verify import verify
     from tapis.host.progress import progress
 
     entry = None if args.entry.lower() == "none" else args.entry
@@ -64,19 +67,19 @@ def run(args):
     quiet = args.quiet or args.json
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
-        config = F.configuration(args.game, args.variant, parse_options(args.option))
-        extra = F.extra_files(args.boot_py, args.lib)
-    except (ValueError, F.FlashError) as e:
+        config = configuration(args.game, args.variant, parse_options(args.option))
+        extra = extra_files(args.boot_py, args.lib)
+    except (ValueError, FlashError) as e:
         args.parser.error(str(e))
     try:
         if args.check:
-            result = F.verify(args.port, key_file=args.key_file)
+            result = verify(args.port, key_file=args.key_file)
             log("verified: %d files on device %s match its signed manifest" % (result["files"], result["device"]))
         else:
-            result = F.flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
+            result = flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
                              force=args.force, progress=partial(progress, unit="files", quiet=args.quiet),
                              config=config, extra=extra)
-    except F.FlashError as e:
+    except FlashError as e:
         if args.json:
             print(json.dumps({"schema": "tapis.flash/1", "ok": False, "error": str(e)}))
         sys.stderr.write("tapis flash: %s\n" % e)

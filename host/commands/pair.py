@@ -66,7 +66,8 @@ def ask(port, payload, timeout):
 
 
 def run(args):
-    from tapis.host.flash import FlashError, load_key
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.flash_keys import load_key
     from tapis.host.ports import PortError, open_port
     try:
         device_key = load_key(args.board, args.key_file)
@@ -78,7 +79,7 @@ def run(args):
     except (FlashError, PortError, TimeoutError, ValueError, OSError) as e:
         sys.stderr.write("tapis pair: %s\n" % e)
         return 2
-    out = {"schema": "tapis-pair-1", "port": args.port, "type": NAMES.get(dtype, dtype),
+    out = {"schema": "tapis.pair/1", "port": args.port, "type": NAMES.get(dtype, dtype),
            "serial": serial.decode("ascii", "replace"), "addresses": ["0x%02x" % a for a in addrs]}
     if args.json:
         print(json.dumps(out))

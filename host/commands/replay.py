@@ -74,7 +74,7 @@ def run(args):
         sys.stderr.write("tapis replay: %s\n" % e)
         return 2
     for a in results:
-        print(json.dumps(a) if args.json else _line(a))
+        print(json.dumps(dict(a, schema="tapis.replay/1")) if args.json else _line(a))
     bad = sum(1 for a in results if not a["matches"])
     if not args.json:
         print("%d record%s: %s" % (len(results), "" if len(results) == 1 else "s",

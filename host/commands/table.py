@@ -8,9 +8,6 @@ from tapis.host.watch import DELAY, Watch, watch_game
 from tapis.simulator import kits
 
 
-TABLE_DEVICE = "tapis-table"  # the device id an emulated table's journal (--journal) is chained under
-
-
 def register(sub):
     p = sub.add_parser("table", help="play on the emulated table (bots at every seat)")
     p.add_argument("--game", choices=sorted(GAMES), default="ecarte", help="the game (default: ecarte)")
@@ -66,7 +63,7 @@ def run(args):
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
-        from tapis.simulator.vboard import VirtualBoardTable as EmulatedTable  # noqa: F811
+        from tapis.simulator.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
     elif args.board == "pico":
         from tapis.host.picotable import PicoTable
 
@@ -179,9 +176,12 @@ def _devices(args, options):
         d = os.path.dirname(os.path.abspath(args.journal))
         if not os.path.isdir(d):
             args.parser.error("--journal %s: no directory %s" % (args.journal, d))
-        from tapis.host.flash import provision_key
-        key = provision_key(TABLE_DEVICE)  # the emulated table's own key, in the host's key store
-        j = Journal(FileStore(args.journal), key=key, device=TABLE_DEVICE)
+        from tapis.host.tableid import IdentityError, table_identity
+        try:  # each journal a device of its own, its key in the host's key store (issue 33.4)
+            device, key = table_identity(args.journal)
+        except IdentityError as e:
+            args.parser.error("--journal %s: %s" % (args.journal, e))
+        j = Journal(FileStore(args.journal), key=key, device=device)
         try:
             load(j, False)
         except JournalError as e:
@@ -190,7 +190,7 @@ def _devices(args, options):
             args.parser.error("--journal %s: its unfinished game is %s, not %s (--game %s resumes it)"
                               % (args.journal, j.last["game"], args.game, j.last["game"]))
         args.resumes = j.last is not None
-        extra["journal"] = Journal(FileStore(args.journal), key=key, device=TABLE_DEVICE)
+        extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.realtable import Pacer, TextShoe

@@ -11,7 +11,8 @@ KEYS = {str(n): (B.SELECT, n) for n in range(1, 10)}
 KEYS.update({"enter": (B.CONFIRM, 0), "s": (B.STAND, 0), "p": (B.PROPOSE, 0),
              "a": (B.ACCEPT, 0), "r": (B.REFUSE, 0), "k": (B.KING, 0),
              "x": (B.ABANDON, 0), "c": (B.CLAIM, 0), "d": (B.DOUBLE, 0), "o": (B.OFFER, 0),
-             "plus": (B.BET_PLUS, 0), "minus": (B.BET_MINUS, 0)})
+             "plus": (B.BET_PLUS, 1), "minus": (B.BET_MINUS, 1),
+             "right_square_bracket": (B.BET_PLUS, 10), "left_square_bracket": (B.BET_MINUS, 10)})
 HELP = (("1-9", "SELECT card n (the number above it); a choice n of the laws"),
         ("Enter", "CONFIRM: play the selected card, or discard the selected cards"),
         ("s", "STAND: \"I play\" (elder, instead of proposing)"),
@@ -20,7 +21,8 @@ HELP = (("1-9", "SELECT card n (the number above it); a choice n of the laws"),
         ("k", "MARK KING: announce the king of trumps"),
         ("x / c", "ABANDON the hand / CLAIM the point (lay the cards down)"),
         ("d / o", "DOUBLE / OFFER the point (in those variants)"),
-        ("1 2, + / -", "gallery seat: back player 1 or 2, raise or lower the bet"))
+        ("1 2, + / -", "gallery seat: back player 1 or 2, raise or lower the bet by 1"),
+        ("] / [", "gallery seat: raise or lower the bet by 10 (0 to the largest bet)"))
 
 
 def me(view):

@@ -15,6 +15,7 @@ from tapis.simulator.table import EmulatedTable
 
 from tapis.host.play.seats import KeyPanel, Paced
 
+WIRE_MOST = 0xFFFF  # SUPERVISE [LIMITS, ...] carries each value in 2 bytes (firmware/supervise.py)
 BOT_PAUSE_S = 0.7  # how long a bot "thinks" before its presses go out
 QUIET_STEPS = 50  # steps with nothing on any wire before the table rests (> a link's resend time)
 
@@ -92,7 +93,7 @@ class PlayTable(EmulatedTable):
                 lim = [w.stake, w.max_bet]
             if lim is None:  # piquet: no money at the table
                 return
-            self.supervisor.limits(*[2 * v for v in lim])
+            self.supervisor.limits(*doubled_limits(self.name, lim))
         elif what == "authorise":
             self.supervisor.authorise(self.seat)
         elif what == "give":
@@ -102,3 +103,13 @@ class PlayTable(EmulatedTable):
     def view(self):
         """What the person's display shows now (None before the first view)."""
         return self.person.view
+
+
+def doubled_limits(game, lim):
+    """The limits in force doubled (the operator's L), each held to the most the table takes
+    (issue 33.5): écarté's stake and largest bet to games/ecarte/limits.py MOST, club's bank
+    and minimums to what the wire carries."""
+    most = WIRE_MOST
+    if game == "ecarte":
+        from tapis.firmware.games.ecarte.limits import MOST as most
+    return [min(2 * v, most) for v in lim]

@@ -12,7 +12,8 @@ import struct
 import threading
 import tty
 
-from tapis.simulator.pico.board import USB, PicoError
+from tapis.simulator.pico.runner import USB
+from tapis.simulator.pico.setup import PicoError
 
 _MAX_BACKLOG = 1 << 20  # USB output kept for a pty nobody reads, before the oldest is dropped
 
@@ -33,7 +34,7 @@ class PtyBridge:
     def feed(self, index, data):
         """Bytes for the chip now (called with the pico's lock held)."""
         sizes = [len(data) if i == index else 0 for i in range(3)]
-        self.pico._send(b"I" + struct.pack(">III", *sizes) + data)
+        self.pico.send_request(b"I" + struct.pack(">III", *sizes) + data)
 
     def to_pty(self, data):
         self.transcript += data
@@ -49,7 +50,7 @@ class PtyBridge:
 
     def resume(self):
         with self.pico.lock:
-            self.pico._send(b"F")
+            self.pico.send_request(b"F")
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="pico-pty", daemon=True)
         self.thread.start()
@@ -61,7 +62,7 @@ class PtyBridge:
         self.stopping.set()
         with self.pico.lock:
             if self.pico.proc is not None and self.pico.proc.poll() is None:
-                self.pico._send(b"L")
+                self.pico.send_request(b"L")
         self.thread.join(timeout=60)
         self.thread = None
         if self.failure is not None:
@@ -82,20 +83,20 @@ class PtyBridge:
                         with pico.lock:
                             self.feed(USB, data)
                 if pico.proc.stdout.fileno() in ready:
-                    op = pico._read(1)
+                    op = pico.read_exactly(1)
                     if op == b"A":  # the answer to "L": paused
-                        pico._read(8)
+                        pico.read_exactly(8)
                         return
                     if op != b"R":
-                        pico._fail("bad frame %r from the free-running Pico" % (op,))
+                        pico.fail("bad frame %r from the free-running Pico" % (op,))
                     with pico.lock:
                         flags, data = pico.reply_body(USB)  # the UARTs' bytes; the USB's to the pty
                         pico.usb.sent += len(data[USB])
                         self.to_pty(data[USB])
                         if flags & 1:  # a watchdog reset: the runner saved the flash and left
                             pico.proc.wait()
-                            pico._restart(flags >> 1)
-                            pico._send(b"F")
+                            pico.restart(flags >> 1)
+                            pico.send_request(b"F")
                 elif self.backlog:
                     self.to_pty(b"")
         except PicoError as e:

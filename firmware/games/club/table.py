@@ -3,8 +3,9 @@
 # The banker, when a decision is due, sees `choices` (lay, respond, respond-fresh, hold,
 # pass): SELECT n picks the n-th, CONFIRM applies it (the first if none was picked),
 # REFUSE gives the bank up. A punter, at his turn to stake, picks a tableau with
-# SELECT 1..3, sets the amount with BET+ / BET- (arg: how many units, 0 meaning 1) and
-# CONFIRMs; a stake of 0 or REFUSE sits the deal out.
+# SELECT 1..3, sets the amount with BET+ / BET- (arg: how many units, 0 meaning 1; it starts
+# at the least he may stake and stays in his range) and CONFIRMs; a stake of 0 (where he
+# may skip) or REFUSE sits the deal out.
 from ... import panel as B
 from ... import wire as W
 from ...rules import CHANCE, IllegalAction
@@ -56,17 +57,25 @@ class ClubTable:
             return None
         if button in (B.BET_PLUS, B.BET_MINUS):
             step = arg or 1
-            a = self.amount[seat] + (step if button == B.BET_PLUS else -step)
-            lo, hi = g.stake_range(seat) if g.to_act == seat else (0, g.balances[seat])
-            self.amount[seat] = max(0, min(a, hi))
+            self.amount[seat] = self.stake(seat, self.stake(seat) + (step if button == B.BET_PLUS else -step))
             return None
         if button == B.REFUSE:
             return ("skip", seat, None)
         if button == B.CONFIRM:
-            if self.amount[seat] == 0:
+            a = self.stake(seat)
+            if a == 0:
                 return ("skip", seat, None)
-            return ("stake", seat, (self.pick[seat] or 1, self.amount[seat]))
+            return ("stake", seat, (self.pick[seat] or 1, a))
         raise IllegalAction("button %r does nothing in club écarté" % (button,))
+
+    def stake(self, seat, a=None):
+        """The amount `a` (default: the one being set) held to what the seat may stake: at
+        its turn from the least (a first deal's minimum; 0, sitting out, when it may skip)
+        to the most, so it starts at the least and BET+ / BET- never leave the range (issue
+        33.5); before its turn, 0 to its balance."""
+        g = self.game
+        lo, hi = g.stake_range(seat) if g.to_act == seat else (0, g.balances[seat])
+        return max(0, lo, min(self.amount[seat] if a is None else a, hi))
 
     def shoe_fault(self, code):
         """The cut card reported by the shoe becomes the chance action that ends the talia
@@ -90,7 +99,7 @@ class ClubTable:
              "banker": g.banker, "kind": g.kind, "bank": g.bank, "lays": g.lays,
              "balances": g.balances, "deal": g.deal_no, "talia": g.talia,
              "stakes": [list(s) for s in g.stakes], "pick": self.pick[seat],
-             "amount": self.amount[seat], "msg": self.msg[seat], "limits": g.lim}
+             "amount": self.stake(seat), "msg": self.msg[seat], "limits": g.lim}
         if g.pending:  # the supervisor's, from the next bank
             v["pending"] = g.pending
         last = g.last

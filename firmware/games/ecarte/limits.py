@@ -9,6 +9,7 @@ from ...compat import const, unload
 from ...rules import IllegalAction
 
 _MOST = const(999)  # units: the most a stake or a bet may be set to
+MOST = _MOST  # the host's tapis play holds the limits its operator doubles to it
 
 
 def verify(g, seat, value):

@@ -89,11 +89,17 @@ class EcarteTable:
                 raise IllegalAction("SELECT 1 or 2 picks the player to back, not %r" % (arg,))
             self.side[seat] = arg - 1
             return None
-        if button in (B.BET_PLUS, B.BET_MINUS):
+        if button in (B.BET_PLUS, B.BET_MINUS):  # arg: how many units, 0 meaning 1
             side = self.side[seat]
-            was = self.game.wagers.standing.get(seat, (side, 0))
+            w = self.game.wagers
+            was = w.standing.get(seat, (side, 0))
             amount = was[1] if was[0] == side else 0
-            return ("bet", seat, (side, amount + (1 if button == B.BET_PLUS else -1)))
+            step = arg or 1
+            # held to 0 .. the largest bet, as club's stakes are to their range (issue 33.5)
+            bet = max(0, min(amount + (step if button == B.BET_PLUS else -step), w.max_bet))
+            if bet == amount and was[0] == side:
+                return None  # at the end of the range already: nothing changes
+            return ("bet", seat, (side, bet))
         raise IllegalAction("seat %d bets: SELECT 1/2 picks a player, BET+/BET- sets the stake" % seat)
 
     def shoe_fault(self, code):

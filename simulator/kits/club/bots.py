@@ -1,5 +1,5 @@
 # The club écarté bot behind a panel, and the staking pattern it follows (the Monte Carlo
-# of simulator/montecarlo.py follows it too).
+# of simulator/club_session.py follows it too).
 from tapis.firmware import panel as B
 from tapis.firmware.rng import Seeded
 
@@ -62,9 +62,11 @@ class ClubBot:
             if s is None:
                 return [(B.REFUSE, 0)]
             out = [(B.SELECT, s[0])]
-            a = s[1]
+            a = s[1] - view["amount"]  # from the amount shown: the least it may stake (issue 33.5)
+            button = B.BET_PLUS if a > 0 else B.BET_MINUS
+            a = abs(a)
             while a > 0:
-                out.append((B.BET_PLUS, min(a, 255)))
+                out.append((button, min(a, 255)))
                 a -= min(a, 255)
             out.append((B.CONFIRM, 0))
             return out

@@ -213,10 +213,3 @@ def ecarte_gallery(view):
         return [(B.BET_PLUS, 0)]
     return []
 
-
-def _advisor_bot(seed=1):
-    from .advisor import AdvisorBot  # the search and the verdict load with the first advisor
-    return AdvisorBot(seed)
-
-
-BOTS = {"random": RandomBot, "rules": EcarteBot, "advisor": _advisor_bot}  # weakest first

@@ -137,10 +137,3 @@ class RandomBot(PiquetBot):
         legal = view["legal"]
         return legal[self.rng.below(len(legal))]
 
-
-def _advisor_bot(seed=1):
-    from .advisor import AdvisorBot  # the exchange search loads with the first advisor
-    return AdvisorBot(seed)
-
-
-BOTS = {"random": RandomBot, "rules": PiquetBot, "advisor": _advisor_bot}  # weakest first

@@ -1,0 +1,89 @@
+# The image `tapis flash` deploys (host/flash.py): every firmware module compiled with mpy-cross
+# and packed in one file (firmware/fwimage.py), the mounter beside it, main.py (the boot stub),
+# config.json (what the table plays) and the operator's boot.py and lib/ files, as
+# {board path: bytes}. Signing it is host/flash_sign.py's.
+import json
+import tempfile
+from pathlib import Path
+
+from tapis.firmware import fwimage
+from tapis.host.flash_errors import FlashError
+from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
+
+DEFAULT_ENTRY = "firmware.main"
+IMAGE = fwimage.IMAGE
+MOUNTER = "fwimage.mpy"  # at the root: it mounts the image the rest of the firmware is in
+
+
+def boot_stub(entry):
+    """main.py: the image mounted, the check (which unloads itself), then the entry, from
+    the stub's own namespace, so that nothing of the check stays referenced while the table
+    runs."""
+    return ("# Written by tapis flash: mount the firmware image, check the signed manifest, then start the table.\n"
+            "if __import__('fwimage').mount() and __import__('firmware.manifest').manifest.boot() and %r:\n"
+            "    __import__(%r)\n" % (entry or "", entry or "")).encode()
+
+
+def configuration(game="ecarte", variant=None, options=None):
+    """config.json's bytes: the game, its variant by name (docs/rules.md) and options
+    (Options keyword arguments over the variant's: seats, stakes...). FlashError names
+    what is wrong."""
+    from tapis.firmware.games import find
+    from tapis.firmware.games import named
+
+    try:
+        kit = find(game)
+        kw = dict(named.variants(game)[variant]) if variant is not None else {}
+    except ValueError as e:
+        raise FlashError(str(e)) from None
+    except KeyError:
+        raise FlashError("%s has no variant %r (variants: %s)" % (
+            game, variant, ", ".join(sorted(named.variants(game))))) from None
+    kw.update(options or {})
+    try:
+        opts = kit.Options(**kw)
+    except (TypeError, ValueError) as e:
+        raise FlashError("%s refuses the options %r: %s" % (game, kw, e)) from None
+    return json.dumps({"v": 1, "game": game, "variant": variant, "options": opts.snapshot()},
+                      sort_keys=True).encode()
+
+
+def build_image(entry=DEFAULT_ENTRY, out_dir=None, config=None, extra=None):
+    """{board path: bytes} of the code to deploy: the compiled firmware, main.py and the
+    configuration (config: config.json's bytes; écarté's defaults if None); extra: more
+    files the board runs ({"boot.py": ..., "lib/x.py": ...}), signed with them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            sizes = compile_firmware(tmp, NOT_DEPLOYED)
+        except ImageError as e:
+            raise FlashError(str(e)) from None
+        modules = {path: (Path(tmp) / path).read_bytes() for path in sizes}
+    image = {MOUNTER: modules.pop("firmware/" + MOUNTER), IMAGE[1:]: fwimage.pack(modules)}
+    image["main.py"] = boot_stub(entry)
+    image["config.json"] = config if config is not None else configuration()
+    for path, data in (extra or {}).items():
+        if path != "boot.py" and not path.startswith("lib/"):
+            raise FlashError("only boot.py and files under lib/ can be added, not %r" % (path,))
+        image[path] = data
+    if out_dir is not None:
+        for path, data in image.items():
+            (Path(out_dir) / path).parent.mkdir(parents=True, exist_ok=True)
+            (Path(out_dir) / path).write_bytes(data)
+    return image
+
+
+def extra_files(boot_py=None, lib=None):
+    """{board path: bytes} of --boot-py FILE and every file under --lib DIR (as lib/...)."""
+    out = {}
+    try:
+        if boot_py:
+            out["boot.py"] = Path(boot_py).read_bytes()
+        if lib:
+            if not Path(lib).is_dir():
+                raise FlashError("--lib %s is not a directory" % lib)
+            for f in sorted(Path(lib).rglob("*")):
+                if f.is_file():
+                    out["lib/" + f.relative_to(lib).as_posix()] = f.read_bytes()
+    except OSError as e:
+        raise FlashError("cannot read %s: %s" % (e.filename, e.strerror)) from None
+    return out

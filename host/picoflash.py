@@ -1,0 +1,126 @@
+"""The emulated Pico's flash as an operator handles it (host/picotable.py): the firmware
+deployed with `tapis flash --verify` over its USB CDC (a pty) with a game's configuration, a
+flash file kept in the cache for the same firmware and configuration; and its raw REPL, reached
+by Ctrl-C before main.py's watchdog starts, to read the device key and id or to put files.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tapis.firmware.report import FLAG
+from tapis.simulator.pico.board import PicoError
+from tapis.simulator.pico.setup import cache_dir
+
+BOOT_MS = 60_000  # emulated ms a boot may take before the game reports
+
+
+def _kwargs(options):
+    return {k: getattr(options, k) for k in options.FIELDS} if options is not None else {}
+
+
+def flash_key(pico, game, options, key):
+    """What names a flash file in the cache: the chip's image, the device key, the files."""
+    from tapis.host.flash_image import build_image, configuration
+    image = build_image(config=configuration(game, None, _kwargs(options)))
+    h = hashlib.sha256(pico.image.read_bytes())
+    h.update(key)  # the device key it is flashed with (the bus devices are paired with it)
+    for path in sorted(image):
+        h.update(path.encode() + b"\0" + image[path])
+    return h.hexdigest()[:24]
+
+
+def deploy(pico, game, options, key, say):
+    """`tapis flash --verify` over a pty to the USB CDC with this game's configuration,
+    then report.on. A flash file already made for the same firmware and configuration
+    is taken from the cache instead (the same bytes tapis flash would write)."""
+    cached = cache_dir() / ("pico-flash-%s.bin" % flash_key(pico, game, options, key))
+    if cached.exists():  # (the runner has not started: it will load this flash)
+        shutil.copyfile(cached, pico.flash_path)
+        say("tapis: the flashed board from the cache (%s)" % cached.name)
+        return
+    path = pico.pty()
+    try:
+        with tempfile.TemporaryDirectory() as keys:
+            key_file = os.path.join(keys, "table.key")  # the key the emulated devices are paired with
+            with open(key_file, "w") as f:
+                f.write(key.hex() + "\n")
+            argv = [sys.executable, "-m", "tapis", "flash", "--port", path, "--verify", "--json",
+                    "--game", game, "--key-file", key_file]
+            for k, v in sorted(_kwargs(options).items()):
+                argv += ["--option", "%s=%s" % (k, json.dumps(list(v) if isinstance(v, tuple) else v))]
+            say("tapis: flashing the emulated Pico (tapis flash --verify)...")
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=1800,
+                               env=dict(os.environ, TAPIS_KEY_DIR=keys))
+        if p.returncode:
+            raise PicoError("tapis flash failed: %s" % (p.stderr.strip() or p.stdout))
+        from tapis.host.flash_board import connect, exec_ok
+        t = connect(path)
+        try:
+            exec_ok(t, "open(%r, 'w').close()" % FLAG)
+        finally:
+            t.exit_raw_repl()
+            t.close()
+    finally:
+        pico.stop_pty()
+    pico.save_flash()
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(pico.flash_path, str(cached) + ".tmp")
+    os.replace(str(cached) + ".tmp", cached)
+
+
+def stopped(pico):
+    """Power on, Ctrl-C main.py (before its watchdog starts): the raw REPL, as an
+    operator reaches it with mpremote. The table is not running after it: boot()
+    starts it."""
+    from tapis.simulator.pico.repl import Repl
+
+    pico.power_cycle()
+    repl = Repl(pico)
+    start = pico.now_ms
+    while b">>> " not in repl.buf:  # Ctrl-C every ms until the REPL answers
+        pico.usb.write(b"\x03")
+        pico.step(1)
+        data = pico.usb.read()
+        repl.buf += data
+        repl.transcript += data
+        if pico.now_ms - start > BOOT_MS:
+            raise PicoError("the Pico never came to its REPL; it said %r" % bytes(repl.buf[-300:]))
+    repl.sync()
+    return repl
+
+
+def identity(pico):
+    """(device key, device id) the flashed board chains its journal under
+    (firmware/main.py device()), read off the board."""
+    repl = stopped(pico)
+    # (what firmware/main.py device() reads: importing that module would start the table)
+    got, err = repl.exec_raw("import binascii, machine\nprint(open('device.key').read().strip(), "
+                             "binascii.hexlify(machine.unique_id()).decode())")
+    if err or len(got.split()) != 2:
+        raise PicoError("the Pico's device key and id: %r %r" % (got, err))
+    key, ident = got.split()
+    return bytes.fromhex(key), ident
+
+
+def put_files(pico, files, chunk=2048):
+    """Write {board path: bytes} on the board's filesystem, as an operator would with
+    mpremote (the raw REPL). The table is not running after it: boot() starts it."""
+    import binascii
+
+    repl = stopped(pico)
+    for path, data in sorted(files.items()):
+        chunks = ["f.write(binascii.a2b_base64(%r))" % binascii.b2a_base64(data[i:i + chunk], newline=False)
+                  for i in range(0, len(data), chunk)]
+        for code in ["import binascii\nf = open(%r, 'wb')" % path] + chunks + ["f.close()"]:
+            _out, err = repl.exec_raw(code)
+            if err:
+                raise PicoError("writing %s on the Pico: %s" % (path, err.strip()))
+    got, err = repl.exec_raw("import os\nprint(sorted((p, os.stat(p)[6]) for p in %r))"
+                             % (sorted(files),))
+    want = str(sorted((p, len(d)) for p, d in files.items()))
+    if err or got.strip() != want:
+        raise PicoError("the files on the Pico are not those written: %r %r" % (got, err))
