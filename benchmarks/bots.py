@@ -2,7 +2,7 @@
 and deal order for deal order (each session is played twice, the levels swapping
 seats), on the rules alone (simulator/direct.py), with the time each level takes.
 
-    .venv/bin/python benchmarks/bots.py [--game G] [--sessions N] [--deals N] [--seed S]
+    .venv/bin/python benchmarks/bots.py [--game G] [--sessions N] [--deals N] [--seed S] [--quick]
 
 Écarté and piquet: the points a level scores per deal more than the other (and the
 games or parties it wins); club écarté: the money a seat of the level makes per deal
@@ -14,12 +14,15 @@ import argparse
 import math
 import time
 
+from _quick import parse
 from tapis.cython_core.twins import evaluate
 from tapis.simulator import kits
 from tapis.simulator.direct import DirectTable
 
 PAIRS = (("rules", "random"), ("advisor", "rules"))
 WON = {"ecarte": "game", "piquet": "partie"}  # the event whose seat won a game
+DEALS = {"ecarte": 50, "piquet": 12, "club": 400}  # a session's deals
+QUICK = {"sessions": 2, "per_game": {"ecarte": 2, "piquet": 1, "club": 30}}
 
 
 def session(game, levels, deals, seed):
@@ -90,9 +93,10 @@ def main():
     p.add_argument("--sessions", type=int, default=20, help="at least 2, for the intervals")
     p.add_argument("--deals", type=int, help="deals a session (default: 50 écarté, 12 piquet, 400 club)")
     p.add_argument("--seed", type=int, default=1)
-    a = p.parse_args()
+    p.set_defaults(per_game=DEALS)
+    a = parse(p, QUICK)
     for game in a.game or kits.GAMES:
-        deals = a.deals or {"ecarte": 50, "piquet": 12, "club": 400}[game]
+        deals = a.deals or a.per_game[game]
         unit = "money" if game == "club" else "points"
         for strong, weak in PAIRS:
             (m, ci), won, took, late, diffs = compare(game, strong, weak, a.sessions, deals, a.seed)

@@ -1,7 +1,7 @@
 """Club écarté: trump duels per second through the batch API (compiled against the pure
 twin, in one run), `tapis odds club` against naive enumerations, and Monte Carlo rounds/s.
 
-    .venv/bin/python benchmarks/club.py [--duels N] [--seed S]
+    .venv/bin/python benchmarks/club.py [--duels N] [--rounds N] [--seed S] [--quick]
 """
 import argparse
 import random
@@ -11,6 +11,7 @@ import time
 from array import array
 from math import comb
 
+from _quick import parse
 from tapis.cython_core import duel as compiled
 from tapis.firmware import deck
 from tapis.firmware.games.club import duel as pure
@@ -39,8 +40,9 @@ def rate(core, b, p, t, repeat=3):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duels", type=int, default=4_000_000)
+    ap.add_argument("--rounds", type=int, default=200_000, help="rounds for the tapis simulate run")
     ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
+    a = parse(ap, {"duels": 40_000, "rounds": 20_000})
 
     b, p, t = batch(a.duels, a.seed)
     fast, out_c = rate(compiled, b, p, t)
@@ -65,10 +67,11 @@ def main():
               odds_s, naive_cards, naive_cards / fast / 3.15e7, pairs, pairs * per_duel, pairs * per_duel / odds_s))
 
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tapis", "simulate", "--rounds", "200000", "--seed", "1", "--json"],
+    subprocess.run([sys.executable, "-m", "tapis", "simulate", "--rounds", str(a.rounds), "--seed", "1", "--json"],
                    check=True, capture_output=True)
     sim_s = time.perf_counter() - t0
-    print("tapis simulate --game club --rounds 200000  %.2f s  (%.0f rounds/s, one worker)" % (sim_s, 200000 / sim_s))
+    print("tapis simulate --game club --rounds %d  %.2f s  (%.0f rounds/s, one worker)" % (
+        a.rounds, sim_s, a.rounds / sim_s))
 
 
 if __name__ == "__main__":

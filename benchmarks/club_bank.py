@@ -2,7 +2,7 @@
 compiled club_bank twin, its pure twin and the Python loop they replaced, in one run;
 then where the compiled session's time goes, and the whole `tapis simulate` command.
 
-    .venv/bin/python benchmarks/club_bank.py [--chunks K] [--repeat R] [--seed S] [--cli-rounds N]
+    .venv/bin/python benchmarks/club_bank.py [--chunks K] [--repeat R] [--seed S] [--cli-rounds N] [--quick]
 
 Rates are CPU time of this process (one thread: one core), best of R interleaved runs,
 chunks of 5,000 rounds seeded as `tapis simulate` seeds them. The answers are compared.
@@ -16,6 +16,7 @@ import sys
 import time
 from array import array
 
+from _quick import parse
 from tapis.cython_core import club_bank as compiled, duel as compiled_duel
 from tapis.firmware.games.club import duel as pure_duel, rules as R, sessions as pure
 from tapis.simulator import chunks as CH
@@ -93,7 +94,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cli-rounds", type=int, default=10_000_000, help="rounds for the tapis simulate run")
-    a = ap.parse_args()
+    a = parse(ap, {"chunks": 1, "repeat": 1, "cli_rounds": 20_000})
     slow = max(a.chunks // 20, 1)
     print("load average %.1f %.1f %.1f on %d cores" % (os.getloadavg() + (os.cpu_count(),)))
     runs = {

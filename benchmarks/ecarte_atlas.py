@@ -2,7 +2,7 @@
 the pure twin, measured in one run on the same seeded positions, then the atlas's rows and
 (with --command) the whole command on two workers.
 
-    .venv/bin/python benchmarks/ecarte_atlas.py [--positions N] [--pure-positions N] [--rows N] [--command]
+    .venv/bin/python benchmarks/ecarte_atlas.py [--positions N] [--pure-positions N] [--rows N] [--command] [--quick]
 
 The pure twin is timed on the first --pure-positions positions (the compiled one on those as
 well, for the ratio); the pure atlas is extrapolated from --pure-rows rows, and says so.
@@ -20,6 +20,7 @@ from tapis.cython_core import ecarte_verdict as compiled  # noqa: E402
 from tapis.firmware.games.ecarte import verdict as pure  # noqa: E402
 from tapis.host import ecarte_classes as K  # noqa: E402
 
+from _quick import parse  # noqa: E402
 from ecarte_odds import hands as positions  # noqa: E402  the seeded positions the odds benchmark times
 
 
@@ -49,7 +50,7 @@ def main():
     p.add_argument("--rows", type=int, default=2000, help="atlas rows timed on the compiled core")
     p.add_argument("--pure-rows", type=int, default=30, help="atlas rows timed on the pure twins")
     p.add_argument("--command", action="store_true", help="also time the whole `tapis odds ecarte --all --workers 2`")
-    a = p.parse_args()
+    a = parse(p, {"positions": 10, "pure_positions": 1, "rows": 20, "pure_rows": 1})
     sample = positions(a.positions)
     few = sample[:a.pure_positions]
     for h, t in few:  # the twins agree on what is timed

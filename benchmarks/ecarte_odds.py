@@ -2,7 +2,7 @@
 twin against the pure twin and against a straightforward memoised pure-Python minimax kept
 here, measured in one run on the same seeded elder hands.
 
-    .venv/bin/python benchmarks/ecarte_odds.py [--hands N] [--pure-hands N] [--baseline-deals N]
+    .venv/bin/python benchmarks/ecarte_odds.py [--hands N] [--pure-hands N] [--baseline-deals N] [--quick]
 
 The pure twin is timed on the first --pure-hands hands, the baseline on --baseline-deals dealer
 hands of the first hand; both are extrapolated per hand (65,780 dealer hands), and say so.
@@ -20,6 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tapis.cython_core import ecarte_solver as compiled  # noqa: E402
 from tapis.firmware.games.ecarte import solver as pure  # noqa: E402
 from tapis.firmware.deck import deck32  # noqa: E402
+
+from _quick import parse  # noqa: E402
 
 ORDER = {5: 0, 6: 1, 7: 2, 8: 3, 12: 4, 9: 5, 10: 6, 11: 7}  # 7 8 9 T A J Q K
 
@@ -91,7 +93,7 @@ def table_rates(deals):
     """Full-stack deals/s with the bots on the advisor, and on the rough estimate they had
     before (a bare trump suit makes `ecarte_stands` fall back to it), interleaved, best of 2."""
     from tapis.cython_core import evaluate
-    from tapis.simulator import bots
+    from tapis.simulator.kits.ecarte import bots
     from tapis.simulator.table import EmulatedTable
 
     advisor = bots.ecarte_stands
@@ -118,7 +120,7 @@ def main():
     p.add_argument("--pure-hands", type=int, default=20)
     p.add_argument("--baseline-deals", type=int, default=3000)
     p.add_argument("--table-deals", type=int, default=1000, help="full-stack deals per run (0: skip)")
-    a = p.parse_args()
+    a = parse(p, {"hands": 4, "pure_hands": 1, "baseline_deals": 40, "table_deals": 6})
     sample = hands(a.hands)
     for h, t in sample[:a.pure_hands]:  # the twins agree on what is timed
         assert compiled.odds(h, t, True) == pure.odds(h, t, True)

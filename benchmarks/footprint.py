@@ -4,19 +4,21 @@ gc.collect() at every step, above what the interpreter held before the firmware 
 imported), and the total size of the firmware compiled with mpy-cross. Also the virtual
 board's speed against the CPython board in the same run.
 
-    .venv/bin/python benchmarks/footprint.py [--games N] [--seed S]
+    .venv/bin/python benchmarks/footprint.py [--games N] [--seed S] [--quick]
 """
 import argparse
 import tempfile
 import time
 
+from _quick import parse
 from tapis.simulator.image import NOT_DEPLOYED, compile_firmware
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.vtable import VirtualBoardTable
 
-HEAP_BUDGET = 64 * 1024
+HEAP_BUDGET = 78 * 1024  # the gate tests/test_vboard.py holds, and why (64 KB until issue 12)
 MPY_BUDGET = 150 * 1024
 RUNS = {"ecarte": ("games", 1), "piquet": ("deals", 2), "club": ("deals", 4)}
+QUICK = {"games": 1, "runs": {"ecarte": ("deals", 1), "piquet": ("deals", 1), "club": ("deals", 1)}}
 
 
 def heap(game, seed, n, unit):
@@ -36,10 +38,11 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=3, help="seeds per game")
     p.add_argument("--seed", type=int, default=1)
-    a = p.parse_args()
+    p.set_defaults(runs=RUNS)
+    a = parse(p, QUICK)
     print("heap high-water under MicroPython 1.27 (webassembly), budget %d bytes" % HEAP_BUDGET)
     worst = 0
-    for game, (unit, n) in RUNS.items():
+    for game, (unit, n) in a.runs.items():
         rows = [heap(game, a.seed + k, n, unit) for k in range(a.games)]
         hw = max(r[0] for r in rows)
         resident = max(r[4] for r in rows)

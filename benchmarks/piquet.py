@@ -1,7 +1,7 @@
 """Piquet declarations: hand pairs per second through the batch API, the compiled twin
 against the pure one in the same run (issue 4: at least 1 million pairs per second).
 
-    .venv/bin/python benchmarks/piquet.py [--pairs N] [--pure-pairs N] [--deals N] [--seed S]
+    .venv/bin/python benchmarks/piquet.py [--pairs N] [--pure-pairs N] [--deals N] [--repeat R] [--seed S] [--quick]
 
 Random deals of the 32-card pack (elder's and younger's 12 cards, as bitmasks) go through
 `declare_batch`; both twins must give the same answers for the pairs they both score.
@@ -12,6 +12,7 @@ import argparse
 import time
 from array import array
 
+from _quick import parse
 from tapis.cython_core import declarations as compiled
 from tapis.firmware.games.piquet import declarations as pure
 from tapis.firmware import deck
@@ -53,17 +54,18 @@ def main():
     p.add_argument("--pairs", type=int, default=200_000, help="pairs for the compiled twin")
     p.add_argument("--pure-pairs", type=int, default=20_000, help="pairs for the pure twin")
     p.add_argument("--deals", type=int, default=300, help="deals on the emulated table")
+    p.add_argument("--repeat", type=int, default=3, help="interleaved table runs (and 2 + this batch runs)")
     p.add_argument("--seed", type=int, default=7)
-    a = p.parse_args()
+    a = parse(p, {"pairs": 20_000, "pure_pairs": 1000, "deals": 2, "repeat": 1})
     es, ys = deals(a.pairs, a.seed)
-    fast, out_c = rate(compiled, es, ys, 5)
+    fast, out_c = rate(compiled, es, ys, a.repeat + 2)
     n = min(a.pure_pairs, a.pairs)
     slow, out_p = rate(pure, es[:n], ys[:n], 1)
     assert out_p == out_c[:9 * n], "the twins disagree"
     print("piquet declarations, hand pairs/s  pure %.0f  cython %.0f  ratio cython/pure %.0fx  "
           "(target >= 1,000,000/s: %s)" % (slow, fast, fast / slow, "met" if fast >= 1e6 else "MISSED"))
     best = {}
-    for _ in range(3):  # interleaved, best of three
+    for _ in range(a.repeat):  # interleaved, best of three
         for label, ev in (("pure", pure_evaluate), ("cython", compiled_evaluate)):
             best[label] = max(best.get(label, 0), table_rate(ev, a.deals, a.seed))
     print("piquet full-stack table, deals/s  pure %.0f  cython %.0f  ratio cython/pure %.2fx" % (

@@ -4,7 +4,7 @@ Eulerian distribution), both at 99 %; and the consecutive-seed pair χ²: the fi
 the shuffle places (the 32-card pack's last place, the draw below(32)) of seed s against
 that of seed s+1, s = 0..N-1 (32 × 32 cells, 1,023 dof).
 
-    .venv/bin/python benchmarks/randomness.py [--shuffles N] [--workers K] [--seed S] [--old]
+    .venv/bin/python benchmarks/randomness.py [--shuffles N] [--workers K] [--seed S] [--old] [--quick]
 
 The shuffles are deck.shuffle (the one Fisher-Yates) of the pack's places 0..n-1 (the same
 draws as deck.pack(n): a shoe's two decks are told apart by place), drawn from
@@ -247,13 +247,15 @@ def _ecarte_games(spec, n, below):
 
 
 def main(argv=None):
+    from _quick import parse  # here: tests/test_randomness.py imports this file, benchmarks/ off the path
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--seed", type=int, default=1, help="the benchmark's streams (default 1)")
     p.add_argument("--old", action="store_true", help="the xorshift32 generator from before issue 12.6")
     p.add_argument("--montecarlo", action="store_true", help="only what a CSPRNG would cost tapis simulate")
-    args = p.parse_args(argv)
+    args = parse(p, {"shuffles": 2000}, argv)
     if args.montecarlo:
         for name, s in montecarlo_cost().items():
             print("  %-32s %7.2f s" % (name, s))

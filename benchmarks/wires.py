@@ -3,12 +3,13 @@ shoe's UART, the RS-485 bus), their line time at 115200 baud, and the time from 
 press to the seat's own display; collisions and overruns (both must be 0). Against the
 simulator's old wiring (a pipe per device, every view as JSON) in the same run.
 
-    .venv/bin/python benchmarks/wires.py [--deals N] [--seed S]
+    .venv/bin/python benchmarks/wires.py [--deals N] [--seed S] [--quick]
 """
 import argparse
 import json
 import statistics
 
+from _quick import parse
 from tapis.firmware.frames import Decoder
 from tapis.simulator.table import EmulatedTable
 
@@ -59,7 +60,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, help="deals per game (default: 20, piquet 6)")
     p.add_argument("--seed", type=int, default=1)
-    a = p.parse_args()
+    a = parse(p, {"deals": 1})
     rows = {}
     for game, n in GAMES.items():
         n = a.deals or n

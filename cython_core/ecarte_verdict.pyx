@@ -9,7 +9,7 @@
 from libc.stdlib cimport malloc, free
 
 from tapis.firmware.cards import KING, rank, suit
-from tapis.firmware.games.ecarte.solver import _check
+from tapis.firmware.games.ecarte.position import check
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 
 TRICKS = 5
@@ -162,7 +162,7 @@ def sure(hand, turned, need):
     """Whether elder, holding `hand` and leading without proposing, has one way of playing,
     decided on what he sees, that takes `need` tricks against every dealer hand (of as many
     cards) holding fewer than two trumps and every legal dealer play (seed 002 line 39)."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     cdef Ctx c
     cdef int size[_MAXRUNS]
     cdef int s, o, b, sz, top, g, n = len(hand), tb = _code(turned), k, nd
@@ -214,7 +214,7 @@ def lowest_trumps(hand, turned):
     """`hand` with its trumps, the king apart, made the lowest of the suit (the turned card
     excepted): Foster's examples are written so, and higher trumps do not make up for weak
     plain suits (seed 002 line 46). The king stays: it is led first and always wins."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     low = [r for r in (5, 6, 7, 8, 12, 9, 10) if trump << 4 | r != turned]  # 7 8 9 T A J Q
     out = [c for c in hand if suit(c) != trump or rank(c) == KING]
@@ -231,7 +231,7 @@ def verdict(hand, turned):
     de règle is both. `sure_vole`: sure() of every trick, asked only of a jeu de règle holding
     the trump king (002:39-40). A question not asked is None. Elder stands on a jeu de règle,
     unless he holds the king and the vole is not sure."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     n = len(hand)
     point = n // 2 + 1

@@ -6,28 +6,17 @@
 from . import compat
 from .controller import Controller
 from .games import find
-from .record import JournalError
+from .rebuild import replay
 from .resume import follow, load
 from .rules import CHANCE
+from .supervisor import frame
 
 
 def unload():
-    """Free the boot-only modules (this one, the journal's readers and snapshots, the
-    self-tests) once the table is built: nothing the controller keeps refers to them."""
-    compat.unload("boot", "resume", "played", "reader", "snapshot", "selftest")
-
-
-def replay(game, inputs, keep_log=True):
-    """Apply journaled inputs to `game`; each must give the events journaled with it.
-    keep_log=False (a board): the log keeps only its last events as it goes (the table
-    display is shown the last 8 at a resume), not one long list in a fragmented heap."""
-    for i, (action, events, _f) in enumerate(inputs):
-        got = tuple(game.apply(action))
-        if got != tuple(events):
-            raise JournalError("the journal does not replay: input %d %r gave %r, journaled %r"
-                               % (i, action, got, tuple(events)))
-        if not keep_log and len(game.log) > 32:
-            del game.log[:-16]
+    """Free the boot-only modules (this one, the replay, the journal's readers and
+    snapshots, the self-tests) once the table is built: nothing the controller keeps
+    refers to them."""
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest")
 
 
 def _deal_start(inputs):
@@ -86,10 +75,12 @@ def configured(journal, name, options, signed, u):
                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
-def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None):
+def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None, supervisor=frame):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
-    authorised the configuration (name, options), journaled when it changes."""
+    authorised the configuration (name, options), journaled when it changes; supervisor:
+    what the controller hands the supervisor's frames (supervisor.frame: recall.py and
+    supervise.py, loaded for each)."""
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
@@ -101,7 +92,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
             link = route.get(addr)
             if link is not None:
                 link.restore(addr, frames[addr][0], frames[addr][1])
-        ctrl = Controller(table, route, journal, resumed=True, keep_log=keep_log)
+        ctrl = Controller(table, route, journal, resumed=True, keep_log=keep_log, supervisor=supervisor)
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
@@ -111,4 +102,4 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return Controller(kit.Table(game), route, journal, keep_log=keep_log)
+    return Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor)

@@ -1,17 +1,16 @@
-# The table loop: poll the links, turn frames into rule actions, keep the shoe
-# supplied, refresh the displays. Only this layer touches ports and time, and it
-# constructs no device: it is handed Links routed by device address.
+# The table loop: poll the links, turn frames into rule actions, journal them, and at a
+# safe point let what they caused out (outgoing.py: the shoe supplied, the displays
+# refreshed). Only this layer touches ports and time, and it constructs no device: it is
+# handed Links routed by device address. The supervisor's frames it hands to whoever
+# built it (supervisor.py): recall and the supervisor's commands sit above this loop.
 from . import wire as W
-from .compat import const, unload
+from .compat import const
 from .devices import Display, Shoe
+from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
 
-_RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
 _CHECK_MS = const(50)  # how often the device health is looked at
-_EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
-_POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
-_POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
-_POLL_HOST_MS = const(1000)  # ... the supervisor device's
+_POLL_HOST_MS = const(1000)  # the bus polls the supervisor device this often
 _SUPERVISOR = const(10)  # panel.SUPERVISOR: the supervisor's button, never a panel's
 _SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
 _SYNC_BYTES = const(2048)  # ... or once this many bytes are held
@@ -20,7 +19,7 @@ _TABLE_SHOW_MS = const(100)  # ... the table display, between bursts of events
 
 
 class Controller:
-    def __init__(self, table, route, journal=None, resumed=False, keep_log=True):
+    def __init__(self, table, route, journal=None, resumed=False, keep_log=True, supervisor=None):
         """table: a game's table adapter (firmware/games/<name>/table.py), with .game,
         .SEATS, press(), view(), shoe_fault(), done() and refuse(); route: {device
         address: Link};
@@ -29,7 +28,11 @@ class Controller:
         had in flight are still welcome before the controller asks it again;
         keep_log: keep the game's whole event log in memory (the host reads it). A board
         passes False: the journal keeps the events, and the log is cut once they are shown,
-        so a session of any length fits the heap."""
+        so a session of any length fits the heap;
+        supervisor: handed every RECALL, SUPERVISE and frame from the supervisor's address,
+        as supervisor(controller, link, addr, ftype, payload, seq) (supervisor.frame loads
+        recall.py for it); None: such frames are refused and counted."""
+        self.supervisor = supervisor
         self.keep_log = keep_log
         self.sent = 0  # events sent to the table display since boot: numbers its frames
         self.table = table
@@ -81,16 +84,16 @@ class Controller:
                 if self.route.get(addr, link) is not link:
                     # an address is bound to its wire: nothing on the bus speaks as the
                     # shoe, and nothing on the shoe's UART as a seat (SPEC §8)
-                    self._error("wire", "0x%02x: not its wire" % addr)
+                    self.error("wire", "0x%02x: not its wire" % addr)
                     continue
                 try:
-                    self._on_frame(link, addr, seq, ftype, payload)
+                    self.on_frame(link, addr, seq, ftype, payload)
                 except MemoryError:
                     raise
                 except Exception as e:  # no input stops the table: counted and reported
                     if self.writing:  # but the journal failing to write is the board's
                         raise  # (main.py: a reset into the resume, or a full filesystem)
-                    self._error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
+                    self.error("input", "frame 0x%02x from 0x%02x: %r" % (ftype, addr, e))
         self.now = now_ms
         # the journal's held records are written at a safe point: once what came has all
         # come (the bus handed back, the cards asked for in) or soon enough that no device
@@ -113,17 +116,20 @@ class Controller:
             for link in self.links:
                 link.hold = hold
         if not hold:
-            self._feed_shoe(now_ms)
-            self._refresh()
+            feed_shoe(self, now_ms)
+            refresh(self)
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
             self._check()
 
-    def _error(self, kind, why):
+    def error(self, kind, why):
+        """An input that went wrong, counted by kind and reported (recall and supervise too)."""
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
-    def _apply(self, action, addr, seq):
+    def apply(self, action, addr, seq):
+        """Apply a rules action and journal it with who sent it; its events (IllegalAction
+        changes nothing)."""
         events = self.game.apply(action)
         if self.journal is not None:
             self.writing = True
@@ -139,8 +145,8 @@ class Controller:
         for link in self.links:
             n += link.forged
         if n > self.forged:  # refused by the links, never acted on: counted, and shown
-            self._error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
-            self.forged = n  # (_refresh shows it)
+            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
+            self.forged = n  # (outgoing.refresh shows it)
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
@@ -155,7 +161,7 @@ class Controller:
                             self.shown = max(0, self.shown - 8)  # what happened last, again
             self.down[a] = bool(bad)
 
-    def _on_frame(self, link, addr, seq, ftype, payload):
+    def on_frame(self, link, addr, seq, ftype, payload):
         if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
             if self.resuming and self.voided:
                 self.faults.append("a card of the voided deal came in flight: set aside")
@@ -166,33 +172,33 @@ class Controller:
             if self.awaiting > 0:
                 self.awaiting -= 1
             try:
-                self._apply(("shoe", CHANCE, payload[0]), addr, seq)
+                self.apply(("shoe", CHANCE, payload[0]), addr, seq)
             except IllegalAction as e:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE:
-            # the supervisor's (recall.py checks the credential): seldom, loaded for it
-            from .recall import _recall
-            _recall(self, link, addr, ftype, payload, seq)
-            unload("recall")
+            # the supervisor's (recall.py checks the credential): seldom, so loaded for it
+            if self.supervisor is None:
+                return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))
+            self.supervisor(self, link, addr, ftype, payload, seq)
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]
             if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
-                self._error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
+                self.error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
                             "seat %d button %d: not of this table's panels" % (seat, button))
                 return
             try:
                 action = t.press(seat, button, payload[1])
                 if action is not None:
-                    self._apply(action, addr, seq)
+                    self.apply(action, addr, seq)
                     t.done(seat)
             except IllegalAction as e:
                 t.refuse(seat, str(e))
             except (IndexError, KeyError, TypeError, ValueError) as e:
                 # a press the adapter could not read (a selection the hand no longer has)
-                self._error("press", "seat %d button %d: %r" % (seat, button, e))
+                self.error("press", "seat %d button %d: %r" % (seat, button, e))
                 t.refuse(seat, "that press no longer means anything: select again")
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
@@ -201,81 +207,9 @@ class Controller:
                 try:
                     action = self.table.shoe_fault(bytes(payload))
                     if action is not None:
-                        self._apply(action, W.SHOE, seq)
+                        self.apply(action, W.SHOE, seq)
                 except IllegalAction as e:
                     self.faults.append(str(e))
         elif ftype == W.BUTTON or ftype == W.CARD:
-            self._error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
+            self.error("malformed", "device 0x%02x: a %d-byte payload for frame type 0x%02x"
                         % (addr, len(payload), ftype))
-
-    def _feed_shoe(self, now_ms):
-        if self.game.to_act != CHANCE:
-            return
-        link = self.route[W.SHOE]
-        ready = link.ready(W.SHOE)
-        if link.lost(W.SHOE):
-            # the shoe was reset: what was queued for it is gone (a death keeps it). Seen
-            # here, not in _check, so that no DRAW goes out between its return and the
-            # re-ask (asking twice over-draws).
-            self.reask = True  # once its cards in flight are in
-        if self.reask and ready:
-            self.reask, self.awaiting = False, 0
-        if self.awaiting:
-            # asked and not all come: wait, unless the shoe has been silent that long (a
-            # live shoe is heard at least at each heartbeat, and the link delivers the DRAW)
-            quiet = now_ms - link.heard(W.SHOE)
-            if now_ms - self.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
-                return
-        if not ready:
-            return  # not greeted yet, dead, or cards it had in flight still coming
-        self.resuming = self.voided = False
-        n, pack = self.game.cards_due()
-        if pack:
-            self.shoe.shuffle(pack)
-        self.shoe.draw(n)
-        self.awaiting, self.asked_ms = n, now_ms
-
-    def _refresh(self):
-        if self.bus is not None and not self.bus.free():
-            return  # a device is answering: its presses are taken together, then shown
-        if self.dirty:
-            self.dirty = False
-            fast = []
-            for s, d in enumerate(self.seats):
-                view = self.table.view(s)
-                if view.get("turn"):
-                    fast.append(s)
-                d.show(view, self.now)
-            if self.bus is not None and fast != self.fast:
-                self.fast = fast
-                for s in range(len(self.seats)):
-                    self.bus.poll_every(W.PANEL + s, _POLL_TURN_MS if s in fast else _POLL_IDLE_MS)
-        else:
-            for d in self.seats:
-                d.flush(self.now)
-        log = self.game.log
-        board = self.board
-        # a burst waits for more events to go with it, but a full one goes at once: else a
-        # table that plays faster than 16 events a burst falls behind for ever (and the
-        # log it has still to show grows in the heap)
-        full = len(log) - self.shown >= _EVENTS_PER_FRAME
-        due = board.want is None and not board.link.waiting(board.addr) and (
-            self.now - board.at >= board.every or full)
-        while due and self.shown < len(log) and not board.link.waiting(board.addr):
-            chunk = log[self.shown:self.shown + _EVENTS_PER_FRAME]
-            if full:
-                board.at = self.now - board.every  # not held back by the display's pace
-            # "n" numbers the events, so that two equal bursts are still two frames
-            view = {"n": self.sent, "events": [self.game.public(e) for e in chunk]}
-            if self.forged:
-                view["refused"] = self.told = self.forged
-            self.board.show(view, self.now)
-            self.shown += len(chunk)
-            self.sent += len(chunk)
-        if self.told != self.forged and board.want is None and not board.link.waiting(board.addr) \
-                and self.now - board.at >= board.every:  # frames refused, and no events to go with
-            board.show({"n": self.sent, "events": [], "refused": self.forged}, self.now)
-            self.told = self.forged
-        if not self.keep_log and self.shown:
-            del log[:self.shown]
-            self.shown = 0

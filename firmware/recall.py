@@ -1,7 +1,7 @@
 # The supervisor's frames: RECALL from the supervisor device or from tapis recall on the
 # operator's USB link, and the supervisor device's commands (supervise.py); the
 # credential checked first (SPEC §8). Out of the board's heap until one comes:
-# controller.py loads it for that and unloads it after.
+# supervisor.py loads it for that and unloads it after.
 import json
 
 from . import wire as W
@@ -44,18 +44,19 @@ def serial(link, addr):
     return info[1].decode() if info and info[1] else "0x%02x" % addr
 
 
-def _recall(ctrl, link, addr, ftype, payload, seq=None):
-    """Controller: a RECALL, or any frame from the supervisor's address."""
+def on_frame(ctrl, link, addr, ftype, payload, seq=None):
+    """supervisor.frame: a RECALL, or any frame from the supervisor's address; a command
+    handed to supervise.py (loaded for it, unloaded after) with who gave it."""
     if not credential(ctrl, link, addr):  # a seat's console, or anything else: no answer
-        return ctrl._error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
+        return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
-        command(ctrl, link, addr, ftype, payload, seq)
+        command(ctrl, serial(link, addr), addr, ftype, payload, seq)
         from .compat import unload
         return unload("supervise", "snapshot")
-    ctrl._error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
+    ctrl.error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
 
 
 def answer(self, link, addr, last):
@@ -63,7 +64,7 @@ def answer(self, link, addr, last):
     games as JSON, in RECORD frames of [game index, games, chunk index, chunks] + up to
     RECORD_CHUNK bytes; the unfinished deal's inputs withheld."""
     if last == 0:
-        self._error("recall", "device 0x%02x asked for the last 0 games" % addr)
+        self.error("recall", "device 0x%02x asked for the last 0 games" % addr)
     from .played import recent
     games = recent(self.journal, last) if self.journal is not None and last > 0 else []
     if games:

@@ -8,9 +8,9 @@
 #                   tuple of immutable (kind, seat, value) tuples, appended to `log`
 #
 # Each game declares its event kinds once, in EVENTS: kind -> the flags below. The replay
-# (inputs), the table display (public), the deal records, the renderer and recall derive
-# from that declaration. Its state is the fields named in FIELDS (the journal keeps
-# them through snapshot()/restore()).
+# (replay.py: inputs(EVENTS, events)), the table display (public), the deal records, the
+# renderer and recall derive from that declaration. Its state is the fields named in
+# FIELDS (the journal keeps them through snapshot()/restore()).
 from .compat import const
 
 CHANCE = -1  # the chance player: the shoe
@@ -154,12 +154,6 @@ class Rules:
         if f & COUNT:
             return [event[0], event[1], len(event[2])]
         return list(event)
-
-    @classmethod
-    def inputs(cls, events):
-        """The actions that, replayed on a fresh game, reproduce `events`."""
-        from .replay import inputs
-        return inputs(cls.EVENTS, events)
 
 
 class Options:

@@ -15,7 +15,6 @@
 # nothing.
 from . import wire as W
 from .compat import const, unload
-from .recall import serial
 from .rules import NEW_DEAL, IllegalAction
 
 VOID = const(1)
@@ -26,11 +25,11 @@ _SUP = const(-2)  # games/club/events.py SUP: the seat of the supervisor's actio
 _KINDS = (None, None, "limits", "authorise", "give")
 
 
-def command(ctrl, link, addr, ftype, payload, seq=None):
-    """Controller: a supervisor's BUTTON or SUPERVISE frame."""
-    who = serial(link, addr)
+def command(ctrl, who, addr, ftype, payload, seq=None):
+    """recall.on_frame: a supervisor's BUTTON or SUPERVISE frame; `who`, the serial the
+    device gave (recall.serial)."""
     if who[:2] == "0x":  # no HELLO yet: the journal would not say who
-        return ctrl._error("supervisor", "%s: a command before the device said who it is" % who)
+        return ctrl.error("supervisor", "%s: a command before the device said who it is" % who)
     c = payload[0]
     if ftype == W.BUTTON:
         args = (payload[1],)
@@ -40,13 +39,13 @@ def command(ctrl, link, addr, ftype, payload, seq=None):
         return void(ctrl, who)
     kind = _KINDS[c] if 1 < c < len(_KINDS) and (ftype == W.SUPERVISE) == (c == LIMITS) else None
     if kind is None:
-        return ctrl._error("supervisor", "%s: no supervisor command %d in frame 0x%02x" % (who, c, ftype))
+        return ctrl.error("supervisor", "%s: no supervisor command %d in frame 0x%02x" % (who, c, ftype))
     if kind not in ctrl.game.PLAYER_ACTIONS:
-        return ctrl._error("supervisor", "%s: no %s at this table" % (who, kind))
+        return ctrl.error("supervisor", "%s: no %s at this table" % (who, kind))
     try:
-        ctrl._apply((kind, _SUP, (who,) + args), addr, seq)
+        ctrl.apply((kind, _SUP, (who,) + args), addr, seq)
     except IllegalAction as e:  # checked before anything changed: nothing did
-        return ctrl._error("supervisor", "%s: %s" % (who, e))
+        return ctrl.error("supervisor", "%s: %s" % (who, e))
     finally:
         unload("limits")  # écarté's, loaded for this command only
     ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
@@ -55,16 +54,16 @@ def command(ctrl, link, addr, ftype, payload, seq=None):
 def void(ctrl, who):
     """The deal in play is void: the journal says so, and by whom ({"k": "v"}: its inputs
     voided, why), and the game is rebuilt from the journal as the deal began, as a board
-    resumes after a power loss while dealing (boot.py). Cards in flight are set aside."""
-    from . import boot
+    resumes after a power loss while dealing (boot.py, rebuild.py). Cards in flight are set aside."""
     from .games import find
+    from .rebuild import replay
     from .resume import follow, load
     j = ctrl.journal
     if j is None:
-        return ctrl._error("supervisor", "%s: no journal to void a deal in" % who)
+        return ctrl.error("supervisor", "%s: no journal to void a deal in" % who)
     kit = find(j.name)
     if not kit.VOID_TORN_DEAL:  # club: a deal is settled as it is dealt
-        return ctrl._error("supervisor", "%s: no deal to void at this table" % who)
+        return ctrl.error("supervisor", "%s: no deal to void at this table" % who)
     j.flush()
     load(j, False, True)  # the unfinished game, every input of it
     u = j.last
@@ -78,20 +77,20 @@ def void(ctrl, who):
     if u["done"] or k >= len(ins):
         follow(j, ctrl.game)
         u["inputs"] = None
-        unload("boot", "resume", "played", "reader", "snapshot")
-        return ctrl._error("supervisor", "%s: nothing dealt to void" % who)
+        unload("rebuild", "resume", "played", "reader", "snapshot")
+        return ctrl.error("supervisor", "%s: nothing dealt to void" % who)
     why = "voided by the supervisor %s" % who
     j.void(len(ins) - k, why)
     game = kit.Rules(kit.Options.restore(u["options"]))
     if u["state"] is not None:
         game.restore(u["state"])
-    boot.replay(game, ins[:k], ctrl.keep_log)
+    replay(game, ins[:k], ctrl.keep_log)
     follow(j, game)
     # the state the deal begins from again: a board resumes from the last one (resume.py),
     # and the one before may be of the voided deal's
     j.write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    unload("boot", "resume", "played", "reader", "snapshot")
+    unload("rebuild", "resume", "played", "reader", "snapshot")
     ctrl.table = kit.Table(game)
     ctrl.game = game
     ctrl.shown = len(game.log)  # the displays are told of the void, not the replay

@@ -34,7 +34,7 @@ import secrets
 from contextlib import contextmanager
 
 from tapis.firmware import fwimage
-from tapis.firmware import manifest as S
+from tapis.firmware import wots as S
 from tapis.host.flash_board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import REMOVE_STALE, board_hashes, unchanged, write_files

@@ -10,7 +10,7 @@ import os
 import secrets
 from pathlib import Path
 
-from tapis.firmware import manifest as S
+from tapis.firmware import wots as S
 from tapis.host.flash_errors import FlashError
 
 

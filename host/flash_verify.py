@@ -5,7 +5,7 @@ import ast
 import hashlib
 import json
 
-from tapis.firmware import manifest as S
+from tapis.firmware import wots as S
 from tapis.host.flash_board import board_version, connect, device_id, exec_ok
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import board_hashes

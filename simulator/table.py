@@ -15,6 +15,7 @@ from tapis.firmware.controller import Controller
 from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import source
+from tapis.firmware.supervisor import frame
 from tapis.simulator import kits
 from tapis.firmware.hello import TEST_KEY
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
@@ -149,7 +150,7 @@ class EmulatedTable:
             ctrl = build(self.route(), self.journal, self.name, self.game.options)
             self.game, self.table = ctrl.game, ctrl.table
             return ctrl
-        return Controller(self.table, self.route())
+        return Controller(self.table, self.route(), supervisor=frame)
 
     def run(self, until, on_events=None):
         """Step the table until until(game) is true; on_events(new events) as they come."""

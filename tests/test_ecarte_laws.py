@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from tapis.firmware import deck, panel as B
 from tapis.firmware.cards import KING, parse, parse_list, rank
 from tapis.firmware.rules import CHANCE
+from tapis.firmware.replay import inputs
 from tapis.firmware.games.ecarte import rules as R
 from tapis.simulator.kits.ecarte.bots import EcarteBot
 from tapis.simulator.table import faulty_table
@@ -373,7 +374,7 @@ def test_the_laws_replay_from_the_event_log():
         g = play(seed, 40, faults=True)
         assert any(e[0] == "void" for e in g.log) and any(e[0] == "choices" for e in g.log)
         h = R.Ecarte()
-        for a in R.Ecarte.inputs(g.log):
+        for a in inputs(R.Ecarte.EVENTS, g.log):
             h.apply(a)
         assert h.log == g.log
 

@@ -6,6 +6,7 @@ from tapis.cython_core import evaluate as compiled
 from tapis.firmware import evaluate as pure
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 from tapis.firmware.games.ecarte import rules as R
+from tapis.firmware.replay import inputs
 from helpers import dealt, shoe, snapshot
 
 H = 1  # hearts
@@ -250,7 +251,7 @@ def test_replay_from_the_event_log_reproduces_it():
 
     g = play(5, 60)
     h = R.Ecarte()
-    for a in R.Ecarte.inputs(g.log):
+    for a in inputs(R.Ecarte.EVENTS, g.log):
         h.apply(a)
     assert h.log == g.log
 

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from tapis.firmware import manifest as M
+from tapis.firmware import wots as W
 from tapis.host import flash_sign as F
 from tapis.host.flash_errors import FlashError
 from tapis.simulator.ptyboard import PtyBoard
@@ -244,14 +245,14 @@ def test_a_signature_verifies_its_message_only_under_its_root():
     pub = F.public_key(seed)
     for leaf in (0, 1, 200, 255):
         sig = F.wots_sign(seed, leaf, b"manifest %d" % leaf)
-        assert len(sig) == M.SIZE and M.sig_root(sig, b"manifest %d" % leaf) == (pub, leaf)
-        assert M.sig_root(sig, b"manifest %d!" % leaf)[0] != pub
+        assert len(sig) == W.SIZE and W.sig_root(sig, b"manifest %d" % leaf) == (pub, leaf)
+        assert W.sig_root(sig, b"manifest %d!" % leaf)[0] != pub
         bad = bytearray(sig)
         bad[2 + 32 * 30] ^= 1
-        assert M.sig_root(bytes(bad), b"manifest %d" % leaf)[0] != pub
+        assert W.sig_root(bytes(bad), b"manifest %d" % leaf)[0] != pub
     assert F.public_key(os.urandom(32)) != pub
     with pytest.raises(ValueError, match="bytes"):
-        M.sig_root(sig[:-1], b"x")
+        W.sig_root(sig[:-1], b"x")
 
 
 def test_the_host_signs_a_leaf_once_and_versions_only_go_up(tmp_path):
@@ -302,14 +303,13 @@ def test_the_check_under_the_unix_micropython_never_imports_a_shadow(tmp_path):
     assert os.path.exists(exe), "the unix port is installed by make install"
     fs = tmp_path / "fs"
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    image = {"firmware/__init__.py": open(os.path.join(repo, "firmware/__init__.py"), "rb").read(),
-             "firmware/compat.py": open(os.path.join(repo, "firmware/compat.py"), "rb").read(),
-             "firmware/manifest.py": open(os.path.join(repo, "firmware/manifest.py"), "rb").read(),
-             "main.py": b"print('main')\n"}
+    image = {"firmware/%s.py" % m: open(os.path.join(repo, "firmware/%s.py" % m), "rb").read()
+             for m in ("__init__", "compat", "manifest", "trusted", "wots")}
+    image["main.py"] = b"print('main')\n"
     signed(fs, image)
     code = "from firmware.manifest import check\nprint(repr(check('%s')))" % fs
     p = subprocess.run([exe, "-c", code], cwd=str(fs), capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: 4 files "
+    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: 6 files "
                                                            "match the signed manifest, version 0")), p.stdout + p.stderr
     for path in ("hashlib.py", "os.py", "json.py"):
         name = path[:-3]

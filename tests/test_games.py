@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from tapis.firmware import deck, rules
 from tapis.firmware.games import GAMES, find
 from tapis.firmware.games.named import options, variants
+from tapis.firmware.replay import inputs
 from tapis.firmware.rng import Seeded
 from tapis.firmware.rules import CHANCE
 from tapis.simulator import kits
@@ -119,7 +120,7 @@ def test_the_event_log_replays_from_the_declaration(name):
     for seed in range(3):
         g = random_play(name, seed, 800, faults=name != "club")
         again = find(name).Rules(g.options)
-        for a in again.inputs(g.log):
+        for a in inputs(again.EVENTS, g.log):
             again.apply(a)
         assert again.log == g.log
 

@@ -14,6 +14,7 @@ from tapis.firmware import deck
 from tapis.firmware.cards import TEN, parse_list, rank, suit
 from tapis.firmware.rng import Seeded
 from tapis.firmware.rules import CHANCE, IllegalAction
+from tapis.firmware.replay import inputs
 from tapis.firmware.games.piquet import rules as R
 from tapis.firmware.games import named
 from tapis.firmware.games import piquet as PQ
@@ -357,7 +358,7 @@ def test_every_deal_has_12_tricks_and_its_point_totals_add_up(seed, variant):
 def test_replaying_the_inputs_reproduces_the_log():
     g = drive(11, 6, cuts=True)
     h = R.Piquet()
-    for a in R.Piquet.inputs(g.log):
+    for a in inputs(R.Piquet.EVENTS, g.log):
         h.apply(a)
     assert h.log == g.log
 

@@ -82,7 +82,7 @@ def test_a_panel_cannot_press_the_supervisors_button():
     state = json.dumps(t.game.snapshot(), sort_keys=True)
     size = t.journal.size
     for s in (0, 1):
-        c._on_frame(c.route[W.PANEL + s], W.PANEL + s, 1, W.BUTTON, bytes((B.SUPERVISOR, 0)))
+        c.on_frame(c.route[W.PANEL + s], W.PANEL + s, 1, W.BUTTON, bytes((B.SUPERVISOR, 0)))
     assert c.errors.get("credentials") == 2
     assert json.dumps(t.game.snapshot(), sort_keys=True) == state
     assert t.journal.size == size
@@ -198,8 +198,8 @@ def test_a_panel_cannot_void_a_deal():
     c = t.controller
     g0 = c.game
     shoe = c.route[W.SHOE]
-    c._on_frame(shoe, W.SUPERVISOR, 1, W.BUTTON, bytes((VOID, 0)))  # on the shoe's UART
-    c._on_frame(c.route[W.PANEL], W.PANEL, 1, W.BUTTON, bytes((B.SUPERVISOR, VOID)))
+    c.on_frame(shoe, W.SUPERVISOR, 1, W.BUTTON, bytes((VOID, 0)))  # on the shoe's UART
+    c.on_frame(c.route[W.PANEL], W.PANEL, 1, W.BUTTON, bytes((B.SUPERVISOR, VOID)))
     assert c.game is g0 and c.errors.get("credentials") == 2
     assert load(t.journal)[-1]["voided"] == []
 

@@ -57,7 +57,7 @@ def test_recall_of_no_games_is_answered_and_counted():
     t.controller.route[W.HOST] = link  # the host tool on a link of its own (the credential)
     sent = []
     link.send = lambda addr, ftype, payload=b"": sent.append((addr, ftype, bytes(payload)))
-    t.controller._on_frame(link, W.HOST, 1, W.RECALL, b"\x00")
+    t.controller.on_frame(link, W.HOST, 1, W.RECALL, b"\x00")
     assert sent == [(W.HOST, W.RECORD, bytes(4))]  # no games
     assert t.controller.errors == {"recall": 1}
 
@@ -173,6 +173,6 @@ def test_the_faults_kept_are_the_latest_32_whatever_their_kind():
     c = t.controller
     link = c.route[W.SHOE]
     for i in range(100):
-        c._on_frame(link, W.SHOE, i, W.FAULT, b"J")  # a jam, reported
+        c.on_frame(link, W.SHOE, i, W.FAULT, b"J")  # a jam, reported
     settle(t, 100)
     assert 0 < len(c.faults) <= 32 and "fault" in c.faults[-1]

@@ -11,31 +11,13 @@
 # the hand's cards, and two opposing hands with as many cards in every gap play identically.
 # The enumerator solves one hand per way of spreading the cards over the gaps and weighs it by
 # the product of binomials (at most C(13,5) = 1,287 solves, usually a few hundred).
+# The search of one deal is search.py's, the checks of a position position.py's (the
+# compiled twin keeps both inline).
 from ...cards import KING, name, rank, suit
 from ...deck import deck32
-from ...evaluate import ECARTE_STRENGTH, beats, legal_plays
-
-TRICKS = 5  # cards in an écarté hand
-
-
-def _check(hand, turned, n_min=1):
-    """The position as a list, or ValueError quoting what is wrong."""
-    pack = deck32()
-    hand = list(hand)
-    if turned not in pack:
-        raise ValueError("turned card %r is not an écarté card (7 to ace)" % (turned,))
-    seen = []
-    for c in hand:
-        if c not in pack:
-            raise ValueError("card %r is not an écarté card (7 to ace)" % (c,))
-        if c in seen:
-            raise ValueError("card %s appears twice in the hand" % name(c))
-        if c == turned:
-            raise ValueError("the turned card %s cannot be in the hand" % name(c))
-        seen.append(c)
-    if not n_min <= len(hand) <= TRICKS:
-        raise ValueError("a hand holds %d to %d cards, got %d" % (n_min, TRICKS, len(hand)))
-    return hand
+from ...evaluate import ECARTE_STRENGTH
+from .position import TRICKS, check, check_pair
+from .search import reach, value
 
 
 def _comb(n, k):
@@ -47,90 +29,15 @@ def _comb(n, k):
     return r
 
 
-def _value(mine, theirs, trump, i_lead, memo):
-    """Tricks `mine` takes from here with best play (mine maximises, theirs minimises)."""
-    if not mine:
-        return 0
-    key = (tuple(mine), tuple(theirs), i_lead)
-    if key in memo:
-        return memo[key]
-    leader, follower = (mine, theirs) if i_lead else (theirs, mine)
-    best = -1
-    for x in leader:
-        rest_l = [c for c in leader if c != x]
-        reply = -1
-        for y in legal_plays(follower, x, trump, ECARTE_STRENGTH):
-            rest_f = [c for c in follower if c != y]
-            mine_wins = beats(y, x, trump, ECARTE_STRENGTH) != i_lead
-            if i_lead:
-                v = _value(rest_l, rest_f, trump, mine_wins, memo)
-            else:
-                v = _value(rest_f, rest_l, trump, mine_wins, memo)
-            if mine_wins:
-                v += 1
-            # the follower answers: theirs minimises, mine maximises
-            if reply < 0 or (v < reply if i_lead else v > reply):
-                reply = v
-        if best < 0 or (reply > best if i_lead else reply < best):
-            best = reply
-    memo[key] = best
-    return best
-
-
-def _reach(mine, theirs, trump, i_lead, need, memo):
-    """Whether `mine` can force `need` more tricks from here (a yes/no search, faster)."""
-    if need <= 0:
-        return True
-    if len(mine) < need:
-        return False
-    key = (tuple(mine), tuple(theirs), i_lead, need)
-    if key in memo:
-        return memo[key]
-    leader, follower = (mine, theirs) if i_lead else (theirs, mine)
-    found = not i_lead  # mine leading: any card that works; theirs leading: every card must
-    for x in leader:
-        rest_l = [c for c in leader if c != x]
-        ok = i_lead  # theirs answering: every reply must fail; mine answering: any reply works
-        for y in legal_plays(follower, x, trump, ECARTE_STRENGTH):
-            rest_f = [c for c in follower if c != y]
-            mine_wins = beats(y, x, trump, ECARTE_STRENGTH) != i_lead
-            left = need - 1 if mine_wins else need
-            if i_lead:
-                r = _reach(rest_l, rest_f, trump, mine_wins, left, memo)
-            else:
-                r = _reach(rest_f, rest_l, trump, mine_wins, left, memo)
-            if r != ok:
-                ok = r
-                break
-        if ok == i_lead:
-            found = i_lead
-            break
-    memo[key] = found
-    return found
-
-
-def _check_pair(hand, other):
-    """ValueError unless both hands hold as many écarté cards, all different."""
-    if len(hand) != len(other):
-        raise ValueError("both hands must hold as many cards, got %d and %d" % (len(hand), len(other)))
-    pack = deck32()
-    both = list(hand) + list(other)
-    for i, c in enumerate(both):
-        if c not in pack:
-            raise ValueError("card %r is not an écarté card (7 to ace)" % (c,))
-        if c in both[:i]:
-            raise ValueError("card %s is dealt twice" % name(c))
-
-
 def tricks(hand, other, trump, leads):
     """Double dummy: the tricks `hand` takes against `other` (as many cards) with `trump` the
     trump suit (0..3), when both play perfectly; `leads` says whether `hand` leads first."""
     hand = sorted(hand)
     other = sorted(other)
-    _check_pair(hand, other)
+    check_pair(hand, other)
     if trump not in (0, 1, 2, 3):
         raise ValueError("trump is a suit 0..3 (S H D C), got %r" % (trump,))
-    return _value(hand, other, trump, bool(leads), {})
+    return value(hand, other, trump, bool(leads), {})
 
 
 def _gaps(hand, turned):
@@ -174,7 +81,7 @@ def odds(hand, turned, leads):
     """(total, wins, voles) over every opposing hand of len(hand) cards from the unseen cards:
     `wins` counts those against which `hand` takes a majority of the tricks (3 of 5), `voles`
     those where it takes them all. `turned` is the turned trump card; `leads` as in tricks()."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     n = len(hand)
     tally = [0, 0, 0]
@@ -194,7 +101,7 @@ def odds(hand, turned, leads):
 def dealer_trumps(hand, turned):
     """How many opposing hands (of len(hand) cards from the unseen ones) hold 0, 1, 2, ...
     trumps: the counts behind seed 002's 44,574 and 50,274 (002:39, SPEC §7)."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     n = len(hand)
     t = 7 - sum(1 for c in hand if suit(c) == suit(turned))  # unseen trumps
     u = 31 - n  # unseen cards
@@ -203,13 +110,13 @@ def dealer_trumps(hand, turned):
 
 def odds_against(hand, turned, others, leads):
     """(total, wins, voles) as odds(), over the given opposing hands only."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     n = len(hand)
     total = wins = voles = 0
     for other in others:
         other = list(other)
-        _check_pair(hand, other)
+        check_pair(hand, other)
         if turned in other:
             raise ValueError("the turned card %s cannot be in the opposing hand" % name(turned))
         t = tricks(hand, other, trump, leads)
@@ -255,7 +162,7 @@ def _at_least(spreads, hand, trump, leads, need, num, den):
     mine = sorted(hand)
     for w, o in spreads:
         left -= w
-        if _reach(mine, sorted(o), trump, bool(leads), need, {}):
+        if reach(mine, sorted(o), trump, bool(leads), need, {}):
             got += w
         if den * got >= num * total:
             return True
@@ -266,7 +173,7 @@ def _at_least(spreads, hand, trump, leads, need, num, den):
 
 def stands(hand, turned, leads):
     """advice(hand, turned, leads)[0], found with yes/no searches that stop once decided."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     n = len(hand)
     spreads = _spreads(hand, turned)

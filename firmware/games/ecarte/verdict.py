@@ -16,7 +16,7 @@
 # the set of hands is closed under swapping cards within a run (tests check this against a
 # brute force over the cards themselves).
 from ...cards import KING, rank, suit
-from .solver import _check
+from .position import check
 from ...evaluate import ECARTE_STRENGTH
 
 TRICKS = 5  # cards in an écarté hand
@@ -155,7 +155,7 @@ def sure(hand, turned, need):
     """Whether elder, holding `hand` and leading without proposing, has one way of playing,
     decided on what he sees, that takes `need` tricks against every dealer hand (of as many
     cards) holding fewer than two trumps and every legal dealer play (seed 002 line 39)."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     runs = _runs(hand, turned)
     dealers = _dealers(runs, trump, len(hand))
@@ -167,7 +167,7 @@ def lowest_trumps(hand, turned):
     """`hand` with its trumps, the king apart, made the lowest of the suit (the turned card
     excepted): Foster's examples are written so, and higher trumps do not make up for weak
     plain suits (seed 002 line 46). The king stays: it is led first and always wins."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     low = [r for r in (5, 6, 7, 8, 12, 9, 10) if trump << 4 | r != turned]  # 7 8 9 T A J Q
     out = [c for c in hand if suit(c) != trump or rank(c) == KING]
@@ -184,7 +184,7 @@ def verdict(hand, turned):
     de règle is both. `sure_vole`: sure() of every trick, asked only of a jeu de règle holding
     the trump king (002:39-40). A question not asked is None. Elder stands on a jeu de règle,
     unless he holds the king and the vole is not sure."""
-    hand = _check(hand, turned)
+    hand = check(hand, turned)
     trump = suit(turned)
     n = len(hand)
     point = n // 2 + 1

@@ -1,0 +1,88 @@
+# What leaves the board once the journal holds nothing (controller.py, at a safe point):
+# the DRAWs that keep the shoe supplied, and the views the displays are shown. Functions
+# of the controller (`ctrl`), which holds their state; split from its loop, which takes
+# frames in.
+from . import wire as W
+from .compat import const
+from .rules import CHANCE
+
+_RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
+_EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
+_POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
+_POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
+
+
+def feed_shoe(ctrl, now_ms):
+    """The DRAWs (and SHUFFLE) that keep the shoe supplying what the game is due."""
+    if ctrl.game.to_act != CHANCE:
+        return
+    link = ctrl.route[W.SHOE]
+    ready = link.ready(W.SHOE)
+    if link.lost(W.SHOE):
+        # the shoe was reset: what was queued for it is gone (a death keeps it). Seen
+        # here, not in Controller._check, so that no DRAW goes out between its return and the
+        # re-ask (asking twice over-draws).
+        ctrl.reask = True  # once its cards in flight are in
+    if ctrl.reask and ready:
+        ctrl.reask, ctrl.awaiting = False, 0
+    if ctrl.awaiting:
+        # asked and not all come: wait, unless the shoe has been silent that long (a
+        # live shoe is heard at least at each heartbeat, and the link delivers the DRAW)
+        quiet = now_ms - link.heard(W.SHOE)
+        if now_ms - ctrl.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
+            return
+    if not ready:
+        return  # not greeted yet, dead, or cards it had in flight still coming
+    ctrl.resuming = ctrl.voided = False
+    n, pack = ctrl.game.cards_due()
+    if pack:
+        ctrl.shoe.shuffle(pack)
+    ctrl.shoe.draw(n)
+    ctrl.awaiting, ctrl.asked_ms = n, now_ms
+
+
+def refresh(ctrl):
+    """The seats' views, the table display's bursts of events, the bus's poll rates."""
+    if ctrl.bus is not None and not ctrl.bus.free():
+        return  # a device is answering: its presses are taken together, then shown
+    if ctrl.dirty:
+        ctrl.dirty = False
+        fast = []
+        for s, d in enumerate(ctrl.seats):
+            view = ctrl.table.view(s)
+            if view.get("turn"):
+                fast.append(s)
+            d.show(view, ctrl.now)
+        if ctrl.bus is not None and fast != ctrl.fast:
+            ctrl.fast = fast
+            for s in range(len(ctrl.seats)):
+                ctrl.bus.poll_every(W.PANEL + s, _POLL_TURN_MS if s in fast else _POLL_IDLE_MS)
+    else:
+        for d in ctrl.seats:
+            d.flush(ctrl.now)
+    log = ctrl.game.log
+    board = ctrl.board
+    # a burst waits for more events to go with it, but a full one goes at once: else a
+    # table that plays faster than 16 events a burst falls behind for ever (and the
+    # log it has still to show grows in the heap)
+    full = len(log) - ctrl.shown >= _EVENTS_PER_FRAME
+    due = board.want is None and not board.link.waiting(board.addr) and (
+        ctrl.now - board.at >= board.every or full)
+    while due and ctrl.shown < len(log) and not board.link.waiting(board.addr):
+        chunk = log[ctrl.shown:ctrl.shown + _EVENTS_PER_FRAME]
+        if full:
+            board.at = ctrl.now - board.every  # not held back by the display's pace
+        # "n" numbers the events, so that two equal bursts are still two frames
+        view = {"n": ctrl.sent, "events": [ctrl.game.public(e) for e in chunk]}
+        if ctrl.forged:
+            view["refused"] = ctrl.told = ctrl.forged
+        ctrl.board.show(view, ctrl.now)
+        ctrl.shown += len(chunk)
+        ctrl.sent += len(chunk)
+    if ctrl.told != ctrl.forged and board.want is None and not board.link.waiting(board.addr) \
+            and ctrl.now - board.at >= board.every:  # frames refused, and no events to go with
+        board.show({"n": ctrl.sent, "events": [], "refused": ctrl.forged}, ctrl.now)
+        ctrl.told = ctrl.forged
+    if not ctrl.keep_log and ctrl.shown:
+        del log[:ctrl.shown]
+        ctrl.shown = 0
