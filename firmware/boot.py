@@ -7,15 +7,16 @@ from . import compat
 from .controller import Controller
 from .games import find
 from .rebuild import replay
+from .resume import follow, load
 from .rules import CHANCE
 from .supervisor import frame
 
 
 def unload():
-    """Free the boot-only modules (this one, the replay, the journal's reader and
+    """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "reader", "snapshot", "selftest")
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest")
 
 
 def _deal_start(inputs):
@@ -53,7 +54,7 @@ def resume(journal, keep_log=True):
         journal.void(len(inputs) - k, why)
         u["voided"].append({"why": why, "inputs": inputs[k:]})
         del inputs[k:]
-    journal.follow(game)
+    follow(journal, game)
     # the resumed game's records are replayed: free them (the board would hold them all
     # session); what the journal keeps of the game is in the store
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
@@ -70,8 +71,8 @@ def configured(journal, name, options, signed, u):
         for r in u["supervised"]:
             if r.get("do") == "config" and r["who"] == signed and r["g"] == name and r["o"] == o:
                 return  # journaled at an earlier boot
-    journal._write({"k": "s", "do": "config", "who": signed, "g": name, "o": o,
-                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
+    journal.write({"k": "s", "do": "config", "who": signed, "g": name, "o": o,
+                   "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
 def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None, supervisor=frame):
@@ -80,7 +81,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     authorised the configuration (name, options), journaled when it changes; supervisor:
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
     supervise.py, loaded for each)."""
-    journal.open(False, keep_log)  # a board keeps no log: it replays the last deal only
+    load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
         game, table, why = resume(journal, keep_log)

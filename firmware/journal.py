@@ -1,46 +1,14 @@
-# The recall journal: append-only, on a store handed in (store.py), framed record by
-# record (below), read back by reader.py (at boot and for recall). It keeps the last KEEP
-# completed games and the unfinished one: for each game what it is (name and options)
-# and the state it started from, as the game's own snapshot, then every input the rules
-# applied with the events it caused (cards, actions, scores, settlements: the event log
-# is the replay format), and after each deal's end the game's state (a board resumes
-# from the last one: it replays one deal, not the game). A record (docs/protocol.md,
-# "Journal records"):
-#
-#   4C  LEN_HI LEN_LO  CHK  PAYLOAD (UTF-8 JSON, LEN bytes)  TAG (8 bytes)
-#
-# CHK = LEN_HI ^ LEN_LO ^ 0x5A guards the length; TAG = the first 8 bytes of
-# HMAC-SHA256(K, previous record's TAG + 4C..PAYLOAD), K = mac.derive(device key,
-# b"journal"): the records are a chain under a key only the table and its host hold, so
-# an edit, a deleted or moved record or game, or a record from another table breaks it
-# (JournalError, naming the record). The chain starts at a head record {"k": "h", "d":
-# the device's id, "p": [] or the TAG the record after it chains from, as a list of
-# bytes}, tagged from 8 zero bytes: "p" [] on a fresh journal (the next record chains
-# from the head's own tag); compaction writes a new head, which says where the first
-# record kept chains from. Only an incomplete last record, what a power loss during a
-# write leaves, is reported as such, for the journal to drop. Truncation at a record
-# boundary leaves a sound chain: the host finds it against the last head it verified
-# (tapis recall --verify).
-#
-# A keyed journal is also sealed, so that a board's boot checks it at the speed of SHA-256
-# (C code), not of an HMAC a record: before every game's first record and every deal's
-# state after the first record, a seal {"k": "z", "h": the SHA-256, in hex, of the tag the
-# segment's first record chains from and every byte of its records} closes the segment
-# since the last seal (or the head); the seal is a record of the chain like any other.
-# The boot hashes every segment and checks each seal's tag, then the tags of the records
-# after the last seal only (reader.starts).
-#
-# Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
-# with a 4-byte SHA-256 sum instead of TAG, or 4A with a CRC-16. A keyed journal refuses
-# them (anyone can write those), and an unkeyed reader refuses 4C records.
-#
-# Payloads: {"k": "b", "g": game, "o": options, "n": number, "c": games finished, "s":
-# state or null, "e": events, "f": [[address, [seq, session]], ...] the devices'
-# last frames} begins a game; {"k": "i", "a": action, "e": events, "f":
-# [address, seq]} is one input (from that frame); {"k": "d", "s": state, "f": frames}
-# the state after a deal's end (not a game's: "b" has it), at a player's first input;
-# {"k": "v", "n": inputs voided, "why": text}; {"k": "e", "n": number} ends a game;
-# {"k": "z", "h": hex} seals the records before it (above).
+# The recall journal's writer: append-only, on a store handed in (store.py), framed record
+# by record (record.py, the format it shares with its readers), read back by resume.py at
+# boot and played.py for recall. It keeps the last KEEP completed games and the unfinished
+# one: for each game what it is (name and options) and the state it started from, as the
+# game's own snapshot, then every input the rules applied with the events it caused
+# (cards, actions, scores, settlements: the event log is the replay format), and after
+# each deal's end the game's state (a board resumes from the last one: it replays one
+# deal, not the game). With a device key the records are chained (each one's tag an HMAC
+# over the one before) and sealed (the SHA-256 of each segment of records, before every
+# game's first record and every deal's state), so that a board's boot checks the chain at
+# the speed of SHA-256 (resume.starts).
 import io
 import json
 from binascii import hexlify
@@ -48,18 +16,15 @@ from hashlib import sha256
 
 from .compat import const, unload
 from .mac import derive, keyed, pads
+from .record import JournalError
 
-_MAGIC = const(0x4B)  # reader.py checks these
+_MAGIC = const(0x4B)  # record.py's
 _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 _MAX = const(0xFFFF)
 _CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
 KEEP = const(10)
 _GENERATOR = type((lambda: (yield))())
-
-
-class JournalError(ValueError):
-    """The journal is corrupt: the table refuses to resume from it."""
 
 
 def frame(rec, j=None):
@@ -84,7 +49,8 @@ def _stream():
 
 
 class Journal:
-    """The table's journal over a store. open() reads and checks it.
+    """The table's journal over a store, written on from where resume.load, which reads
+    and checks it, leaves it (a new journal: from nothing).
 
     held=True (the board): records are held in memory and written together by flush(),
     at safe points, so flash is not erased for every input (littlefs rewrites a file's
@@ -108,7 +74,7 @@ class Journal:
         self.stream = _stream()
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
-        self.torn = 0  # bytes of an incomplete last record dropped at open()
+        self.torn = 0  # bytes of an incomplete last record dropped at resume.load
         self.starts = []  # offsets of the games' first records
         self.size = 0
         self.number = 0  # the unfinished game's number
@@ -119,20 +85,11 @@ class Journal:
         self.frames = {}
         self.name, self.opts = None, None
 
-    def open(self, everything=True, keep_log=True):
-        """Read and check the journal, one record at a time; keep the last game (to resume)
-        and where each game starts (JournalError if corrupt). Returns every game kept, or
-        with everything=False (the board) only the last one: the others stay in flash.
-        keep_log=False (a board, which keeps no log): the last game from its last deal's
-        end on, to replay one deal (its records before are checked, not parsed)."""
-        from . import reader
-        return reader.open(self, everything, keep_log)
-
     def last_frames(self):
         """{device address: the last frame sequence number an input came from}."""
         return self.frames
 
-    def _write(self, *recs):
+    def write(self, *recs):
         """Append records in one write (so a game's end and the next's beginning go
         together), framed in place on one stream and copied to the store in pieces: a
         record costs the heap one block of its size, not copies (on a board's fragmented
@@ -223,13 +180,8 @@ class Journal:
         self.deal = game.finished_deals()
         self.number += 1
         self.name, self.opts = name, game.options.snapshot()
-        self._write({"k": "b", "g": name, "o": self.opts, "n": self.number, "s": None,
-                     "c": self.count, "e": list(game.log)})
-
-    def follow(self, game):
-        """Resumed: go on journaling `game`, rebuilt from the last game journaled."""
-        from .reader import follow
-        follow(self, game)
+        self.write({"k": "b", "g": name, "o": self.opts, "n": self.number, "s": None,
+                    "c": self.count, "e": list(game.log)})
 
     def next_game(self, end):
         """The game journaled finished one of its games: close it (end), begin the next
@@ -247,7 +199,7 @@ class Journal:
         recs.append({"k": "b", "g": self.name, "o": self.opts, "n": self.number,
                      "s": game.state(), "c": self.count, "e": [],
                      "f": list(self.frames.items())})
-        self._write(*recs)
+        self.write(*recs)
         unload("snapshot")  # needed at a game's end only (the state is written as it is read)
         self.flush()
         self.compact()
@@ -260,7 +212,7 @@ class Journal:
         if addr is not None:
             rec["f"] = [addr, seq] if session is None else [addr, seq, session]
             self.frames[addr] = (seq, session)
-        self._write(rec)
+        self.write(rec)
         g = self.game
         if g is not None:
             if g.finished_games() != self.count:
@@ -270,11 +222,11 @@ class Journal:
                 # during a deal's dealing voids it: boot.py looks for its beginning
                 # after this record)
                 self.deal = g.finished_deals()
-                self._write({"k": "d", "s": g.state(), "f": list(self.frames.items())})
+                self.write({"k": "d", "s": g.state(), "f": list(self.frames.items())})
                 unload("snapshot")
 
     def void(self, n, why):
-        self._write({"k": "v", "n": n, "why": why})
+        self.write({"k": "v", "n": n, "why": why})
 
     def compact(self):
         """Keep only the last `keep` completed games (and the unfinished one)."""
@@ -292,9 +244,3 @@ class Journal:
         cut -= len(head)
         self.starts = [s - cut for s in self.starts[k:]]
         self.size -= cut
-
-    def games(self, last=KEEP):
-        """The last `last` games (completed ones, then the unfinished) as JSON bytes each."""
-        from . import reader
-        self.flush()
-        return reader.games(self, last)

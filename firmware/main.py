@@ -17,7 +17,8 @@ from machine import UART, Pin
 
 from . import boards
 from .bus import BusMaster
-from .journal import Journal, JournalError
+from .journal import Journal
+from .record import JournalError
 from .link import Link
 from .store import FileStore
 
@@ -101,9 +102,10 @@ def make_room(store, key, ident):
     (not a journal whose chain is broken: that one is refused, never cut)."""
     if free_bytes() >= _MIN_FREE:
         return None
+    from .resume import load  # boot-only: boot.unload frees it
     j = Journal(store, key=key, device=ident)
     try:
-        j.open(False, False)  # (where the games start is all it needs)
+        load(j, False, False)  # (where the games start is all it needs)
     except JournalError:
         return None  # boot.build refuses it, on the displays
     if len(j.starts) > 1:

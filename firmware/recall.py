@@ -9,7 +9,7 @@ from .rules import NEW_DEAL
 
 
 def withheld(game, flags):
-    """An unfinished game (a reader.group game, as JSON data) with its unfinished deal's
+    """An unfinished game (a played.group game, as JSON data) with its unfinished deal's
     inputs left out: the hands in play, the cards drawn and discarded are no one's to
     recall (SPEC §8). `flags`: the game's EVENTS. Returns how many inputs were left out."""
     ins = game["inputs"]
@@ -65,7 +65,8 @@ def answer(self, link, addr, last):
     RECORD_CHUNK bytes; the unfinished deal's inputs withheld."""
     if last == 0:
         self.error("recall", "device 0x%02x asked for the last 0 games" % addr)
-    games = self.journal.games(last) if self.journal is not None and last > 0 else []
+    from .played import recent
+    games = recent(self.journal, last) if self.journal is not None and last > 0 else []
     if games:
         g = json.loads(games[-1])
         if not g.get("done"):
@@ -74,7 +75,7 @@ def answer(self, link, addr, last):
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
     if self.journal is not None:  # who recalled, and how much (tapis recall shows it)
-        self.journal._write({"k": "s", "do": "recall", "who": serial(link, addr), "n": len(games)})
+        self.journal.write({"k": "s", "do": "recall", "who": serial(link, addr), "n": len(games)})
     for i, g in enumerate(games):
         n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
         for k in range(n):

@@ -57,6 +57,7 @@ def void(ctrl, who):
     resumes after a power loss while dealing (boot.py, rebuild.py). Cards in flight are set aside."""
     from .games import find
     from .rebuild import replay
+    from .resume import follow, load
     j = ctrl.journal
     if j is None:
         return ctrl.error("supervisor", "%s: no journal to void a deal in" % who)
@@ -64,7 +65,7 @@ def void(ctrl, who):
     if not kit.VOID_TORN_DEAL:  # club: a deal is settled as it is dealt
         return ctrl.error("supervisor", "%s: no deal to void at this table" % who)
     j.flush()
-    j.open(False, True)  # the unfinished game, every input of it
+    load(j, False, True)  # the unfinished game, every input of it
     u = j.last
     ins = u["inputs"]
     flags = ctrl.game.EVENTS
@@ -74,9 +75,9 @@ def void(ctrl, who):
             if flags.get(e[0], 0) & NEW_DEAL:
                 k = i + 1
     if u["done"] or k >= len(ins):
-        j.follow(ctrl.game)
+        follow(j, ctrl.game)
         u["inputs"] = None
-        unload("rebuild", "reader", "snapshot")
+        unload("rebuild", "resume", "played", "reader", "snapshot")
         return ctrl.error("supervisor", "%s: nothing dealt to void" % who)
     why = "voided by the supervisor %s" % who
     j.void(len(ins) - k, why)
@@ -84,12 +85,12 @@ def void(ctrl, who):
     if u["state"] is not None:
         game.restore(u["state"])
     replay(game, ins[:k], ctrl.keep_log)
-    j.follow(game)
-    # the state the deal begins from again: a board resumes from the last one (reader.py),
+    follow(j, game)
+    # the state the deal begins from again: a board resumes from the last one (resume.py),
     # and the one before may be of the voided deal's
-    j._write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
+    j.write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    unload("rebuild", "reader", "snapshot")
+    unload("rebuild", "resume", "played", "reader", "snapshot")
     ctrl.table = kit.Table(game)
     ctrl.game = game
     ctrl.shown = len(game.log)  # the displays are told of the void, not the replay

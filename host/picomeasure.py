@@ -88,9 +88,10 @@ def resumed_game(data, key=None, device=""):
     from tapis.firmware.boot import resume
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.resume import load
 
     j = Journal(MemoryStore(data), key=key, device=device)
-    j.open(False)
+    load(j, False)
     return resume(j)[0]
 
 
@@ -107,6 +108,7 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
     from tapis.firmware.reader import parse
+    from tapis.firmware.resume import load
 
     with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
         figures = {"game": game, "seed": seed, "fresh_ms": t.boot()}
@@ -115,7 +117,7 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
         data, events = full_journal(seed, game, done=done, key=key, device=ident)
         recs = parse(data, Journal(MemoryStore(), key=key, device=ident))[0]
         board = Journal(MemoryStore(data), key=key, device=ident)
-        board.open(False, keep_log=False)  # what the board will parse and replay of it
+        load(board, False, keep_log=False)  # what the board will parse and replay of it
         figures.update({"journal_bytes": len(data), "records": len(recs),
                         "games": sum(r["k"] == "b" for r in recs), "done": sum(r["k"] == "e" for r in recs),
                         "last_game_inputs": sum(r["k"] == "i" for r in recs[max(

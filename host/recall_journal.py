@@ -5,8 +5,9 @@
 # remembered beside the key (<device>.head), so a journal cut short is found.
 import json
 
-from tapis.firmware.journal import JournalError
-from tapis.firmware.reader import group, parse
+from tapis.firmware.played import group
+from tapis.firmware.reader import parse
+from tapis.firmware.record import JournalError
 
 
 def from_journal(data, last, torn=None, key_file=None, chain=None):

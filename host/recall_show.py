@@ -7,7 +7,7 @@ def deal_records(games):
     """The journal's games as deal records (docs/records.md), oldest first: every deal
     completed in them, then the one in progress (`"complete": false`). Each carries
     `journal`: the journal game it belongs to and the deals the journal voided in it."""
-    from tapis.firmware.reader import tuples
+    from tapis.firmware.played import tuples
     from tapis.simulator import kits
 
     out, recorder, was, last_info = [], None, None, None

@@ -4,6 +4,7 @@
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
 from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.resume import load
 from tapis.simulator.table import EmulatedTable
 
 
@@ -96,4 +97,4 @@ class Rig(EmulatedTable):
             for line in self.lines:
                 line.step(self.now)
         self.journal.flush()
-        return self.journal.open()
+        return load(self.journal)

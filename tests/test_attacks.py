@@ -482,6 +482,7 @@ def test_a_console_cannot_speak_as_the_supervisor_on_the_bus(board):
     RECORDs on the bus). Now each is refused (no session for it), and the deal goes on."""
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.resume import load
     from tapis.firmware.supervise import VOID
 
     def journaled(seed):
@@ -515,7 +516,7 @@ def test_a_console_cannot_speak_as_the_supervisor_on_the_bus(board):
         assert got == log[:len(got)]  # the cards the shoe dealt, in its order: no deal dealt again
         assert not ear.sent_by(W.SUPERVISOR, W.RECORD), "the journal was recalled to the bus"
         if board == "cpython":
-            assert t.journal.open()[-1]["voided"] == []
+            assert load(t.journal)[-1]["voided"] == []
             assert t.controller.route[W.PANEL].stats(W.SUPERVISOR)["forged"] >= 1
     finally:
         close(t)

@@ -10,8 +10,10 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import reader as J
 from tapis.firmware import snapshot
-from tapis.firmware.journal import Journal, JournalError
+from tapis.firmware.journal import Journal
 from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.record import JournalError
+from tapis.firmware.resume import load
 from tapis.firmware.store import FileStore
 from table_rig import Rig, total_events
 
@@ -28,7 +30,7 @@ def played():
 
 def test_a_round_trip_gives_back_every_event_and_input(played):
     rig, data, games = played
-    again = Journal(MemoryStore(data)).open()
+    again = load(Journal(MemoryStore(data)))
     assert again == games
     assert [g["number"] for g in games] == [1, 2, 3]
     assert [g["done"] for g in games] == [True, True, False]
@@ -48,7 +50,7 @@ def test_a_changed_byte_at_every_position_is_refused(played):
             bad = bytearray(first)
             bad[i] ^= flip
             with pytest.raises(JournalError):
-                Journal(MemoryStore(bytes(bad))).open()
+                load(Journal(MemoryStore(bytes(bad))))
 
 
 @settings(max_examples=200, deadline=None)
@@ -60,7 +62,7 @@ def test_a_changed_byte_anywhere_is_refused(played, data):
     bad = bytearray(raw)
     bad[i] ^= x
     with pytest.raises(JournalError, match="corrupt"):
-        Journal(MemoryStore(bytes(bad))).open()
+        load(Journal(MemoryStore(bytes(bad))))
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,7 +76,7 @@ def test_an_incomplete_last_record_is_dropped_and_counted(played, data):
     cut = data.draw(st.integers(start + 1, end - 1))
     store = MemoryStore(raw[:cut])
     j = Journal(store)
-    j.open()
+    load(j)
     assert j.torn == cut - start
     assert bytes(store.read()) == raw[:start]  # truncated to the last whole record
 
@@ -82,7 +84,7 @@ def test_an_incomplete_last_record_is_dropped_and_counted(played, data):
 def test_garbage_after_the_records_is_not_taken_for_a_torn_write(played):
     _rig, raw, _games = played
     with pytest.raises(JournalError):
-        Journal(MemoryStore(raw + b"\x00\x01\x02\x03\x04\x05")).open()
+        load(Journal(MemoryStore(raw + b"\x00\x01\x02\x03\x04\x05")))
 
 
 def test_compaction_keeps_the_last_ten_completed_games_and_the_unfinished():
@@ -103,9 +105,9 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     _rig, raw, games = played
     path = str(tmp_path / "journal.bin")
     FileStore(path).append(raw)
-    assert Journal(FileStore(path)).open() == games
+    assert load(Journal(FileStore(path))) == games
     FileStore(path).keep(0, J.parse(raw)[1][2])
-    assert len(Journal(FileStore(path)).open()[0]["inputs"]) == 1
+    assert len(load(Journal(FileStore(path)))[0]["inputs"]) == 1
 
 
 def test_a_compaction_feeds_the_watchdog_as_it_copies(tmp_path, played):
@@ -141,7 +143,7 @@ def in_a_deal(seed, game, deals):
 
 def board_open(data):
     j = Journal(MemoryStore(data))
-    j.open(False, keep_log=False)
+    load(j, False, keep_log=False)
     return j
 
 
@@ -158,7 +160,7 @@ def test_a_board_resumes_from_its_last_deal_as_from_the_game_s_beginning(game):
     recs, offs, _t = J.parse(data)
     assert any(r["k"] == "d" for r in recs)
     whole, board = Journal(MemoryStore(data)), board_open(data)
-    whole.open(False)
+    load(whole, False)
     assert len(board.last["inputs"]) < len(whole.last["inputs"])  # one deal replayed, not the game
     assert board.last_frames() == whole.last_frames() and board.starts == whole.starts
     a, b = resume(whole)[0], resume(board)[0]
@@ -186,7 +188,7 @@ def test_the_board_refuses_a_changed_byte_anywhere_in_the_game_it_resumes(dealt)
     bad[offs[1] + 10] ^= 0x01
     board_open(bytes(bad))
     with pytest.raises(JournalError, match="fails its check"):
-        Journal(MemoryStore(bytes(bad))).open()
+        load(Journal(MemoryStore(bytes(bad))))
 
 
 def test_a_torn_deal_end_is_dropped_and_the_game_resumes_from_the_one_before(dealt):
@@ -221,11 +223,11 @@ def test_a_journal_of_the_first_format_still_reads(played, dealt):
     _rig, raw, games = played
     old = old_format(raw)
     assert old[0] == 0x4A and len(old) < len(raw)
-    assert Journal(MemoryStore(old)).open() == games
+    assert load(Journal(MemoryStore(old))) == games
     bad = bytearray(old)
     bad[30] ^= 0x01
     with pytest.raises(JournalError, match="corrupt"):
-        Journal(MemoryStore(bytes(bad))).open()
+        load(Journal(MemoryStore(bytes(bad))))
     data, _log = dealt
     assert board_open(old_format(data)).last == board_open(data).last
     # a board updated in the middle of a game appends the new records to the old ones
@@ -267,8 +269,10 @@ def test_a_snapshot_keeps_lists_tuples_dicts_sets_and_bytes_apart():
 MP_CODE = r"""
 from firmware import wire as W, selftest
 from firmware.link import Link
-from firmware.journal import Journal, JournalError
+from firmware.journal import Journal
 from firmware.memstore import MemoryStore
+from firmware.record import JournalError
+from firmware.resume import load
 from firmware import boot
 from firmware.games import ecarte
 from firmware.rules import CHANCE
@@ -303,20 +307,20 @@ print("selftest", selftest.run(MemoryStore()))
 
 store = MemoryStore()
 j = Journal(store)
-j.open()
+load(j)
 g = ecarte.Rules(ecarte.Options())
 j.begin("ecarte", g)
 deck = [0x0B, 0x0A, 0x09, 0x1B, 0x1A, 0x08, 0x07, 0x06, 0x18, 0x17, 0x2B]
 for c in deck:
     j.record(("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), W.SHOE, 1)
 j2 = Journal(MemoryStore(store.read()))
-j2.open()
+load(j2)
 g2, _t, why = boot.resume(j2)
 print("resume", g2.log == g.log, len(g.log), why)
 bad = bytearray(store.read())
 bad[20] ^= 1
 try:
-    Journal(MemoryStore(bytes(bad))).open()
+    load(Journal(MemoryStore(bytes(bad))))
     print("corrupt accepted")
 except JournalError as e:
     print("corrupt refused", str(e)[:30])

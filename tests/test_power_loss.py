@@ -4,10 +4,11 @@
 # is lost. The journal is the board's: chained under its device key. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
-from tapis.firmware.journal import JournalError
+from tapis.firmware.record import JournalError
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal
+from tapis.firmware.resume import load
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import FailingStore, Rig as _Rig, total_events
 
@@ -60,7 +61,7 @@ def test_a_torn_write_while_cards_are_dealt_voids_the_deal_and_says_so():
     store.at, store.torn = store.writes + 2, 5  # the 2nd card's record is cut after 5 bytes
     rig.run(1)
     assert store.writes > cards_before
-    games = Journal(MemoryStore(store.read()), **KEY).open()
+    games = load(Journal(MemoryStore(store.read()), **KEY))
     voided = [v for g in games for v in g["voided"]]
     assert len(voided) == 1 and "dealt" in voided[0]["why"]
     assert len(voided[0]["inputs"]) == 1  # the one card that was journaled whole

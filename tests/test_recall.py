@@ -11,6 +11,7 @@ import pytest
 
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
+from tapis.firmware.resume import load
 from tapis.host import recall_journal
 from tapis.host.commands import recall
 from tapis.simulator.pipes import pipe
@@ -164,7 +165,7 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
     ctrl_end, host_end = pipe()
     attach(table, ctrl_end)
     got = recall.fetch(host_end, 2, step=step_table(table), timeout=30)
-    want = json.loads(json.dumps(table.journal.open()[-2:]))
+    want = json.loads(json.dumps(load(table.journal)[-2:]))
     if not want[-1]["done"]:  # the deal in play is never recalled (firmware/recall.py)
         from tapis.firmware.recall import withheld
         withheld(want[-1], table.game.EVENTS)

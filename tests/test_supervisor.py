@@ -13,6 +13,7 @@ from tapis.firmware.games import find
 from tapis.firmware.journal import Journal
 from tapis.firmware.link import Link
 from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.resume import load
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
@@ -106,7 +107,7 @@ def test_the_supervisor_recalls_but_not_the_unfinished_deal():
     assert sup.games, t.controller.faults
     g = sup.games[-1]
     assert not g["done"] and g["withheld"] > 0
-    whole = json.loads(json.dumps(t.journal.open()[-1]))
+    whole = json.loads(json.dumps(load(t.journal)[-1]))
     k = len(g["inputs"])
     assert g["inputs"] == whole["inputs"][:k]  # the deals finished, as journaled
     assert k + g["withheld"] == len(whole["inputs"])
@@ -162,13 +163,13 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tm
     assert g is not g0, t.controller.faults
     assert (g.deal_no, g.dealer, list(g.scores)) == (deal, dealer, scores)
     assert any("voided by the supervisor EMU-SUPERVISOR" in f for f in t.controller.faults)
-    game = t.journal.open()[-1]
+    game = load(t.journal)[-1]
     assert [v["why"] for v in game["voided"]] == ["voided by the supervisor EMU-SUPERVISOR"]
     assert game["voided"][0]["inputs"]  # the deal's inputs, voided
     for keep_log in (False, True):  # a board resumes from the void as the table stands
         from tapis.firmware.boot import resume
         again = Journal(MemoryStore(bytes(t.journal.store.read())))
-        again.open(False, keep_log)
+        load(again, False, keep_log)
         assert resume(again, keep_log)[0].snapshot() == g.snapshot()
     if game == "ecarte":  # tapis recall names who voided it
         import os
@@ -200,7 +201,7 @@ def test_a_panel_cannot_void_a_deal():
     c.on_frame(shoe, W.SUPERVISOR, 1, W.BUTTON, bytes((VOID, 0)))  # on the shoe's UART
     c.on_frame(c.route[W.PANEL], W.PANEL, 1, W.BUTTON, bytes((B.SUPERVISOR, VOID)))
     assert c.game is g0 and c.errors.get("credentials") == 2
-    assert t.journal.open()[-1]["voided"] == []
+    assert load(t.journal)[-1]["voided"] == []
 
 
 def test_tapis_play_voids_a_deal_with_the_operators_supervisor_device():
@@ -300,8 +301,8 @@ def test_a_panel_cannot_set_the_limits_nor_authorise_a_responsible_bank_nor_take
         if board == "cpython":
             c = t.controller
             assert c.errors.get("credentials", 0) == 3 * len(t.consoles)  # each SUPERVISE and button 10
-            assert all(not g["supervised"] for g in t.journal.open())
-            assert not [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[1] == SUP]
+            assert all(not g["supervised"] for g in load(t.journal))
+            assert not [a for g in load(t.journal) for a, _e, _f in g["inputs"] if a[1] == SUP]
     finally:
         close(t)
 
@@ -329,7 +330,7 @@ def test_the_supervisor_sets_the_limits_from_the_next_bank_and_the_journal_says_
             t.journal.flush()
             for keep_log in (False, True):
                 again = Journal(MemoryStore(bytes(t.journal.store.read())))
-                again.open(False, keep_log)
+                load(again, False, keep_log)
                 assert resume(again, keep_log)[0].snapshot() == t.game.snapshot()
             assert t.controller.errors.get("supervisor") == 1
             assert any("limits are refused" in f for f in t.controller.faults)
@@ -344,7 +345,7 @@ def test_the_supervisor_sets_the_limits_from_the_next_bank_and_the_journal_says_
         if board == "cpython":
             v = t.controller.table.view(0)
             assert v["limits"] == [20, 8, 4] and "pending" not in v
-            ins = [a for g in t.journal.open() for a, _e, f in g["inputs"] if a[0] == "limits"]
+            ins = [a for g in load(t.journal) for a, _e, f in g["inputs"] if a[0] == "limits"]
             assert ins == [("limits", SUP, ("EMU-SUPERVISOR", 20, 8, 4))]
             path = tmp_path / "journal.bin"
             path.write_bytes(bytes(t.journal.store.read()))
@@ -396,7 +397,7 @@ def test_a_responsible_bank_only_with_the_supervisors_leave_for_that_banker():
     until(t, lambda: g.auth == b)
     assert "respond" in g.choices()
     assert g.log[-1] == ("authorise", SUP, ("EMU-SUPERVISOR", b))
-    ins = [a for a, _e, _f in t.journal.open()[-1]["inputs"] if a[0] == "authorise"]
+    ins = [a for a, _e, _f in load(t.journal)[-1]["inputs"] if a[0] == "authorise"]
     assert ins == [("authorise", SUP, ("EMU-SUPERVISOR", b))]
     g.apply(("respond", b, False))  # the banker may now
     assert g.kind == "responsible"
@@ -436,7 +437,7 @@ def test_the_supervisor_gives_the_bank_out_of_rotation():
     sup.give(to)
     until(t, lambda: t.game.banker == to)
     assert ("give", SUP, ("EMU-SUPERVISOR", to)) in t.game.log and t.game.total() == total
-    assert [a for a, _e, _f in t.journal.open()[-2]["inputs"] if a[0] == "give"] == [
+    assert [a for a, _e, _f in load(t.journal)[-2]["inputs"] if a[0] == "give"] == [
         ("give", SUP, ("EMU-SUPERVISOR", to))]
 
 
@@ -460,7 +461,7 @@ def test_a_recall_is_journaled_with_who_and_tapis_recall_shows_it(tmp_path):
         got.extend(f for f in usb.poll(t.now) if f[2] == W.RECORD)
     assert got
     t.journal.flush()
-    recs = [r for g in t.journal.open() for r in g["supervised"]]
+    recs = [r for g in load(t.journal) for r in g["supervised"]]
     assert recs == [{"k": "s", "do": "recall", "who": "EMU-SUPERVISOR", "n": 1},
                     {"k": "s", "do": "recall", "who": "usb", "n": 1}]
     assert t.controller.errors.get("credentials") == 1
@@ -497,11 +498,11 @@ def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path
     boot(club.Options(bank=30), "manifest v4 key " + "ab" * 8)
     boot(club.Options(bank=30), "manifest v4 key " + "ab" * 8)  # journaled once
     j = Journal(MemoryStore(bytes(store.read())), key=key, device="dev1")
-    recs = [(r["who"], r["o"]["bank"], r["why"]) for g in j.open() for r in g["supervised"]]
+    recs = [(r["who"], r["o"]["bank"], r["why"]) for g in load(j) for r in g["supervised"]]
     assert recs == [(who, 15, "in force"),
                     ("manifest v4 key " + "ab" * 8, 30, "flashed; the journal's game goes on under its own")]
     from tapis.host.recall_show import text
-    out = text(j.open())
+    out = text(load(j))
     assert "CONFIGURATION club, signed %s: in force" % who in out
     assert "signed manifest v4 key %s: flashed" % ("ab" * 8) in out
 
@@ -653,7 +654,7 @@ def test_a_panel_cannot_set_the_ecarte_limits(board):
         if board == "cpython":
             c = t.controller
             assert c.errors.get("credentials", 0) == len(t.consoles) == 3
-            assert not [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[0] == "limits"]
+            assert not [a for g in load(t.journal) for a, _e, _f in g["inputs"] if a[0] == "limits"]
             g = t.game
             for seat in (0, 1, 2):
                 with pytest.raises(IllegalAction, match="that is the supervisor's"):
@@ -708,7 +709,7 @@ def test_the_supervisor_sets_the_ecarte_stake_from_the_next_game_and_the_journal
             t.journal.flush()
             for keep_log in (False, True):
                 again = Journal(MemoryStore(bytes(t.journal.store.read())))
-                again.open(False, keep_log)
+                load(again, False, keep_log)
                 assert resume(again, keep_log)[0].snapshot() == t.game.snapshot()
         until(t, lambda: t.game.game_no >= g0 + 2, 600000)
         log = t.board_log if board == "micropython" else t.game.log
@@ -724,7 +725,7 @@ def test_the_supervisor_sets_the_ecarte_stake_from_the_next_game_and_the_journal
         if board == "cpython":
             v = t.controller.table.view(1)
             assert v["limits"] == [3, 4] and "pending" not in v
-            ins = [a for g in t.journal.open() for a, _e, _f in g["inputs"] if a[0] == "limits"]
+            ins = [a for g in load(t.journal) for a, _e, _f in g["inputs"] if a[0] == "limits"]
             assert ins == [("limits", SUP, ("EMU-SUPERVISOR", 3, 4))]
             path = tmp_path / "journal.bin"
             path.write_bytes(bytes(t.journal.store.read()))

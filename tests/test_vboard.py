@@ -155,7 +155,7 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
 # (club).
 # Piquet's resume at deal 311 needed 704 KB: the journal's reader held the unfinished
 # partie's records (273 inputs) twice over at boot, in a fragmented heap. A resume now reads
-# them from flash one at a time (reader.Inputs); these heaps were not measured again.
+# them from flash one at a time (played.Inputs); these heaps were not measured again.
 UNIX_HEAP = {"ecarte": 168 * 1024, "piquet": 704 * 1024, "club": 216 * 1024}
 
 

@@ -168,7 +168,9 @@ def _devices(args, options):
                 args.parser.error("--faults shoe=P: %s's table answers no misfed card (ecarte's and piquet's laws do)"
                                   % args.game)
     if args.journal:
-        from tapis.firmware.journal import Journal, JournalError
+        from tapis.firmware.journal import Journal
+        from tapis.firmware.record import JournalError
+        from tapis.firmware.resume import load
         from tapis.firmware.store import FileStore
         import os
         d = os.path.dirname(os.path.abspath(args.journal))
@@ -181,7 +183,7 @@ def _devices(args, options):
             args.parser.error("--journal %s: %s" % (args.journal, e))
         j = Journal(FileStore(args.journal), key=key, device=device)
         try:
-            j.open(False)
+            load(j, False)
         except JournalError as e:
             args.parser.error("--journal %s: %s" % (args.journal, e))
         if j.last is not None and j.last["game"] != args.game:
