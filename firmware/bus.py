@@ -18,8 +18,8 @@ _ANSWER_MS = const(4)  # a device answers at once: silent this long, its turn is
 MAX_IN = const(64)  # the longest payload the board takes from a device (HELLO with its serial)
 
 
-def _say(port, frames, seal, turn=True):
-    """Write frames, each sealed as it goes (Link._seal), the last handing the bus over;
+def say(port, frames, seal, turn=True):
+    """Write frames, each sealed as it goes (Link.seal), the last handing the bus over;
     the bytes written."""
     n = 0
     last = len(frames) - 1 if turn else -1
@@ -52,7 +52,7 @@ class BusMaster(Link):
         self.turns = 0
         self.silent = 0  # turns taken back from a silent device
 
-    def _put(self, addr, frame):
+    def put(self, addr, frame):
         q = self.queue.get(addr)
         if q is None:
             q = self.queue[addr] = []
@@ -114,7 +114,7 @@ class BusMaster(Link):
                 del order[i]
                 order.append(addr)
                 return self._hand(addr, q, now)
-            self._line(_say(self.port, q, self._seal, False), now)  # acknowledgements: no answer wanted
+            self._line(say(self.port, q, self.seal, False), now)  # acknowledgements: no answer wanted
         every = self.every
         best, late = None, -1
         for addr in every:
@@ -130,7 +130,7 @@ class BusMaster(Link):
         self.until = (self.until_us + 999) // 1000
 
     def _hand(self, addr, frames, now):
-        self._line(_say(self.port, frames, self._seal), now)
+        self._line(say(self.port, frames, self.seal), now)
         self.owner = addr
         self.polled[addr] = now
         self.turns += 1

@@ -1,6 +1,8 @@
 # What a Link (link.py) does seldom, out of the board's heap until it is needed: answer a
 # HELLO (a device booted, or this end did), and tell a host tool a device's counters. The
-# link loads it for that and unloads it after (compat.unload).
+# link loads it for that and unloads it after (compat.unload): it sits below link.py, which
+# it never imports, and works on the Link it is handed through its public names
+# (delivery.Delivery's and link.Link's: a session is a Link.channel).
 #
 # Sessions with a paired device (docs/protocol.md, "Sessions"). Its key for each address it
 # speaks on is pair_key(the table's device key, its type, the address, its serial): `tapis
@@ -12,7 +14,7 @@
 # HELLO that does not prove the key changes nothing; a device's own HELLO (it booted)
 # only makes the controller challenge it.
 from . import wire as W
-from .link import later
+from .delivery import later
 from .mac import derive, hmac_sha256, pads
 
 TEST_KEY = b"tapis: the emulated table's device key (not a secret)"  # where none is provisioned
@@ -29,75 +31,88 @@ def _nonce():
     return os.urandom(8)
 
 
-def keyed(link, addr, p, seq, head):
-    """The payload of a HELLO to a paired peer: the v2 fields (`head`), a nonce, the serial
-    and, for a device's REPLY, its MAC. The controller's is a challenge (its nonce kept
-    until answered); a device's REPLY answers p.nonce and makes the session."""
+def begin(c, sk):
+    """A new session on the link.Channel c, under the session key sk: its counters start
+    again."""
+    c.sk, c.pads, c.tx, c.rc = sk, pads(sk), 0, 0
+
+
+def challenge(link, addr, p, flags):
+    """Link.hello to a paired peer: the v2 fields, a nonce, the serial and, for a device's
+    REPLY, its MAC. The controller's is a challenge (its nonce kept until answered); a
+    device's REPLY answers the challenge it holds and makes the session."""
+    seq = p.pending[0][0] if p.pending else (p.seq + 1) & 255
+    nxt, sess, c = (p.seq + 1) & 255, link.session, link.channel(addr)
     if not isinstance(link.keys, dict):  # the controller: always a challenge
-        if p.nonce is None:
-            p.nonce = _nonce()
-        return bytes((head[0], head[1], 0)) + head[3:] + p.nonce + link.serial
-    if not head[2] & W.HELLO_REPLY or p.nonce is None:
-        return bytes((head[0], head[1], 0)) + head[3:] + _nonce() + link.serial
-    k = link.keys[addr]
-    if p.answered is not None and p.answered[0] == p.nonce:  # the same challenge again (its
-        mine = p.answered[1]  # answer was lost, or it was sent twice): the same answer
+        if c.nonce is None:
+            c.nonce = _nonce()
+        out = bytes((W.VERSION, link.device, 0, nxt, sess >> 8, sess & 255)) + c.nonce + link.serial
+    elif not flags & W.HELLO_REPLY or c.nonce is None:
+        out = bytes((W.VERSION, link.device, 0, nxt, sess >> 8, sess & 255)) + _nonce() + link.serial
     else:
-        mine = _nonce()
-        p.answered = (p.nonce, mine)
-        _begin(p, hmac_sha256(k, p.nonce + mine))
-    out = head + mine + link.serial
-    return out + hmac_sha256(k, bytes((addr, seq, W.HELLO)) + out + p.nonce)[:8]
+        k = link.keys[addr]
+        if c.answered is not None and c.answered[0] == c.nonce:  # the same challenge again (its
+            mine = c.answered[1]  # answer was lost, or it was sent twice): the same answer
+        else:
+            mine = _nonce()
+            c.answered = (c.nonce, mine)
+            begin(c, hmac_sha256(k, c.nonce + mine))
+        out = bytes((W.VERSION, link.device, flags, nxt, sess >> 8, sess & 255)) + mine + link.serial
+        out += hmac_sha256(k, bytes((addr, seq, W.HELLO)) + out + c.nonce)[:8]
+    link.control(addr, W.HELLO, seq, out)
 
 
-def _begin(p, sk):
-    p.sk, p.pads, p.tx, p.rc = sk, pads(sk), 0, 0
+def _forged(link, p):
+    link.count(p, "forged")
+    link.forged += 1  # (shown on the table display)
 
 
 def _on_keyed(link, addr, p, seq, payload):
     """A HELLO from a paired peer: the v2 payload to go on with, or None (nothing changes)."""
     if len(payload) < 14:
-        link._refuse(p, "forged")
+        _forged(link, p)
         return None
     flags, nonce = payload[2], payload[6:14]
+    c = link.channel(addr)
     if isinstance(link.keys, dict):  # a device: the controller's challenge
         if flags & W.HELLO_REPLY or payload[0] != W.VERSION:
-            link._refuse(p, "forged")
+            _forged(link, p)
             return None
-        p.nonce = nonce  # answered by the REPLY
+        c.nonce = nonce  # answered by the REPLY
         sess = payload[4] << 8 | payload[5]
+        chans = link.channels
         for a in link.peers:  # the controller rebooted: this device's other sessions are gone
-            q = link.peers[a]
-            if a != addr and q.pads is not None and q.session != sess:
-                q.pads = None
-                link._hello(a, q, 0)
+            q, o = link.peers[a], chans.get(a)
+            if a != addr and o is not None and o.pads is not None and q.session != sess:
+                o.pads = None
+                link.hello(a, q, 0)
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
-        if not (p.greet and p.nonce is not None):  # (unless a challenge is out: it is resent)
-            link._hello(addr, p, 0)
+        if not (p.greet and c.nonce is not None):  # (unless a challenge is out: it is resent)
+            link.hello(addr, p, 0)
         return None
-    if p.nonce is None:  # no challenge out: a second answer to one, or an old one again
-        link._count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)
+    if c.nonce is None:  # no challenge out: a second answer to one, or an old one again
+        link.count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)
         return None
     serial, tag = payload[14:-8], payload[-8:]
     k = pair_key(link.keys, payload[1], addr, serial)
-    if len(payload) < 22 or hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + p.nonce)[:8] != tag:
-        link._refuse(p, "forged")  # (a device that answered another's challenge is asked
+    if len(payload) < 22 or hmac_sha256(k, bytes((addr, seq, W.HELLO)) + payload[:-8] + c.nonce)[:8] != tag:
+        _forged(link, p)  # (a device that answered another's challenge is asked
         return None  # again by the timers: it dies or asks for a session itself)
-    _begin(p, hmac_sha256(k, p.nonce + nonce))
-    p.nonce = None  # answered: no REPLY opens this challenge again
+    begin(c, hmac_sha256(k, c.nonce + nonce))
+    c.nonce = None  # answered: no REPLY opens this challenge again
     return payload[:6] + serial
 
 
-def _on_hello(link, addr, p, seq, payload):
-    """Link._on_hello: a HELLO from `addr` (its peer p), of sequence number `seq`."""
-    keyed = link.keys is not None and link._keyed(addr)
+def greeted(link, addr, p, seq, payload):
+    """Link.greeted: a HELLO from `addr` (its peer p), of sequence number `seq`."""
+    keyed = link.keys is not None and link.keyed(addr)
     if keyed:
         payload = _on_keyed(link, addr, p, seq, payload)
         if payload is None:
             return
     if len(payload) < 6:
-        link._count(p, "dropped")
+        link.count(p, "dropped")
         return
     flags = payload[2]
     p.info = (payload[1], bytes(payload[6:]), payload[0])
@@ -105,14 +120,14 @@ def _on_hello(link, addr, p, seq, payload):
         p.refused = "device 0x%02x speaks protocol version %d, this table %d" % (
             addr, payload[0], W.VERSION)
         p.pending = []
-        link._count(p, "refused")
-        link._control(addr, W.NAK, seq, bytes((W.NAK_VERSION,)))
+        link.count(p, "refused")
+        link.control(addr, W.NAK, seq, bytes((W.NAK_VERSION,)))
         return
     p.refused = None
     rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
     sess = payload[4] << 8 | payload[5]
     if p.session is not None and sess != p.session:  # the peer was reset
-        link._count(p, "resets")
+        link.count(p, "resets")
         p.restored = None  # what the journal said was of its last session
         if p.greet:  # what was queued was for its last session: gone, sent afresh
             p.pending = []
@@ -131,29 +146,29 @@ def _on_hello(link, addr, p, seq, payload):
             p.hellos = 0
             now = link.now
             for f in p.pending:  # what was held back goes now
-                link._put(addr, f[1])
+                link.put(addr, f[1])
                 f[2] = now
                 f[3] = 0  # kept through a death: its tries start again
         return
     # greeted by the other end (it was reset): answer for this address and for every
     # address this end sends on, then send again all that is unacknowledged
-    link._hello(addr, p, W.HELLO_REPLY)
+    link.hello(addr, p, W.HELLO_REPLY)
     for a in link.peers:
         q = link.peers[a]
         if a != addr and q.seq and not keyed:  # (a paired device's others: _on_keyed)
-            link._hello(a, q, W.HELLO_REPLY)
+            link.hello(a, q, W.HELLO_REPLY)
     for a in link.peers:
         q = link.peers[a]
         q.quiet = False
         for f in q.pending:
             f[3] = 0  # the other end was reset: these are not failures of this link
         if q.pending:
-            link._resend(a, q)
+            link.resend(a, q)
 
 
 def stats(link, addr):
     """Link.stats: per-device error counters and what its HELLO said."""
-    p = link._peer(addr)
+    p = link.peer(addr)
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc

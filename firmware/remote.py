@@ -3,7 +3,7 @@
 # payloads (devices.py has the encoder and the format). The emulated devices run it; a
 # real panel or display would.
 from . import wire as W
-from .bus import _say
+from .bus import say
 from .frames import encode
 from .link import Link
 
@@ -17,7 +17,7 @@ class BusDevice(Link):
         self.addrs = tuple(addrs)
         self.held = []
 
-    def _put(self, addr, frame):
+    def put(self, addr, frame):
         if frame not in self.held:  # a HELLO goes first: what follows it may be of its session
             if frame[3] & 0x7F == W.HELLO:
                 self.held.insert(0, frame)
@@ -27,9 +27,9 @@ class BusDevice(Link):
     def waiting(self, addr):
         return len(self.held)
 
-    def _take(self, addr, seq, ftype, payload, out):
+    def take(self, addr, seq, ftype, payload, out):
         if addr in self.addrs:
-            Link._take(self, addr, seq, ftype, payload, out)
+            Link.take(self, addr, seq, ftype, payload, out)
 
     def poll(self, now_ms=None):
         out = Link.poll(self, now_ms)
@@ -40,10 +40,10 @@ class BusDevice(Link):
                 p = self.peers[a]
                 if p.ack_due:
                     p.ack_due = False
-                    self._control(a, W.ACK, p.rx)
+                    self.control(a, W.ACK, p.rx)
             frames = self.held or [encode(addr, 0, W.POLL)]
             self.held = []
-            _say(self.port, frames, self._seal)
+            say(self.port, frames, self.seal)
         return out
 
 

@@ -81,9 +81,20 @@ def test_pair_says_why_when_it_cannot_reach_the_device(pty_pair, tmp_path):
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "no key for device" in p.stderr
 
 
+def opened(link, frame):
+    """What `link` takes of a sealed frame, the next one from its sender: its payload,
+    opened; None if the link refused it."""
+    from tapis.firmware.frames import decode
+    addr, seq, ftype, payload = decode(frame)
+    link.peer(addr).rx = (seq - 1) & 255  # (the frame before it was taken)
+    out = []
+    link.take(addr, seq, ftype, payload, out)
+    return out[0][3] if out else None
+
+
 def test_the_sealed_frame_in_the_protocol_doc_is_what_the_link_sends_and_opens():
     from tapis.firmware.frames import decode
-    from tapis.firmware.hello import _begin
+    from tapis.firmware.hello import begin
     from tapis.firmware.link import Link
     from tapis.firmware.mac import hmac_sha256
     k = pair_key(KEY, W.DEV_CONSOLE, 0x21, b"EMU-2-33")
@@ -92,30 +103,30 @@ def test_the_sealed_frame_in_the_protocol_doc_is_what_the_link_sends_and_opens()
     ends = []
     for _ in range(2):
         link = Link(None, keys={0x21: k})
-        _begin(link._peer(0x21), sk)
+        begin(link.channel(0x21), sk)
         ends.append(link)
-    sealed = ends[0]._seal(encode(0x21, 7, W.BUTTON, b"\x05\x03"))
+    sealed = ends[0].seal(encode(0x21, 7, W.BUTTON, b"\x05\x03"))
     assert sealed.hex(" ").upper() == "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD"
-    addr, seq, ftype, payload = decode(sealed)
-    assert ends[1]._open(addr, seq, ftype, payload) == b"\x05\x03"
-    assert ends[1]._open(addr, seq, ftype, payload) is None  # the same frame again: replayed
+    assert opened(ends[1], sealed) == b"\x05\x03"
+    assert opened(ends[1], sealed) is None  # the same frame again: replayed
     assert ends[1].peers[0x21].errors == {"replayed": 1}
+    addr, seq, ftype, payload = decode(sealed)
     bad = bytearray(payload)
     bad[0] ^= 1
-    assert ends[1]._open(addr, seq, ftype, bytes(bad)) is None
+    assert opened(ends[1], encode(addr, seq, ftype, bytes(bad))) is None
     assert ends[1].peers[0x21].errors == {"replayed": 1, "forged": 1} and ends[1].forged == 2
 
 
 def test_a_seats_view_is_encrypted_and_the_table_displays_only_sealed():
     from tapis.firmware.frames import decode
-    from tapis.firmware.hello import _begin
+    from tapis.firmware.hello import begin
     from tapis.firmware.link import Link
     view = b"F\x88\x04hand\x87\x05\x05\x0b\x1b\x2b\x3c"
     for addr, secret in ((W.DISPLAY + 1, True), (W.TABLE_DISPLAY, False)):
         a, b = Link(None, keys={addr: KEY}), Link(None, keys={addr: KEY})
         for link in (a, b):
-            _begin(link._peer(addr), bytes(32))
-        sealed = a._seal(encode(addr, 3, W.SHOW, view))
+            begin(link.channel(addr), bytes(32))
+        sealed = a.seal(encode(addr, 3, W.SHOW, view))
         _a, seq, ftype, payload = decode(sealed)
         assert (view not in payload) == secret and len(payload) == len(view) + 5
-        assert b._open(addr, seq, ftype, payload) == view
+        assert opened(b, sealed) == view
