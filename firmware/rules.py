@@ -103,7 +103,7 @@ class Rules:
         """The shared checks: it is this seat's turn, and the phase takes this action
         (a game with TURNS None checks its phases itself)."""
         if seat != self.to_act:
-            raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self._whose_turn()))
+            raise IllegalAction("seat %r cannot %s: it is %s" % (seat, kind, self.whose_turn()))
         if self.TURNS is not None and kind not in self.TURNS.get(self.phase, ()):
             raise IllegalAction("seat %d cannot %s now: the table is at the %s" %
                                 (seat, kind, self.PHASE_NAMES[self.phase]))
@@ -111,7 +111,7 @@ class Rules:
     def emit(self, event):
         self._out.append(event)
 
-    def _whose_turn(self):
+    def whose_turn(self):
         if self.to_act == CHANCE:
             return "the shoe's turn to deliver a card"
         return "seat %d's turn to %s" % (self.to_act, self.PHASE_NAMES[self.phase])

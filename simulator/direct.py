@@ -55,7 +55,7 @@ class DirectTable:
             if game.to_act == CHANCE:
                 self._deal()
             elif not self._round():
-                raise StalledTable("no bot acts: %s" % game._whose_turn())
+                raise StalledTable("no bot acts: %s" % game.whose_turn())
             if on_events and len(game.log) > seen:
                 on_events(game.log[seen:])
             seen = len(game.log)

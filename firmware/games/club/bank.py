@@ -31,7 +31,7 @@ class Banking:
         self.kind, self.broken, self.bank_deals = LIMITED, False, 0
         self.emit(("lay", seat, self.lim[0]))
         self._move(seat, seat, BANKS, self.lim[0])
-        self._open_deal()
+        self.open_deal()
 
     def _respond(self, seat, fresh):
         self.kind, self.broken, self.bank_deals = RESPONSIBLE, False, 0
@@ -39,7 +39,7 @@ class Banking:
         self.emit(("respond", seat, fresh))
         if fresh and not self.fresh:  # a new shoe for the responsible bank (seed 004:35)
             self.fresh = True
-        self._open_deal()
+        self.open_deal()
 
     def _next_banker(self, reason=None, to=None):
         """The bank goes to the next seat (or to seat `to`, the supervisor's); what a
@@ -102,7 +102,7 @@ class Banking:
             self.emit(("in_force", SUP, tuple(lim)))
 
     # ---- staking ------------------------------------------------------------------
-    def _open_deal(self):
+    def open_deal(self):
         self.deal_no += 1
         self.stakes = []
         self.tableaux = [[], [], [], []]

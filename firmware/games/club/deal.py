@@ -97,4 +97,4 @@ class Dealing:
                     return
             self.phase, self.to_act = BANK, b
         else:
-            self._open_deal()
+            self.open_deal()

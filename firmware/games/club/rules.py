@@ -177,7 +177,7 @@ class Club(Banking, Dealing, Rules):
             self._respond(seat, value)
         elif kind == "hold":
             self.emit(("hold", seat, None))
-            self._open_deal()
+            self.open_deal()
         elif kind == "pass":
             self.emit(("pass", seat, None))
             self._next_banker()
@@ -196,7 +196,7 @@ class Club(Banking, Dealing, Rules):
         return DEAL_CARDS - self.dealt, SHOE if self.fresh and self.dealt == 0 else 0
 
     # ---- helpers ------------------------------------------------------------------
-    def _whose_turn(self):
+    def whose_turn(self):
         if self.to_act == CHANCE:
             return "the shoe's turn to deal"
         if self.phase == BANK:

@@ -139,7 +139,7 @@ def at_start(record, evaluator=None):
     g.banker, g.balances, g.deal_no = record["banker"], list(s["balances"]), record["deal"] - 1
     for k in ("bank", "house", "kind", "lays", "bank_deals", "talia", "fresh", "cut"):
         setattr(g, k, s[k])
-    g._open_deal()  # the rules open a deal themselves after the bank's decision or the last deal
+    g.open_deal()  # the rules open a deal themselves after the bank's decision or the last deal
     recorder = ClubRecorder(record["seed"], options)
     recorder.begin(record)
     return g, recorder
