@@ -7,9 +7,23 @@ MP := simulator/mp
 PICO := simulator/pico
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test soak bench clean
+.PHONY: install run test soak bench clean image-tools
 
-install: $(STAMP)
+# tapis image build's tools (issue 32; gcc-multilib: the 32-bit unix port the heap is measured
+# on): Debian's packages, installed where missing.
+IMAGE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi cmake gcc-multilib
+
+install: $(STAMP) image-tools
+
+image-tools:
+	@missing="$$(for p in $(IMAGE_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+	if [ -n "$$missing" ]; then \
+	    if command -v apt-get >/dev/null; then \
+	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
+	        echo "installing $$missing (tapis image build)"; \
+	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	    else echo "tapis image build needs Debian's $$missing: install them"; fi; \
+	fi
 
 $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json \
 		$(PICO)/package.json $(PICO)/package-lock.json
