@@ -51,7 +51,8 @@ class WholeEnd:
     def takes_whole(self, frame):
         """A clean frame begins: is this end handed it whole? Its decoder must be at rest
         when its first byte comes, as it is after a clean frame taken whole."""
-        if not self.lazy or len(frame) - 8 > self.max_in:
+        if not self.lazy or len(frame) - 8 > self.max_in or int(self.wire.per_ms) >= self.rx_size:
+            # (a millisecond's bytes overrun its buffer: they go a millisecond at a time)
             self.synced = False
             return False
         if not self.synced:

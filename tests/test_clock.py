@@ -13,7 +13,7 @@ from tapis.simulator.table import EmulatedTable, StalledTable
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _played(monkeypatch, game, seed, deals, faults, skip):
+def _played(monkeypatch, game, seed, deals, faults, skip, **kw):
     """(every write with its ms, every event with its ms, the end) of a run."""
     rng = random.Random(seed)  # the sessions and nonces (os.urandom), the same in both runs
     monkeypatch.setattr(os, "urandom", lambda n: bytes(rng.randrange(256) for _ in range(n)))
@@ -24,7 +24,7 @@ def _played(monkeypatch, game, seed, deals, faults, skip):
         writes.append((sim.now, end.name, bytes(data)))
         return write(end, data)
     monkeypatch.setattr(wires.WireEnd, "write", traced)
-    sim = EmulatedTable(seed, game, faults=faults)
+    sim = EmulatedTable(seed, game, faults=faults, **kw)
     sim.skip = skip
     assert clock.fits(sim)
     try:
@@ -51,6 +51,15 @@ def test_the_same_run(monkeypatch, game, seed, deals, faults):
     assert skipping[0] == each_ms[0]  # the writes
     assert skipping[1] == each_ms[1]  # the events
     assert skipping[2:] == each_ms[2:]
+
+
+@pytest.mark.parametrize("baud,rx_size", [(9600, 256), (460800, 40)])
+def test_the_same_run_at_other_rates(monkeypatch, baud, rx_size):
+    """A slow line (milliseconds with no byte), and a fast one whose bytes of a millisecond
+    overrun a small receive buffer (those go a millisecond at a time)."""
+    kw = {"baud": baud, "rx_size": rx_size}
+    each_ms = _played(monkeypatch, "ecarte", 3, 3, None, False, **kw)
+    assert _played(monkeypatch, "ecarte", 3, 3, None, True, **kw) == each_ms
 
 
 def test_a_table_it_does_not_know_steps_each_ms():
