@@ -216,9 +216,9 @@ def run(sim, until, on_events, stall, stalled):
                     stepped.append(i)
             for j in both:
                 line = lines[j]
-                if line.written or lw[j] <= now:
+                if line.written or lw[j] <= now:  # (it stands at the ms before)
                     line.written = False
-                    line.advance(now)
+                    line.step(now)
                     lw[j] = line.wake(now)
             for i in order:
                 for e in ins[i]:
