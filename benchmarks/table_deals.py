@@ -3,9 +3,10 @@ the firmware controller on the board's wires (the bus, pairing and sessions on),
 compiled core against the pure twin in the same run, beside the direct rules' rate (the
 same game without frames, links or controller: simulator/direct.py).
 
-    .venv/bin/python benchmarks/table_deals.py [--deals N] [--repeat R] [--seed S] [--quick]
+    PYTHONPATH=. .venv/bin/python benchmarks/table_deals.py [--deals N] [--repeat R] [--seed S] [--quick]
 
---deals is écarté's count; piquet plays a third as many (a deal is about three times as long).
+(PYTHONPATH=.: this checkout's tapis, not the one the virtual environment installed; run_all.py
+sets it.) --deals is écarté's count; piquet plays a third as many (a deal is about three times as long).
 """
 import argparse
 import time
