@@ -7,13 +7,18 @@
 #
 # Faults for the links (tapis table --faults): each write (one frame) is dropped with
 # probability `drop` or has one bit flipped with probability `corrupt`, from a seeded rng.
+#
+# A lazy end (simulator/clock.py makes them) is handed each clean frame whole, in the
+# millisecond its last byte arrives: whole.py.
 import random
+
+from tapis.simulator.whole import WholeEnd, WholeLine, clean
 
 BAUD = 115200
 RX_BUFFER = 256  # bytes a receiver holds until it is read (a UART's ring buffer)
 
 
-class WireEnd:
+class WireEnd(WholeEnd):
     """One end of a line: a Port (read() -> bytes, write(b)) with a receive buffer."""
 
     def __init__(self, wire, name, rx_size):
@@ -22,12 +27,15 @@ class WireEnd:
         self.tx = bytearray()  # written, not on the line yet
         self.sent = 0  # bytes this end put on the line
         self.overruns = 0  # bytes lost at this end's full receive buffer
+        self.spoke = 0  # the last millisecond this end's bytes went on the line
+        WholeEnd.__init__(self)
 
     def read(self):
         if not self.inbox:
             return b""
         data = bytes(self.inbox)
         self.inbox.clear()
+        self.banked = 0
         return data
 
     def write(self, data):
@@ -41,19 +49,22 @@ class WireEnd:
             if r < w.drop + w.corrupt:
                 w.damaged += 1
                 data[w.rng.randrange(len(data))] ^= 1 << w.rng.randrange(8)
+        if len(self.tx) != self.queued:
+            self.segs = [[len(self.tx), None, None, None]] if self.tx else []
         self.tx += data
-        w.busy = True
+        self.segs.append([len(data), bytes(data) if w.lazy and clean(data) else None, None, None])
+        self.queued = len(self.tx)
+        w.busy = w.written = True
         return len(data)
 
     def receive(self, data):
-        room = self.rx_size - len(self.inbox)
+        room = self.rx_size - (len(self.inbox) - self.banked)
         if len(data) > room:
             self.overruns += len(data) - max(room, 0)
             data = data[:max(room, 0)]
         self.inbox += data
 
-
-class Wire:
+class Wire(WholeLine):
     """A serial line. bus=True: half-duplex, every end hears every other; else a UART
     between two ends, each direction on its own."""
 
@@ -68,6 +79,8 @@ class Wire:
         self.busy = False  # some end has bytes to send
         self.credit = {}  # end -> fractional byte times carried to the next ms
         self.per_ms = baud / 10 / 1000.0  # bytes a millisecond
+        self.at = 0  # the last millisecond stepped
+        WholeLine.__init__(self)
 
     def end(self, name, rx_size=None):
         e = WireEnd(self, name, rx_size or self.rx_size)
@@ -80,8 +93,32 @@ class Wire:
         return (self.bytes if n is None else n) * 10 * 1000.0 / self.baud
 
     def step(self, now_ms):
+        self.at = now_ms
         if not self.busy:
             return
+        if self.lazy:  # one end talking, as on a bus whose master hands it over: at once
+            one = None
+            for e in self.ends:
+                if e.tx:
+                    if one is not None:
+                        one = None
+                        break
+                    one = e
+            else:
+                if one is not None:
+                    tx = one.tx
+                    c = self.credit[one] + self.per_ms
+                    k = int(c)
+                    n = k if k <= len(tx) else len(tx)
+                    self.credit[one] = c - n if n == k else 0.0
+                    if n:
+                        one.sent += n
+                        one.spoke = now_ms
+                        self.bytes += n
+                        self.carry(one, tx, n)
+                        del tx[:n]
+                    self.busy = bool(tx)
+                    return
         talking = [e for e in self.ends if e.tx]
         if not talking:
             self.busy = False
@@ -95,6 +132,7 @@ class Wire:
                 moved[e] = bytes(e.tx[:n])
                 del e.tx[:n]
                 e.sent += n
+                e.spoke = now_ms
                 self.bytes += n
         if self.bus and len(moved) > 1:
             self.collisions += 1
@@ -103,14 +141,21 @@ class Wire:
                 for i in range(len(b)):
                     garbage[i] ^= b[i] ^ 0x55
             for e in self.ends:
+                e.unheld()
+            for e in moved:
+                self.spent(e, len(moved[e]))
+            for e in self.ends:
                 e.receive(bytes(garbage))
             return
         for sender, data in moved.items():
-            for e in self.ends:
-                if e is not sender:
-                    e.receive(data)
+            if self.lazy:
+                self.carry(sender, data, len(data), len(data))
+            else:
+                self.spent(sender, len(data))
+                for e in self.ends:
+                    if e is not sender:
+                        e.receive(data)
         self.busy = any(e.tx for e in self.ends)
-
 
 def parse_faults(spec):
     """'drop=0.01,corrupt=0.01,shoe=0.02' -> {"drop": 0.01, ...}; ValueError quoting it."""
