@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tapis
-from tapis.host import cli
+from tapis.host import cli, schemas
 from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
 from tapis.simulator.table import EmulatedTable
 from test_vboard import cycled
@@ -62,6 +62,7 @@ def test_the_product_image_freezes_the_whole_firmware_package_and_bakes_the_key(
     manifest = json.loads((tmp_path / "tapis-RPI_PICO-manifest.json").read_text())
     uf2 = (tmp_path / "tapis-RPI_PICO-firmware.uf2").read_bytes()
     assert printed == manifest and manifest["schema"] == "tapis.image/1" and manifest["board"] == "RPI_PICO"
+    schemas.validate(manifest)  # docs/schemas/tapis.image-1.json
     assert manifest["image"] == {"file": "firmware.uf2", "bytes": len(uf2), "sha256": hashlib.sha256(uf2).hexdigest()}
     if Path(SOURCE).is_file():
         assert manifest["micropython"] == {"archive_sha256": hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest(),
