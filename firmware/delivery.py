@@ -58,6 +58,8 @@ class Delivery:
     seal (a frame as it goes on the wire), hello (HELLO to a peer) and greeted (a HELLO
     from one); `speaks`, the addresses this end announces itself on with HELLO."""
 
+    PEER = Peer  # what it knows of an address (link.Link's adds the session)
+
     def __init__(self, port, rto_ms, retries, heartbeat_ms, speaks, max_in):
         self.port = port
         self.announce = list(speaks)
@@ -74,7 +76,7 @@ class Delivery:
         """What this end knows of `addr` (made at the first word to or from it)."""
         p = self.peers.get(addr)
         if p is None:
-            p = self.peers[addr] = Peer()
+            p = self.peers[addr] = self.PEER()
         return p
 
     def count(self, p, what):

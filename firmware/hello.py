@@ -2,7 +2,7 @@
 # HELLO (a device booted, or this end did), and tell a host tool a device's counters. The
 # link loads it for that and unloads it after (compat.unload): it sits below link.py, which
 # it never imports, and works on the Link it is handed through its public names
-# (delivery.Delivery's and link.Link's: a session is a Link.channel).
+# (delivery.Delivery's and link.Link's: a session is the peer itself, a link.Session).
 #
 # Sessions with a paired device (docs/protocol.md, "Sessions"). Its key for each address it
 # speaks on is pair_key(the table's device key, its type, the address, its serial): `tapis
@@ -32,7 +32,7 @@ def _nonce():
 
 
 def begin(c, sk):
-    """A new session on the link.Channel c, under the session key sk: its counters start
+    """A new session on the link.Session c, under the session key sk: its counters start
     again."""
     c.sk, c.pads, c.tx, c.rc = sk, pads(sk), 0, 0
 
@@ -42,7 +42,7 @@ def challenge(link, addr, p, flags):
     REPLY, its MAC. The controller's is a challenge (its nonce kept until answered); a
     device's REPLY answers the challenge it holds and makes the session."""
     seq = p.pending[0][0] if p.pending else (p.seq + 1) & 255
-    nxt, sess, c = (p.seq + 1) & 255, link.session, link.channel(addr)
+    nxt, sess, c = (p.seq + 1) & 255, link.session, p  # the peer is its session (link.Session)
     if not isinstance(link.keys, dict):  # the controller: always a challenge
         if c.nonce is None:
             c.nonce = _nonce()
@@ -73,18 +73,17 @@ def _on_keyed(link, addr, p, seq, payload):
         _forged(link, p)
         return None
     flags, nonce = payload[2], payload[6:14]
-    c = link.channel(addr)
+    c = p  # the peer is its session (link.Session)
     if isinstance(link.keys, dict):  # a device: the controller's challenge
         if flags & W.HELLO_REPLY or payload[0] != W.VERSION:
             _forged(link, p)
             return None
         c.nonce = nonce  # answered by the REPLY
         sess = payload[4] << 8 | payload[5]
-        chans = link.channels
         for a in link.peers:  # the controller rebooted: this device's other sessions are gone
-            q, o = link.peers[a], chans.get(a)
-            if a != addr and o is not None and o.pads is not None and q.session != sess:
-                o.pads = None
+            q = link.peers[a]
+            if a != addr and q.pads is not None and q.session != sess:
+                q.pads = None
                 link.hello(a, q, 0)
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged

@@ -1,5 +1,5 @@
 # The recall journal's writer: append-only, on a store handed in (store.py), framed record
-# by record (record.py, the format it shares with its readers), read back by resume.py at
+# by record (store.py has the format it shares with its readers), read back by resume.py at
 # boot and played.py for recall. It keeps the last KEEP completed games and the unfinished
 # one: for each game what it is (name and options) and the state it started from, as the
 # game's own snapshot, then every input the rules applied with the events it caused
@@ -16,9 +16,9 @@ from hashlib import sha256
 
 from .compat import const, unload
 from .mac import derive, keyed, pads
-from .record import JournalError
+from .store import JournalError
 
-_MAGIC = const(0x4B)  # record.py's
+_MAGIC = const(0x4B)  # store.py's (the record format)
 _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 _MAX = const(0xFFFF)

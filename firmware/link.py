@@ -8,12 +8,12 @@
 # HELLO is the seldom path: a device booted, or this end did. What answers it, and the
 # challenge that makes a session, are hello.py's, loaded for that moment and unloaded after
 # (compat.unload): on a board its bytecode is heap. It works on the Link it is handed
-# (its sessions among it: Link.channel) and never imports this module.
+# (its sessions among it: each peer a Session) and never imports this module.
 import hashlib
 
 from . import wire as W
 from .compat import const, unload
-from .delivery import Delivery
+from .delivery import Delivery, Peer
 from .frames import encode
 from .mac import keyed
 
@@ -54,9 +54,10 @@ def _secret(addr, t):
     return t == W.SHOW and addr != W.TABLE_DISPLAY  # a seat's view: its hand
 
 
-class Channel:
-    """This end's session with one paired device address (hello.py begins it). The
-    defaults are the class's, as in delivery.Peer: an instance holds only what was set."""
+class Session(Peer):
+    """What a Link knows of an address: delivery's Peer, and this end's session with a
+    paired device there (hello.py begins it). The defaults are the class's, as in Peer: an
+    instance holds only what was set (one object an address, not a second map of them)."""
 
     pads = None  # type: tuple | None  # the session key's HMAC pads: None, no session
     sk = None  # type: bytes | None  # the session key
@@ -69,6 +70,8 @@ class Channel:
 class Link(Delivery):
     """One serial link: frames out, frames in. `device` and `serial` are what this end
     says in HELLO."""
+
+    PEER = Session
 
     def __init__(self, port, device=W.DEV_CONTROLLER, serial=b"", rto_ms=_RTO_MS,
                  retries=_RETRIES, heartbeat_ms=_HEARTBEAT_MS, session=None, speaks=(),
@@ -90,7 +93,6 @@ class Link(Delivery):
         self.session = session & 0xFFFF
         self.device, self.serial = device, bytes(serial)
         self.keys = keys
-        self.channels = {}  # address -> Channel: a paired device's session
         self.forged = 0  # frames refused as forged, replayed or out of session
 
     def keyed(self, addr):
@@ -104,13 +106,6 @@ class Link(Delivery):
         # has its wire)
         return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR
 
-    def channel(self, addr):
-        """The session with the paired device `addr` (made at the first HELLO)."""
-        c = self.channels.get(addr)
-        if c is None:
-            c = self.channels[addr] = Channel()
-        return c
-
     # ---- the wire: sealed to a paired device, opened from it ---------------------------
     def seal(self, f):
         """A frame as it goes on the wire: to a paired device, its counter and MAC (a
@@ -121,7 +116,7 @@ class Link(Delivery):
         # sealing them cost an écarté deal 45 ms of bus time (docs/security.md)
         if self.keys is None or t < W.PING or t == W.POLL or not self.keyed(addr):
             return f
-        ch = self.channels.get(addr)
+        ch = self.peers.get(addr)
         if ch is None or ch.pads is None:
             return None
         ch.tx = c = ch.tx + 1
@@ -136,7 +131,7 @@ class Link(Delivery):
         sequence number included)."""
         t = ftype & 0x7F
         if self.keys is not None and t >= W.PING and t != W.POLL and self.keyed(addr):
-            ch = self.channels.get(addr)
+            ch = self.peers.get(addr)
             n = len(payload) - 1 - _TAG
             why = "forged"
             if ch is not None and ch.pads is not None and n >= 0:
@@ -159,16 +154,15 @@ class Link(Delivery):
 
     def resend(self, addr, p):
         if not p.greet and self.keys is not None and self.keyed(addr):
-            c = self.channels.get(addr)
+            c = self.peers.get(addr)
             if c is None or c.pads is None:
                 self.hello(addr, p, 0)  # a paired device with no session yet asks for one
         Delivery.resend(self, addr, p)
 
     def die(self, addr, p):
         Delivery.die(self, addr, p)
-        c = self.channels.get(addr)
-        if c is not None and not p.greet:  # a device that gave up: its session ends (it
-            c.pads = None  # asks for a new one when it hears the controller again)
+        if not p.greet and p.pads is not None:  # a device that gave up: its session ends
+            p.pads = None  # (it asks for a new one when it hears the controller again)
 
     # ---- HELLO: hello.py, loaded for it and unloaded ------------------------------------
     def hello(self, addr, p, flags):

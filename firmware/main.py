@@ -18,7 +18,7 @@ from machine import UART, Pin
 from . import boards
 from .bus import BusMaster
 from .journal import Journal
-from .record import JournalError
+from .store import JournalError
 from .link import Link
 from .store import FileStore
 

@@ -5,9 +5,9 @@ import json
 
 from .compat import const
 from .reader import length, records
-from .record import JournalError
+from .store import JournalError
 
-_MAGIC = const(0x4B)  # record.py's
+_MAGIC = const(0x4B)  # store.py's (the record format)
 _OLD = const(0x4A)
 
 

@@ -1,5 +1,5 @@
 # Reading the journal back, checked, one record in memory at a time: every record's framing,
-# and in a keyed journal its tag, the chain's head and every seal (record.py says what they
+# and in a keyed journal its tag, the chain's head and every seal (store.py says what they
 # are). The board reads so the game it resumes (resume.py) and the games recalled
 # (played.py); the self-test and the host's tapis recall --verify every record. Boot- and
 # recall-time code: the board unloads it once the table is built.
@@ -10,9 +10,9 @@ from hashlib import sha256
 from .compat import const
 from .frames import crc16
 from .mac import keyed
-from .record import JournalError
+from .store import JournalError
 
-_MAGIC = const(0x4B)  # record.py's
+_MAGIC = const(0x4B)  # store.py's (the record format)
 _OLD = const(0x4A)
 _CHAIN = const(0x4C)
 _CHK = const(0x5A)

@@ -1,7 +1,7 @@
 # A game rebuilt from its journaled inputs: each applied to the game in turn and checked
 # against the events journaled with it. Below both of its users: boot.py at a resume and
 # supervise.py at a VOID, each loading it for that moment and unloading it after.
-from .record import JournalError
+from .store import JournalError
 
 
 def replay(game, inputs, keep_log=True):

@@ -14,9 +14,9 @@ from hashlib import sha256
 from .compat import const
 from .played import group
 from .reader import BEGIN, chains, head, length, records, sealed
-from .record import JournalError
+from .store import JournalError
 
-_MAGIC = const(0x4B)  # record.py's
+_MAGIC = const(0x4B)  # store.py's (the record format)
 _OLD = const(0x4A)
 _CHAIN = const(0x4C)
 _CHK = const(0x5A)

@@ -4,7 +4,7 @@
 from . import wire as W
 from .frames import Decoder, crc16, crc16_table, decode, encode
 from .reader import records
-from .record import JournalError
+from .store import JournalError
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 

@@ -7,7 +7,7 @@ import json
 
 from tapis.firmware.played import group
 from tapis.firmware.reader import parse
-from tapis.firmware.record import JournalError
+from tapis.firmware.store import JournalError
 
 
 def from_journal(data, last, torn=None, key_file=None, chain=None):

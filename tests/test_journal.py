@@ -12,7 +12,7 @@ from tapis.firmware import reader as J
 from tapis.firmware import snapshot
 from tapis.firmware.journal import Journal
 from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.record import JournalError
+from tapis.firmware.store import JournalError
 from tapis.firmware.resume import load
 from tapis.firmware.store import FileStore
 from table_rig import Rig, total_events
@@ -271,7 +271,7 @@ from firmware import wire as W, selftest
 from firmware.link import Link
 from firmware.journal import Journal
 from firmware.memstore import MemoryStore
-from firmware.record import JournalError
+from firmware.store import JournalError
 from firmware.resume import load
 from firmware import boot
 from firmware.games import ecarte

@@ -17,7 +17,7 @@ import pytest
 from tapis.firmware import selftest
 from tapis.firmware.frames import crc16
 from tapis.firmware.journal import Journal
-from tapis.firmware.record import JournalError
+from tapis.firmware.store import JournalError
 from tapis.firmware.memstore import MemoryStore
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import Rig

@@ -103,7 +103,7 @@ def test_the_sealed_frame_in_the_protocol_doc_is_what_the_link_sends_and_opens()
     ends = []
     for _ in range(2):
         link = Link(None, keys={0x21: k})
-        begin(link.channel(0x21), sk)
+        begin(link.peer(0x21), sk)
         ends.append(link)
     sealed = ends[0].seal(encode(0x21, 7, W.BUTTON, b"\x05\x03"))
     assert sealed.hex(" ").upper() == "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD"
@@ -125,7 +125,7 @@ def test_a_seats_view_is_encrypted_and_the_table_displays_only_sealed():
     for addr, secret in ((W.DISPLAY + 1, True), (W.TABLE_DISPLAY, False)):
         a, b = Link(None, keys={addr: KEY}), Link(None, keys={addr: KEY})
         for link in (a, b):
-            begin(link.channel(addr), bytes(32))
+            begin(link.peer(addr), bytes(32))
         sealed = a.seal(encode(addr, 3, W.SHOW, view))
         _a, seq, ftype, payload = decode(sealed)
         assert (view not in payload) == secret and len(payload) == len(view) + 5

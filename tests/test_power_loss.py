@@ -4,7 +4,7 @@
 # is lost. The journal is the board's: chained under its device key. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
-from tapis.firmware.record import JournalError
+from tapis.firmware.store import JournalError
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.boot import build
 from tapis.firmware.journal import Journal

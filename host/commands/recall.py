@@ -9,7 +9,7 @@ import time
 from tapis.host import args as A
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
-from tapis.firmware.record import JournalError
+from tapis.firmware.store import JournalError
 from tapis.host.recall_journal import check_head, from_journal
 from tapis.host.recall_show import deal_records, text
 

@@ -169,7 +169,7 @@ def _devices(args, options):
                                   % args.game)
     if args.journal:
         from tapis.firmware.journal import Journal
-        from tapis.firmware.record import JournalError
+        from tapis.firmware.store import JournalError
         from tapis.firmware.resume import load
         from tapis.firmware.store import FileStore
         import os
