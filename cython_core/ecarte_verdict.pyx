@@ -9,7 +9,7 @@
 from libc.stdlib cimport malloc, free
 
 from tapis.firmware.cards import KING, rank, suit
-from tapis.firmware.games.ecarte.position import check
+from tapis.firmware.games.ecarte.search import check
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 
 TRICKS = 5

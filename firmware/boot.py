@@ -6,7 +6,7 @@
 from . import compat
 from .controller import Controller
 from .games import find
-from .rebuild import replay
+from .replay import rebuild
 from .resume import follow, load
 from .rules import CHANCE
 from .supervisor import frame
@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest")
+    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest")
 
 
 def _deal_start(inputs):
@@ -41,7 +41,7 @@ def resume(journal, keep_log=True):
         game = kit.Rules(options)
         if u["state"] is not None:
             game.restore(u["state"])
-        replay(game, inputs, keep_log)
+        rebuild(game, inputs, keep_log)
         if attempt or not (journal.torn and kit.VOID_TORN_DEAL and not u["done"] and
                            game.to_act == CHANCE):
             break

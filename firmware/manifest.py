@@ -13,12 +13,11 @@
 # (machine.unique_id(), else the provisioned device.id) and is no older than manifest.high,
 # the hash of every listed file, and refuses any .py/.mpy anywhere on the filesystem that
 # is unlisted, or on the import path under a built-in module's name. Its own imports are
-# made with the filesystem off sys.path (trusted.py), so no file can stand in for hashlib,
+# made with the filesystem off sys.path (wots.py), so no file can stand in for hashlib,
 # json or os; the signature is wots.py's.
 import sys
 
-from .trusted import MP, binascii, hashlib, json, machine, os
-from .wots import sig_root
+from .wots import MP, binascii, hashlib, json, machine, os, sig_root
 
 _CHUNK = 512
 # The mounted firmware image (firmware/fwimage.py, mounted by main.py), whose modules the
@@ -165,7 +164,7 @@ def boot(entry=None, root="/"):
     ok, message = check(root)
     print("tapis: " + (message if ok else "REFUSING TO RUN: " + message))
     from .compat import unload
-    unload("manifest", "wots", "trusted")
+    unload("manifest", "wots")
     if ok and entry:
         __import__(entry)
     return ok

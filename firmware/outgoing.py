@@ -45,6 +45,7 @@ def refresh(ctrl):
     """The seats' views, the table display's bursts of events, the bus's poll rates."""
     if ctrl.bus is not None and not ctrl.bus.free():
         return  # a device is answering: its presses are taken together, then shown
+    now = ctrl.now
     if ctrl.dirty:
         ctrl.dirty = False
         fast = []
@@ -52,14 +53,14 @@ def refresh(ctrl):
             view = ctrl.table.view(s)
             if view.get("turn"):
                 fast.append(s)
-            d.show(view, ctrl.now)
+            d.show(view, now)
         if ctrl.bus is not None and fast != ctrl.fast:
             ctrl.fast = fast
             for s in range(len(ctrl.seats)):
                 ctrl.bus.poll_every(W.PANEL + s, _POLL_TURN_MS if s in fast else _POLL_IDLE_MS)
     else:
         for d in ctrl.seats:
-            d.flush(ctrl.now)
+            d.flush(now)
     log = ctrl.game.log
     board = ctrl.board
     # a burst waits for more events to go with it, but a full one goes at once: else a
@@ -67,21 +68,21 @@ def refresh(ctrl):
     # log it has still to show grows in the heap)
     full = len(log) - ctrl.shown >= _EVENTS_PER_FRAME
     due = board.want is None and not board.link.waiting(board.addr) and (
-        ctrl.now - board.at >= board.every or full)
+        now - board.at >= board.every or full)
     while due and ctrl.shown < len(log) and not board.link.waiting(board.addr):
         chunk = log[ctrl.shown:ctrl.shown + _EVENTS_PER_FRAME]
         if full:
-            board.at = ctrl.now - board.every  # not held back by the display's pace
+            board.at = now - board.every  # not held back by the display's pace
         # "n" numbers the events, so that two equal bursts are still two frames
         view = {"n": ctrl.sent, "events": [ctrl.game.public(e) for e in chunk]}
         if ctrl.forged:
             view["refused"] = ctrl.told = ctrl.forged
-        ctrl.board.show(view, ctrl.now)
+        board.show(view, now)
         ctrl.shown += len(chunk)
         ctrl.sent += len(chunk)
     if ctrl.told != ctrl.forged and board.want is None and not board.link.waiting(board.addr) \
-            and ctrl.now - board.at >= board.every:  # frames refused, and no events to go with
-        board.show({"n": ctrl.sent, "events": [], "refused": ctrl.forged}, ctrl.now)
+            and now - board.at >= board.every:  # frames refused, and no events to go with
+        board.show({"n": ctrl.sent, "events": [], "refused": ctrl.forged}, now)
         ctrl.told = ctrl.forged
     if not ctrl.keep_log and ctrl.shown:
         del log[:ctrl.shown]

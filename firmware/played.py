@@ -67,12 +67,8 @@ def group(recs, store=None):
     games = []
     g = None
     for r in recs:
-        if isinstance(r, int):  # an input's offset: it stays in flash (Inputs)
-            if g is None:
-                raise JournalError("journal corrupt: an 'i' record before any game began")
-            g["inputs"].at.append(r)
-            continue
-        k = r["k"]
+        at = isinstance(r, int)  # an input's offset: it stays in flash (Inputs)
+        k = "i" if at else r["k"]
         if k == "b":
             g = {"game": r["g"], "options": r["o"], "number": r["n"], "state": r["s"],
                  "count": r.get("c", 0),
@@ -81,13 +77,15 @@ def group(recs, store=None):
             games.append(g)
         elif g is None:
             raise JournalError("journal corrupt: a %r record before any game began" % k)
+        elif at:
+            g["inputs"].at.append(r)
         elif k == "i":
             g["inputs"].append(_input(r))
         elif k == "v":
-            n = r["n"]
-            dropped = g["inputs"][len(g["inputs"]) - n:]
-            del g["inputs"][len(g["inputs"]) - n:]
-            g["voided"].append({"why": r["why"], "inputs": dropped})
+            ins = g["inputs"]
+            cut = len(ins) - r["n"]
+            g["voided"].append({"why": r["why"], "inputs": ins[cut:]})
+            del ins[cut:]
         elif k == "e":
             g["done"] = True
         elif k == "s":

@@ -54,9 +54,9 @@ def command(ctrl, who, addr, ftype, payload, seq=None):
 def void(ctrl, who):
     """The deal in play is void: the journal says so, and by whom ({"k": "v"}: its inputs
     voided, why), and the game is rebuilt from the journal as the deal began, as a board
-    resumes after a power loss while dealing (boot.py, rebuild.py). Cards in flight are set aside."""
+    resumes after a power loss while dealing (boot.py, replay.py). Cards in flight are set aside."""
     from .games import find
-    from .rebuild import replay
+    from .replay import rebuild
     from .resume import follow, load
     j = ctrl.journal
     if j is None:
@@ -77,20 +77,20 @@ def void(ctrl, who):
     if u["done"] or k >= len(ins):
         follow(j, ctrl.game)
         u["inputs"] = None
-        unload("rebuild", "resume", "played", "reader", "snapshot")
+        unload("replay", "resume", "played", "reader", "snapshot")
         return ctrl.error("supervisor", "%s: nothing dealt to void" % who)
     why = "voided by the supervisor %s" % who
     j.void(len(ins) - k, why)
     game = kit.Rules(kit.Options.restore(u["options"]))
     if u["state"] is not None:
         game.restore(u["state"])
-    replay(game, ins[:k], ctrl.keep_log)
+    rebuild(game, ins[:k], ctrl.keep_log)
     follow(j, game)
     # the state the deal begins from again: a board resumes from the last one (resume.py),
     # and the one before may be of the voided deal's
     j.write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    unload("rebuild", "resume", "played", "reader", "snapshot")
+    unload("replay", "resume", "played", "reader", "snapshot")
     ctrl.table = kit.Table(game)
     ctrl.game = game
     ctrl.shown = len(game.log)  # the displays are told of the void, not the replay

@@ -8,8 +8,38 @@
 # and the version is bound to the signature. Every hash is tweaked with where it is (leaf,
 # chain, step), so a hash computed for one place is no help at another. A signature is the
 # leaf (2 bytes, big-endian), the 67 chain values, then the HEIGHT sibling nodes from the
-# leaf up. Its `hashlib` is trusted.py's, imported with the filesystem off the path.
-from .trusted import hashlib
+# leaf up.
+#
+# And the interpreter's own modules that the software check (this module and manifest.py)
+# uses, imported here with the filesystem off the import path: under MicroPython a hashlib.py
+# on the path is imported in place of the built-in, and what a boot.py may have imported
+# under these names is forgotten first. (On a host's CPython the path holds the standard
+# library: left as it is.) manifest.py takes them from here, never imports them itself, so
+# no file can stand in for hashlib, json or os. (Here, not a module of their own: the image
+# pays a header and a name table a module.)
+import sys
+
+MP = sys.implementation.name == "micropython"
+
+_saved = sys.path[:]
+if MP:
+    del sys.path[:]
+    for _n in ("binascii", "hashlib", "json", "os", "machine"):
+        sys.modules.pop(_n, None)
+try:
+    import binascii
+    import hashlib
+    import json
+    import os
+
+    try:
+        import machine  # type: ignore
+    except ImportError:  # a host's CPython
+        machine = None
+finally:
+    if MP:
+        sys.path.extend(_saved)
+del _saved
 
 HEIGHT = 8  # 256 firmware versions per device key
 CHAINS = 67  # 64 nibbles of the digest, 3 of its checksum

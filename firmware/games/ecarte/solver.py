@@ -16,8 +16,7 @@
 from ...cards import KING, name, rank, suit
 from ...deck import deck32
 from ...evaluate import ECARTE_STRENGTH
-from .position import TRICKS, check, check_pair
-from .search import reach, value
+from .search import TRICKS, check, check_pair, reach, value
 
 
 def _comb(n, k):

@@ -16,7 +16,7 @@
 # the set of hands is closed under swapping cards within a run (tests check this against a
 # brute force over the cards themselves).
 from ...cards import KING, rank, suit
-from .position import check
+from .search import check
 from ...evaluate import ECARTE_STRENGTH
 
 TRICKS = 5  # cards in an écarté hand
