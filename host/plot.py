@@ -49,7 +49,7 @@ def rtp_convergence(report, path):
     trace = report["trace"]
     xs = [p["rounds"] for p in trace]
     for s in range(len(report["seats"])):
-        pts = [(x, p["seats"][s]) for x, p in zip(xs, trace) if p["seats"][s][0] is not None]
+        pts = [(x, p["seats"][s]) for x, p in zip(xs, trace) if p["seats"][s][1] is not None]
         if not pts:
             continue
         x = [a for a, _ in pts]

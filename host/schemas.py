@@ -89,5 +89,11 @@ def validate(output, name=None, part=None):
 
 
 def validate_lines(text):
-    """Validate every line of a command's JSON-lines output; the names, in order."""
-    return [validate(json.loads(line)) for line in text.splitlines() if line.strip()]
+    """Validate every line of a command's JSON-lines output; the names, in order. Strict
+    JSON (RFC 8259): NaN and Infinity, which Python's json writes and other parsers refuse,
+    are an error."""
+    return [validate(json.loads(line, parse_constant=_not_json)) for line in text.splitlines() if line.strip()]
+
+
+def _not_json(constant):
+    raise ValueError("not JSON: %s (RFC 8259 has no NaN or Infinity)" % constant)

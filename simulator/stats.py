@@ -7,12 +7,14 @@ Z95 = 1.959963984540054  # the normal quantile of 0.975
 
 
 def mean(n, s1, s2, z=Z95):
-    """(mean, [low, high]) of n values with sum s1 and sum of squares s2 (None if n = 0)."""
+    """(mean, [low, high]) of n values with sum s1 and sum of squares s2 (None if n = 0;
+    the interval None for one value: one says nothing of the spread, and an unbounded
+    interval is no JSON number)."""
     if not n:
         return None, None
     m = s1 / n
     if n < 2:
-        return m, [-math.inf, math.inf]
+        return m, None
     var = max(n * s2 - s1 * s1, 0) / (n * (n - 1))  # exact in integers until the division
     half = z * math.sqrt(var / n)
     return m, [m - half, m + half]
@@ -35,8 +37,10 @@ def ratio(n, x, y, xx, yy, xy, z=Z95):
     if not (n and x):
         return None, None
     r = y / x
+    if n < 2:
+        return r, None  # (as mean's)
     ss = yy - 2 * r * xy + r * r * xx  # sum of (y - r x)^2
-    se = math.sqrt(max(ss, 0.0) / (n * (n - 1))) / (x / n) if n > 1 else float("inf")
+    se = math.sqrt(max(ss, 0.0) / (n * (n - 1))) / (x / n)
     return r, [r - z * se, r + z * se]
 
 
@@ -44,4 +48,4 @@ def edge(rtp, ci):
     """The house edge, 1 - RTP, and its interval: what a unit staked leaves behind."""
     if rtp is None:
         return None, None
-    return 1 - rtp, [1 - ci[1], 1 - ci[0]]
+    return 1 - rtp, None if ci is None else [1 - ci[1], 1 - ci[0]]

@@ -144,7 +144,7 @@ def flat(row, prefix=""):
         key = prefix + k
         if isinstance(v, dict):
             out.update(flat(v, key + "."))
-        elif isinstance(v, list):
+        elif isinstance(v, list) or k.endswith("ci95"):  # an interval: None for one round
             out[key + "_low"], out[key + "_high"] = v if v else (None, None)
         else:
             out[key] = v
@@ -164,6 +164,8 @@ def write_csv(report, stream):
 def ci(v, interval, fmt="%.4f"):
     if v is None:
         return "-"
+    if interval is None:  # one round: no interval
+        return (fmt + " [one round: no interval]") % v
     return (fmt + " [" + fmt + ", " + fmt + "]") % (v, interval[0], interval[1])
 
 
