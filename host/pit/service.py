@@ -1,0 +1,84 @@
+# tapis pit as a whole: the database (db.py), the tables' links (floor.py today), the ingest
+# thread (ingest.py), the pages' hub and the ASGI app (web.py) served by uvicorn.
+import hashlib
+import hmac
+import os
+import socket
+import sys
+
+from tapis.host.pit import db
+from tapis.host.pit.floor import Dealer, FloorTable, image_digest
+from tapis.host.pit.floorlink import FloorLink
+from tapis.host.pit.hub import Hub
+from tapis.host.pit.ingest import Ingest
+
+GAME_ORDER = ("ecarte", "club", "piquet")  # a demonstration floor deals them in turn
+
+
+def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0, variant=None):
+    """n simulated tables, their dealer (started) and the pit's links to them, each with the
+    table's key."""
+    tables = [FloorTable(games[i % len(games)], seed + i, credential, variant=variant, pace=pace,
+                         tilt_rate=tilt_rate) for i in range(n)]
+    dealer = Dealer(tables).start()
+    return dealer, [FloorLink(t, t.key, i + 1) for i, t in enumerate(tables)]
+
+
+class Pit:
+    def __init__(self, engine, links, credential, dealer=None):
+        self.engine, self.sessions, self.dealer = engine, db.sessions(engine), dealer
+        self.links, self.hub = links, Hub()
+        self.salt = os.urandom(16)
+        self.cred = self._hash(credential)  # the pit keeps no credential, only its hash
+        self.ingest = Ingest(self.sessions, links, self.hub)
+
+    def _hash(self, credential):
+        return hashlib.pbkdf2_hmac("sha256", credential.encode(), self.salt, 20000)
+
+    def credential_ok(self, credential):
+        return hmac.compare_digest(self._hash(credential), self.cred)
+
+    def link_of(self, table_id):
+        for f in self.ingest.feeds:
+            if f.id == table_id:
+                return f.link
+        return None
+
+    def expected_digest(self, table_id, seed):
+        """What the table's software check must answer: the same image, the same configuration."""
+        link = self.link_of(table_id)
+        return image_digest(bytes.fromhex(seed), link.table.config)
+
+    def serve(self, host, port, ready=None):
+        """Run the ingest and the dashboard until Ctrl-C or SIGTERM; ready(url) once listening."""
+        import uvicorn
+
+        from tapis.host.pit.web import app
+
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, sock.getsockname()[1])
+        config = uvicorn.Config(app(self), log_level="warning", timeout_graceful_shutdown=1,
+                                lifespan="off")
+        server = uvicorn.Server(config)
+        self.ingest.start()
+        if ready:
+            ready(url)
+        try:
+            server.run(sockets=[sock])
+        finally:
+            self.close()
+
+    def close(self):
+        self.ingest.stop()
+        if self.dealer is not None:
+            self.dealer.stop()
+        for k in self.links:
+            k.close()
+        self.engine.dispose()
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
