@@ -60,8 +60,8 @@ def run(args):
         args.parser.error(str(e))
     credential, fresh = _credential()
     games = (args.game,) if args.game else GAME_ORDER
-    dealer, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate, args.variant)
-    pit = Pit(engine, links, credential, dealer)
+    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate, args.variant)
+    pit = Pit(engine, links, credential, floor)
     if fresh:
         sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "
                          "(set TAPIS_PIT_CREDENTIAL to choose it)\n" % credential)

@@ -1,8 +1,8 @@
-# The tables `tapis pit --floor N` starts itself: each a simulated table (simulator/table.py,
-# the firmware's controller with its emulated shoe, consoles and bots) with an identity of its
-# own (host/tableid.py's device name, a key of its own), dealing in a thread of its own at a
-# pace, and keeping what a board keeps for its host interface: its finished deal records and
-# its events, each numbered from 1. A table keeps dealing while no pit is listening.
+# A table `tapis pit --floor N` starts itself: a simulated table (simulator/table.py, the
+# firmware's controller with its emulated shoe, consoles and bots) with an identity of its own
+# (host/tableid.py's device name, a key of its own), dealt at a pace by the floor's process
+# (floorproc.py), keeping what a board keeps for its host interface: its finished deal
+# records and its events, each numbered from 1. A table keeps dealing while no pit listens.
 #
 # Its events, until the board's event log (issue 30) is what the pit reads: power-up, a law
 # applied in a deal, a limited bank broken, a tilt (--tilt-rate: a door opened, at random),
@@ -14,7 +14,6 @@ import random
 import threading
 import time
 
-from tapis.host.pit.render import ONE_AT_A_TIME
 from tapis.host.pit.link import ACTIONS, LinkRefused
 
 TILTS = ("door open", "wrong pack count")  # the simulated ones (SPEC §10's tilts that lock play)
@@ -42,44 +41,8 @@ def credential_hash(credential, salt):
     return hashlib.pbkdf2_hmac("sha256", credential.encode(), salt, 20000)
 
 
-class Dealer:
-    """The floor's tables dealt by one thread: the table due first deals next, a deal at a
-    time. One thread, because the firmware loads and unloads its modules as a board does
-    (compat.unload, sys.modules): two threads running firmware code at once would unload a
-    module under each other. The pages' recalled deals take the same lock (render.py)."""
-
-    def __init__(self, tables):
-        self.tables = tables
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self.run, name="pit floor", daemon=True)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        self.stopping.set()
-        if self.thread.is_alive():
-            self.thread.join(30)
-
-    def run(self):
-        while not self.stopping.is_set():
-            playing = [t for t in self.tables if t.state == "running"]
-            if not playing:
-                self.stopping.wait(0.05)
-                continue
-            t = min(playing, key=lambda t: t.due)
-            wait = t.due - time.time()
-            if wait > 0:
-                self.stopping.wait(min(wait, 0.05))  # a table enabled meanwhile may be due first
-                continue
-            with ONE_AT_A_TIME:
-                t.deal()
-            t.due = time.time() + t.pace
-
-
 class FloorTable:
-    """One simulated table, dealt by the floor's Dealer. pace: seconds between deals (0: flat
+    """One simulated table, dealt by the floor's process. pace: seconds between deals (0: flat
     out); tilt_rate: the chance after each deal that it tilts (locks until cleared)."""
 
     def __init__(self, game, seed, credential, variant=None, pace=1.0, tilt_rate=0.0):
@@ -114,7 +77,7 @@ class FloorTable:
             w()
 
     def deal(self):
-        """Play one deal (the dealer's thread, holding ONE_AT_A_TIME)."""
+        """Play one deal (the floor process's dealer: floorproc.py)."""
         if self.sim is None:
             self._build()
         self.n += 1
@@ -148,6 +111,17 @@ class FloorTable:
             self.log("bank broken", "deal %d: seat %s's bank broken" % (r["deal"], r.get("banker")))
 
     # ---- what the host interface answers -------------------------------------------------------------
+
+    def hello(self):
+        return {"table": self.device, "game": self.game, "variant": self.variant, "state": self.state,
+                "config": self.config}
+
+    def fetch(self, records, events, limit):
+        """What came after the numbers given: link.TableLink.fetch's answer."""
+        with self.lock:
+            return {"records": [(records + i + 1, at, r) for i, (at, r) in enumerate(self.deals[records:records + limit])],
+                    "events": [dict(e) for e in self.logged[events:events + limit]], "state": self.state,
+                    "meters": None}
 
     def act(self, action, who, credential, seed=None):
         if action not in ACTIONS:

@@ -1,57 +1,50 @@
-# The pit's link to a table of its own floor (floor.FloorTable): the TableLink a board's host
-# interface will answer alike (link.py). It reaches the table's memory directly, authenticated
-# by the table's key; cut() pulls the cable out (the tests' link cut mid-stream).
-import hmac
-
+# The pit's link to a table of its own floor (floor.FloorTable in floorproc.py's process): the
+# TableLink a board's host interface will answer alike (link.py). Authenticated by the table's
+# key; cut() pulls the cable out, cut_after drops it in the middle of a fetch (the tests).
 from tapis.host.pit.link import LinkLost, LinkRefused, TableLink
-class FloorLink(TableLink):
-    """The pit's link to a FloorTable: authenticated by the table's key (a pit without it is
-    refused), and cut() as a cable pulled out (every call LinkLost until connect())."""
 
-    def __init__(self, table, key, number):
-        self.table, self.key, self.where = table, key, "floor:%d" % number
+
+class FloorLink(TableLink):
+    def __init__(self, floor, index, key):
+        self.floor, self.index, self.key, self.where = floor, index, key, "floor:%d" % (index + 1)
         self.up = False
+        self.config = None
         self.cut_after = None  # tests: the link drops after this many more records
 
-    def _check(self):
-        if not self.up:
+    def _ask(self, op, *args):
+        if not self.up and op != "hello":
             raise LinkLost("%s: the link is down" % self.where)
+        try:
+            status, value = self.floor.request(op, self.index, *args)
+        except (EOFError, OSError) as e:
+            self.up = False
+            raise LinkLost("%s: the floor has gone (%s)" % (self.where, e)) from None
+        if status == "refused":
+            raise LinkRefused(value)
+        if status != "ok":
+            raise ValueError(value)
+        return value
 
     def connect(self):
-        if not hmac.compare_digest(self.key, self.table.key):
-            raise LinkRefused("table %s refuses a host without its key" % self.table.device)
-        self.up = True
-        t = self.table
-        return {"table": t.device, "game": t.game, "variant": t.variant, "state": t.state}
+        who = self._ask("hello", self.key)
+        self.up, self.config = True, who["config"]
+        return who
 
     def cut(self):
         self.up = False
 
-    def records(self, since, limit=200):
-        self._check()
-        with self.table.lock:
-            out = [(since + i + 1, at, r) for i, (at, r) in enumerate(self.table.deals[since:since + limit])]
-        if self.cut_after is not None and len(out) > self.cut_after:
-            out, self.up, self.cut_after = out[:self.cut_after], False, None  # the rest lost mid-stream
+    def fetch(self, records, events, limit=500):
+        out = self._ask("fetch", records, events, limit)
+        if self.cut_after is not None and len(out["records"]) > self.cut_after:
+            # what came before the cut arrives; the rest is lost with the link
+            out["records"], self.up, self.cut_after = out["records"][:self.cut_after], False, None
         return out
 
-    def events(self, since, limit=200):
-        self._check()
-        with self.table.lock:
-            return [dict(e) for e in self.table.logged[since:since + limit]]
-
-    def status(self):
-        self._check()
-        t = self.table
-        with t.lock:
-            return {"state": t.state, "records": len(t.deals), "events": len(t.logged)}
-
     def subscribe(self, wake):
-        self.table.watchers.append(wake)
+        self.floor.wakes[self.index] = wake
 
     def act(self, action, who, credential, seed=None):
-        self._check()
-        return self.table.act(action, who, credential, seed)
+        return self._ask("act", action, who, credential, seed)
 
     def close(self):
         self.up = False

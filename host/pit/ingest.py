@@ -16,7 +16,7 @@ from tapis.host.pit.link import LinkLost, LinkRefused
 from tapis.host.pit.models import Deal, Event, Seat, Table
 
 LIMIT = 500  # records (and events) a table gives in one fetch
-POLL = 0.5  # seconds between rounds when no table has woken the pit
+POLL = 1.0  # seconds between visits to every table (its state, a lost link) when none wakes the pit
 RETRY = 1.0  # seconds before a lost link is tried again
 log = logging.getLogger("tapis.pit")
 
@@ -29,6 +29,7 @@ class Feed:
         self.records = self.events = 0
         self.reconnects = 0
         self.told_state = None  # the state the pages were last told
+        self.news = True  # it said it has something new (link.subscribe)
 
 
 class Ingest:
@@ -40,7 +41,14 @@ class Ingest:
         self.stored = 0  # deal records stored since start (the benchmark's count)
         self.thread = threading.Thread(target=self.run, name="pit ingest", daemon=True)
         for f in self.feeds:
-            f.link.subscribe(self.woken.set)
+            f.link.subscribe(self._waker(f))
+        self.visited = 0.0  # when every table was last visited
+
+    def _waker(self, f):
+        def wake():
+            f.news = True
+            self.woken.set()
+        return wake
 
     def start(self):
         self.thread.start()
@@ -84,9 +92,15 @@ class Ingest:
     def round(self):
         """One pass over the tables; True if a table had more than one fetch takes."""
         now, more, told = time.time(), False, []
+        every = now - self.visited >= POLL
+        if every:
+            self.visited = now
         with self.sessions() as s, s.begin():
             moved = []
             for f in self.feeds:
+                if not (every or f.news):
+                    continue
+                f.news = False
                 if not f.up:
                     if now < f.retry_at:
                         continue
@@ -98,18 +112,16 @@ class Ingest:
                         f.retry_at = now + RETRY
                         continue
                 try:
-                    records = f.link.records(f.records, LIMIT)
-                    events = f.link.events(f.events, LIMIT)
-                    state = f.link.status()["state"]
-                    meters = f.link.meters()
+                    got = f.link.fetch(f.records, f.events, LIMIT)
                 except LinkLost:
                     f.up, f.retry_at = False, now + RETRY
                     t = s.get(Table, f.id)
                     t.connected = False
                     told.append({"type": "table", "row": queries.row(t), "deals": [], "events": []})
                     continue
-                more |= len(records) >= LIMIT or len(events) >= LIMIT
-                moved.append(self._store(s, f, records, events, state, meters, now, told))
+                if len(got["records"]) >= LIMIT or len(got["events"]) >= LIMIT:
+                    more = f.news = True
+                moved.append(self._store(s, f, got, now, told))
         for f, r, e in moved:  # committed: the numbers move on
             f.records, f.events = r, e
         for m in told:
@@ -118,7 +130,8 @@ class Ingest:
                 self.hub.publish(m)
         return more
 
-    def _store(self, s, f, records, events, state, meters, now, told):
+    def _store(self, s, f, got, now, told):
+        records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
         t = s.get(Table, f.id)
         t.state, t.connected = state, True
         seq, deals = f.records, []

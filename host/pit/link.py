@@ -1,6 +1,7 @@
 # The one seam between the pit and a table: TableLink. The pit asks a table only these
 # things, so a table reached another way is one more class here (docs/pit.md):
-#   floor.FloorLink  a table the pit started itself (tapis pit --floor N), in this process;
+#   floorlink.FloorLink  a table the pit started itself (tapis pit --floor N), in its floor's
+#                    process (floorproc.py);
 #   next:            a board's host interface over its link (issue 31.1, a pyserial URL), which
 #                    answers the same calls with the board's own meters and event log.
 # Sequence numbers are the table's: deal records count from 1, events count from 1, and the
@@ -28,28 +29,20 @@ class TableLink:
         "variant", "state": "running" | "locked" | "disabled"}; LinkRefused without its key."""
         raise NotImplementedError
 
-    def records(self, since, limit=200):
-        """The finished deals after sequence number `since`, oldest first, at most `limit`:
-        [(seq, ended_at epoch seconds, deal record dict)]. Never a deal in play."""
+    def fetch(self, records, events, limit=500):
+        """What the table has after the sequence numbers given (the last record and the last
+        event the pit stored), oldest first, at most `limit` of each, in one exchange:
+        {"records": [(seq, ended_at epoch seconds, deal record dict)] (finished deals only,
+         never a deal in play),
+         "events": [{"seq", "at", "kind", "tilt", "detail", "who"}],
+         "state": "running" | "locked" | "disabled",
+         "meters": the board's own meters {seat: {"wagered", "won"}}, or None while the table
+                   gives none (the pit then sums them from the deal records: figures.py)}."""
         raise NotImplementedError
-
-    def events(self, since, limit=200):
-        """The table's events after `since`, oldest first: [{"seq", "at", "kind", "tilt",
-        "detail", "who"}]."""
-        raise NotImplementedError
-
-    def status(self):
-        """{"state": ..., "records": the last record's seq, "events": the last event's seq}."""
-        raise NotImplementedError
-
-    def meters(self):
-        """The board's own meters, {seat: {"wagered", "won"}}, or None while the table has none
-        to give (the pit then sums them from the deal records: figures.py)."""
-        return None
 
     def subscribe(self, wake):
         """Call wake() (from any thread) whenever a record or an event is new: the pit fetches
-        at once rather than at its next poll."""
+        this table at once rather than at its next poll."""
 
     def act(self, action, who, credential, seed=None):
         """One of ACTIONS, asked by `who` with the supervisor's credential; the table answers

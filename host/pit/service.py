@@ -7,8 +7,9 @@ import socket
 import sys
 
 from tapis.host.pit import db
-from tapis.host.pit.floor import Dealer, FloorTable, image_digest
+from tapis.host.pit.floor import image_digest
 from tapis.host.pit.floorlink import FloorLink
+from tapis.host.pit.floorproc import Floor
 from tapis.host.pit.hub import Hub
 from tapis.host.pit.ingest import Ingest
 
@@ -16,17 +17,15 @@ GAME_ORDER = ("ecarte", "club", "piquet")  # a demonstration floor deals them in
 
 
 def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0, variant=None):
-    """n simulated tables, their dealer (started) and the pit's links to them, each with the
-    table's key."""
-    tables = [FloorTable(games[i % len(games)], seed + i, credential, variant=variant, pace=pace,
-                         tilt_rate=tilt_rate) for i in range(n)]
-    dealer = Dealer(tables).start()
-    return dealer, [FloorLink(t, t.key, i + 1) for i, t in enumerate(tables)]
+    """n simulated tables in their floor process (started), and the pit's links to them, each
+    with the table's key (the pit made the tables, so it holds their keys)."""
+    floor = Floor([(games[i % len(games)], seed + i, variant, pace, tilt_rate) for i in range(n)], credential)
+    return floor, [FloorLink(floor, i, floor.request("key", i)[1]) for i in range(n)]
 
 
 class Pit:
-    def __init__(self, engine, links, credential, dealer=None):
-        self.engine, self.sessions, self.dealer = engine, db.sessions(engine), dealer
+    def __init__(self, engine, links, credential, floor=None):
+        self.engine, self.sessions, self.floor = engine, db.sessions(engine), floor
         self.links, self.hub = links, Hub()
         self.salt = os.urandom(16)
         self.cred = self._hash(credential)  # the pit keeps no credential, only its hash
@@ -45,9 +44,13 @@ class Pit:
         return None
 
     def expected_digest(self, table_id, seed):
-        """What the table's software check must answer: the same image, the same configuration."""
-        link = self.link_of(table_id)
-        return image_digest(bytes.fromhex(seed), link.table.config)
+        """What the table's software check must answer: the image the pit holds (the same
+        firmware), and the configuration the table was given (its game and variant)."""
+        from tapis.host.pit.models import Table
+
+        with self.sessions() as s:
+            t = s.get(Table, table_id)
+            return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))
 
     def serve(self, host, port, ready=None):
         """Run the ingest and the dashboard until Ctrl-C or SIGTERM; ready(url) once listening."""
@@ -58,6 +61,7 @@ class Pit:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
         url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, sock.getsockname()[1])
         config = uvicorn.Config(app(self), log_level="warning", timeout_graceful_shutdown=1,
                                 lifespan="off")
@@ -72,8 +76,8 @@ class Pit:
 
     def close(self):
         self.ingest.stop()
-        if self.dealer is not None:
-            self.dealer.stop()
+        if self.floor is not None:
+            self.floor.stop()
         for k in self.links:
             k.close()
         self.engine.dispose()
