@@ -15,7 +15,7 @@ def register(sub):
     p.add_argument("--floor", type=A.positive, metavar="N",
                    help="start N simulated tables and watch them (a demonstration floor)")
     p.add_argument("--game", choices=sorted(GAMES), help="--floor: every table plays this game "
-                   "(default: écarté, club écarté and piquet in turn)")
+                   "(default: écarté, club écarté, piquet and club écarté with a commission, in turn)")
     p.add_argument("--variant", help="--floor with --game: the game's variant by name")
     p.add_argument("--pace", type=A.seconds_or_zero, default=2.0,
                    help="--floor: seconds between a table's deals (default 2; 0: as fast as it deals)")
@@ -59,8 +59,8 @@ def run(args):
     except db.DatabaseError as e:
         args.parser.error(str(e))
     credential, fresh = _credential()
-    games = (args.game,) if args.game else GAME_ORDER
-    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate, args.variant)
+    games = ((args.game, args.variant),) if args.game else GAME_ORDER
+    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate)
     pit = Pit(engine, links, credential, floor)
     if fresh:
         sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "

@@ -59,6 +59,9 @@ def of(record):
             f.seat(s)[1] = b - a
     if record["game"] == "club":
         _club(record, start, f)
+    elif record["game"] == "piquet":  # played for points: its seats are there, with no money moved
+        for k in range(len(record.get("scores") or ())):
+            f.seat(k)
     elif record["game"] == "ecarte":
         for payer, payee, amount in record.get("payments", ()):
             for s in (payer, payee):

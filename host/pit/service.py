@@ -13,13 +13,16 @@ from tapis.host.pit.floorproc import Floor
 from tapis.host.pit.hub import Hub
 from tapis.host.pit.ingest import Ingest
 
-GAME_ORDER = ("ecarte", "club", "piquet")  # a demonstration floor deals them in turn
+# a demonstration floor deals them in turn: (game, variant); the fourth a club with the house's
+# commission, where the exact theoretical win is not 0
+GAME_ORDER = (("ecarte", None), ("club", None), ("piquet", None), ("club", "commission-5"))
 
 
-def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0, variant=None):
+def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0):
     """n simulated tables in their floor process (started), and the pit's links to them, each
     with the table's key (the pit made the tables, so it holds their keys)."""
-    floor = Floor([(games[i % len(games)], seed + i, variant, pace, tilt_rate) for i in range(n)], credential)
+    floor = Floor([(games[i % len(games)][0], seed + i, games[i % len(games)][1], pace, tilt_rate)
+                   for i in range(n)], credential)
     return floor, [FloorLink(floor, i, floor.request("key", i)[1]) for i in range(n)]
 
 

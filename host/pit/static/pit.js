@@ -34,14 +34,21 @@ function showRow(r) {
     rows.set(r.table, tr);
     $("#floor tbody").appendChild(tr);
   }
-  tr.innerHTML = rowHtml(r);
-  tr.className = r.state;
+  const html = rowHtml(r);
+  if (tr.dataset.html !== html) {  // only what changed is redrawn
+    tr.innerHTML = html;
+    tr.dataset.html = html;
+  }
+  tr.dataset.state = r.state;
   alerts();
   if (page === "table" && r.theo_note) $("#theo-note").textContent = r.theo_note;
 }
 
 function alerts() {
-  const locked = [...rows.values()].filter((tr) => tr.className === "locked");
+  const locked = [...rows.values()].filter((tr) => tr.dataset.state === "locked");
+  const key = locked.map((tr) => tr.dataset.table + (tr.dataset.why || "")).join("|");
+  if (key === alerts.shown) return;  // unchanged: the buttons stay the ones on the screen
+  alerts.shown = key;
   $("#alerts").innerHTML = locked.map((tr) => `<div class="alert">TILT: table ${esc(tr.dataset.table)} is locked ` +
     `(${esc(tr.dataset.why || "see its events")}) <button class="act" data-action="clear" data-table="${esc(tr.dataset.table)}">clear</button></div>`).join("");
 }
