@@ -40,7 +40,7 @@ def _credential():
 
 def run(args):
     from tapis.host.pit import db
-    from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, say
+    from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, say
 
     if args.floor is None:
         args.parser.error("say which tables: --floor N (a simulated floor; board links come with issue 31.1)")
@@ -54,9 +54,14 @@ def run(args):
         if args.game is None:
             args.parser.error("--variant needs --game")
         A.variant_options(args)  # a name the game does not have: exit 2 naming those it has
+    try:  # the port first: a pit that cannot listen makes no database
+        sock = listen(args.host, args.port)
+    except OSError as e:
+        args.parser.error("cannot listen on %s:%d: %s" % (args.host, args.port, e.strerror or e))
     try:
         engine = db.connect(args.db)
     except db.DatabaseError as e:
+        sock.close()
         args.parser.error(str(e))
     credential, fresh = _credential()
     games = ((args.game, args.variant),) if args.game else GAME_ORDER
@@ -66,11 +71,5 @@ def run(args):
         sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "
                          "(set TAPIS_PIT_CREDENTIAL to choose it)\n" % credential)
     url = engine.url.render_as_string()
-    try:
-        pit.serve(args.host, args.port, lambda at: say("tapis pit: %d tables, database %s, the floor at %s"
-                                                       % (args.floor, url, at)))
-    except OSError as e:
-        sys.stderr.write("tapis pit: cannot listen on %s:%d: %s\n" % (args.host, args.port, e.strerror or e))
-        pit.close()
-        return 2
+    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (args.floor, url, at)))
     return 0

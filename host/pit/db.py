@@ -9,7 +9,7 @@ import os
 
 from sqlalchemy import create_engine, event, inspect
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 DIALECTS = ("sqlite", "postgresql")
@@ -53,9 +53,14 @@ def connect(text):
         migrate(engine)
     except NoSuchModuleError as e:
         raise DatabaseError("--db %s: %s" % (url.render_as_string(), e)) from None
-    except OperationalError as e:
-        why = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+    except SQLAlchemyError as e:  # not there, not a database, not ours
+        orig = getattr(e, "orig", None)
+        why = (str(orig) if orig is not None else str(e)).strip().splitlines()[0]
         raise DatabaseError("--db %s: cannot open it: %s" % (url.render_as_string(), why)) from None
+    except Exception as e:  # Alembic: a revision this pit does not know (a newer pit's database)
+        if type(e).__name__ != "CommandError":
+            raise
+        raise DatabaseError("--db %s: not a database this pit can use: %s" % (url.render_as_string(), e)) from None
     return engine
 
 

@@ -55,17 +55,15 @@ class Pit:
             t = s.get(Table, table_id)
             return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))
 
-    def serve(self, host, port, ready=None):
-        """Run the ingest and the dashboard until Ctrl-C or SIGTERM; ready(url) once listening."""
+    def serve(self, sock, ready=None):
+        """Run the ingest and the dashboard on a listening socket (listen()) until Ctrl-C or
+        SIGTERM; ready(url) once listening."""
         import uvicorn
 
         from tapis.host.pit.web import app
 
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
-        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, sock.getsockname()[1])
+        host, port = sock.getsockname()[:2]
+        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
         config = uvicorn.Config(app(self), log_level="warning", timeout_graceful_shutdown=1,
                                 lifespan="off")
         server = uvicorn.Server(config)
@@ -84,6 +82,19 @@ class Pit:
         for k in self.links:
             k.close()
         self.engine.dispose()
+
+
+def listen(host, port):
+    """The dashboard's socket, bound and listening before anything starts (OSError: taken)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def say(line):
