@@ -5,6 +5,10 @@
 # middle of a write leaves the last committed transaction whole (the write-ahead log is
 # replayed or dropped on the next open). synchronous=NORMAL is durable against a killed
 # process, which is what a test does to it; FULL would add power loss, at a sync per commit.
+# PostgreSQL's sessions alike commit without waiting for the disk (synchronous_commit=off, a
+# setting of the pit's own sessions): a crash of the database's machine may lose the last
+# commits, never make a database inconsistent. Neither loses a deal: the tables keep their
+# records, and a pit asks them from the last number its database holds.
 import os
 
 from sqlalchemy import create_engine, event, inspect
@@ -50,6 +54,7 @@ def connect(text):
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
             engine = create_engine(url, pool_size=8, pool_pre_ping=True)
+            event.listen(engine, "connect", _postgresql_session)
         migrate(engine)
     except NoSuchModuleError as e:
         raise DatabaseError("--db %s: %s" % (url.render_as_string(), e)) from None
@@ -70,6 +75,13 @@ def _sqlite_pragmas(dbapi, _record):
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _postgresql_session(dbapi, _record):
+    cur = dbapi.cursor()
+    cur.execute("SET synchronous_commit TO off")
+    cur.close()
+    dbapi.commit()
 
 
 def migrate(engine):

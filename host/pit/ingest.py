@@ -11,12 +11,14 @@ import threading
 import time
 from fractions import Fraction
 
+from sqlalchemy import select
+
 from tapis.host.pit import figures, queries
 from tapis.host.pit.link import LinkLost, LinkRefused
 from tapis.host.pit.models import Deal, Event, Seat, Table
 
 LIMIT = 500  # records (and events) a table gives in one fetch
-POLL = 1.0  # seconds between visits to every table (its state, a lost link) when none wakes the pit
+POLL = 2.0  # seconds at most between two fetches of a table (what its news would have said)
 RETRY = 1.0  # seconds before a lost link is tried again
 log = logging.getLogger("tapis.pit")
 
@@ -30,6 +32,7 @@ class Feed:
         self.reconnects = 0
         self.told_state = None  # the state the pages were last told
         self.news = True  # it said it has something new (link.subscribe)
+        self.visited = 0.0  # when it was last fetched
 
 
 class Ingest:
@@ -42,7 +45,6 @@ class Ingest:
         self.thread = threading.Thread(target=self.run, name="pit ingest", daemon=True)
         for f in self.feeds:
             f.link.subscribe(self._waker(f))
-        self.visited = 0.0  # when every table was last visited
 
     def _waker(self, f):
         def wake():
@@ -62,7 +64,7 @@ class Ingest:
 
     def run(self):
         while not self.stopping.is_set():
-            self.woken.wait(POLL)
+            self.woken.wait(RETRY)
             self.woken.clear()
             try:
                 if self.round():
@@ -71,57 +73,65 @@ class Ingest:
                 log.exception("pit: a round failed; retrying")
                 time.sleep(RETRY)
 
-    def connect(self, feed, s):
-        """Open a table's link and find (or make) its row: the numbers to ask from."""
+    def connect(self, f, now):
+        """Open a table's link; the first time, find (or make) its row: the numbers to ask from."""
         try:
-            who = feed.link.connect()
+            who = f.link.connect()
+        except LinkLost:
+            f.retry_at = now + RETRY
+            return False
         except LinkRefused as e:
             log.warning("pit: %s", e)
-            feed.retry_at = time.time() + 30
+            f.retry_at = now + 30
             return False
-        t = s.get(Table, who["table"])
-        if t is None:
-            t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=feed.link.where,
-                      state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, first_at=0.0,
-                      last_at=0.0, actual=0, theo="0", inexact=0)
-            s.add(t)
-        feed.id, feed.up, feed.records, feed.events = t.id, True, t.record_seq, t.event_seq
-        t.connected = True
+        with self.sessions() as s, s.begin():
+            t = s.get(Table, who["table"])
+            if t is None:
+                t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=f.link.where,
+                          state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, first_at=0.0,
+                          last_at=0.0, actual=0, theo="0", inexact=0)
+                s.add(t)
+            if f.id is None:  # a pit (re)started on its database asks from what it holds
+                f.id, f.records, f.events = t.id, t.record_seq, t.event_seq
+            t.connected, f.up = True, True
+        f.reconnects += 1
         return True
 
     def round(self):
-        """One pass over the tables; True if a table had more than one fetch takes."""
-        now, more, told = time.time(), False, []
-        every = now - self.visited >= POLL
-        if every:
-            self.visited = now
+        """The tables with news (and any not visited for POLL seconds, or whose lost link is
+        due a retry) fetched, then what they gave stored in one transaction. True if a table
+        had more than one fetch takes."""
+        now, more, told, got, lost = time.time(), False, [], [], []
+        for f in self.feeds:
+            if not (f.news or now - f.visited >= POLL) or (not f.up and now < f.retry_at):
+                continue
+            f.news, f.visited = False, now
+            if not f.up and not self.connect(f, now):
+                continue
+            try:  # the links are asked outside the transaction: it stays short
+                g = f.link.fetch(f.records, f.events, LIMIT)
+            except LinkLost:
+                f.up, f.retry_at = False, now + RETRY
+                lost.append(f)
+                continue
+            if len(g["records"]) >= LIMIT or len(g["events"]) >= LIMIT:
+                more = f.news = True
+            if g["records"] or g["events"] or g["meters"] is not None or g["state"] != f.told_state:
+                got.append((f, g))
+        if not got and not lost:
+            return more
+        moved = []
         with self.sessions() as s, s.begin():
-            moved = []
-            for f in self.feeds:
-                if not (every or f.news):
-                    continue
-                f.news = False
-                if not f.up:
-                    if now < f.retry_at:
-                        continue
-                    try:
-                        if not self.connect(f, s):
-                            continue
-                        f.reconnects += 1
-                    except LinkLost:
-                        f.retry_at = now + RETRY
-                        continue
-                try:
-                    got = f.link.fetch(f.records, f.events, LIMIT)
-                except LinkLost:
-                    f.up, f.retry_at = False, now + RETRY
-                    t = s.get(Table, f.id)
-                    t.connected = False
-                    told.append({"type": "table", "row": queries.row(t), "deals": [], "events": []})
-                    continue
-                if len(got["records"]) >= LIMIT or len(got["events"]) >= LIMIT:
-                    more = f.news = True
-                moved.append(self._store(s, f, got, now, told))
+            ids = [f.id for f in lost] + [f.id for f, _g in got]
+            tables = {t.id: t for t in s.scalars(select(Table).where(Table.id.in_(ids)))}
+            seats = {}
+            for x in s.scalars(select(Seat).where(Seat.table_id.in_([f.id for f, _g in got]))):
+                seats.setdefault(x.table_id, {})[x.seat] = x
+            for f in lost:
+                tables[f.id].connected = False
+                told.append({"type": "table", "row": queries.row(tables[f.id]), "deals": [], "events": []})
+            for f, g in got:
+                moved.append(self._store(s, f, tables[f.id], seats.setdefault(f.id, {}), g, now, told))
         for f, r, e in moved:  # committed: the numbers move on
             f.records, f.events = r, e
         for m in told:
@@ -130,13 +140,11 @@ class Ingest:
                 self.hub.publish(m)
         return more
 
-    def _store(self, s, f, got, now, told):
+    def _store(self, s, f, t, seats, got, now, told):
         records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
-        t = s.get(Table, f.id)
         t.state, t.connected = state, True
         seq, deals = f.records, []
         theo = Fraction(t.theo)
-        seats = {x.seat: x for x in s.query(Seat).filter(Seat.table_id == t.id)}
         for n, ended, record in records:
             if n != seq + 1:
                 if n <= seq:
