@@ -16,6 +16,10 @@ import time
 
 from tapis.host.pit.link import ACTIONS, LinkRefused
 
+# The simulated table keeps its game's whole event log (the host's table simulator does): after
+# this many deals it starts afresh (a new session, the next seed), so a floor left running for
+# days holds a bounded log. Its records stay (about 3 KB a deal) for the pit to fetch.
+SESSION = 1000
 TILTS = ("door open", "wrong pack count")  # the simulated ones (SPEC §10's tilts that lock play)
 
 
@@ -58,7 +62,7 @@ class FloorTable:
         self.deals, self.logged = [], []  # [(ended_at, record)], [event dict]
         self.lock = threading.Lock()
         self.watchers = []
-        self.sim = None
+        self.sim, self.sessions = None, 0
         self.due = 0.0  # when its next deal starts (the dealer's clock)
         self.log("power-up", "%s %s, seed %d" % (game, self.variant or "(default rules)", seed))
 
@@ -90,6 +94,8 @@ class FloorTable:
         for r in done:
             self._derive(r)
         self._wake()
+        if self.n >= SESSION:
+            self.sim = None  # a fresh table next deal: its event log is the memory a long floor would fill
         if self.tilt_rate and self.rng.random() < self.tilt_rate:
             self.tilt = self.rng.choice(TILTS)
             self.log("tilt", self.tilt + ": play stopped until the supervisor clears it", tilt=True)
@@ -101,8 +107,11 @@ class FloorTable:
         from tapis.simulator.table import EmulatedTable
 
         options = named.options(self.game, self.variant) if self.variant else None
-        self.sim = EmulatedTable(self.seed, self.game, options=options, evaluator=evaluate)
-        self.recorder, self.n, self.fed = kits.find(self.game).Recorder(self.seed, options), 0, 0
+        # the first session is `tapis table --seed S`'s deals; the next ones seeded apart
+        seed = self.seed + self.sessions * 1000003
+        self.sim = EmulatedTable(seed, self.game, options=options, evaluator=evaluate)
+        self.recorder, self.n, self.fed = kits.find(self.game).Recorder(seed, options), 0, 0
+        self.sessions += 1
 
     def _derive(self, r):
         for law in r.get("laws") or ():
