@@ -81,6 +81,7 @@ def nothing_lost(engine):
             want = {}
             for (rec,) in c.execute(text("select record from pit_deal where table_id = :t order by seq"), {"t": tid}):
                 r = json.loads(rec)
+                assert r["complete"] is True  # nothing of a deal in play ever reaches the pit
                 for k, (wagered, won, _th) in figures.of(r).seats.items():
                     w = want.setdefault(k, [0, 0, 0])
                     w[0], w[1], w[2] = w[0] + 1, w[1] + wagered, w[2] + won

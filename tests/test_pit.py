@@ -25,6 +25,7 @@ from tapis.host.pit.service import floor_links
 def test_a_floor_of_three_end_to_end_on_sqlite(tmp_path):
     path = tmp_path / "pit.db"
     pit = PitProcess("--floor", "3", "--pace", "0.05", db=str(path))
+    assert pit.url.startswith("http://127.0.0.1:")  # localhost unless --host says otherwise
     try:
         floor = pit.wait(every_table_dealt(3, 3))
         assert {t["game"] for t in floor["tables"]} == {"ecarte", "club", "piquet"}
