@@ -7,13 +7,16 @@ MP := simulator/mp
 PICO := simulator/pico
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test soak bench clean image-tools
+.PHONY: install run test soak bench clean image-tools pit-tools
 
 # tapis image build's tools (issue 32; gcc-multilib: the 32-bit unix port the heap is measured
 # on): Debian's packages, installed where missing.
 IMAGE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi cmake gcc-multilib
+# tapis pit's tests (issue 31): a real PostgreSQL server the suite starts on a private socket,
+# and the dashboard in headless Chromium driven by chromedriver.
+PIT_DEBS := postgresql chromium chromium-driver
 
-install: $(STAMP) image-tools
+install: $(STAMP) image-tools pit-tools
 
 image-tools:
 	@missing="$$(for p in $(IMAGE_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
@@ -23,6 +26,16 @@ image-tools:
 	        echo "installing $$missing (tapis image build)"; \
 	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	    else echo "tapis image build needs Debian's $$missing: install them"; fi; \
+	fi
+
+pit-tools:
+	@missing="$$(for p in $(PIT_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+	if [ -n "$$missing" ]; then \
+	    if command -v apt-get >/dev/null; then \
+	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
+	        echo "installing $$missing (tapis pit's tests)"; \
+	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	    else echo "tapis pit's tests need Debian's $$missing: install them"; fi; \
 	fi
 
 $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json \

@@ -1,0 +1,75 @@
+# tapis pit: the floor's tables in a database, and a live web dashboard (docs/pit.md).
+import os
+import secrets
+import sys
+
+from tapis.firmware.games import GAMES
+from tapis.host import args as A
+
+DEFAULT_DB = "tapis-pit.db"
+MAX_FLOOR = 500
+
+
+def register(sub):
+    p = sub.add_parser("pit", help="the floor: tables' records and events in a database, a live web dashboard")
+    p.add_argument("--floor", type=A.positive, metavar="N",
+                   help="start N simulated tables and watch them (a demonstration floor)")
+    p.add_argument("--game", choices=sorted(GAMES), help="--floor: every table plays this game "
+                   "(default: écarté, club écarté, piquet and club écarté with a commission, in turn)")
+    p.add_argument("--variant", help="--floor with --game: the game's variant by name")
+    p.add_argument("--pace", type=A.seconds_or_zero, default=2.0,
+                   help="--floor: seconds between a table's deals (default 2; 0: as fast as it deals)")
+    p.add_argument("--tilt-rate", type=float, default=0.0, metavar="P",
+                   help="--floor: the chance after each deal that a table tilts (a door opened), 0 to 1")
+    p.add_argument("--seed", type=A.seed, default=1, help="--floor: the first table's seed (default 1)")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="URL",
+                   help="the database: an SQLite file (default %s) or a URL, e.g. "
+                   "postgresql+psycopg://user@host/pit" % DEFAULT_DB)
+    p.add_argument("--host", default="127.0.0.1", help="the address the dashboard listens on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8031, help="its port (default 8031; 0: any free one)")
+    p.set_defaults(func=run, parser=p)
+
+
+def _credential():
+    """The supervisor's credential: $TAPIS_PIT_CREDENTIAL, or a fresh one printed once."""
+    given = os.environ.get("TAPIS_PIT_CREDENTIAL")
+    if given:
+        return given, False
+    return secrets.token_urlsafe(9), True
+
+
+def run(args):
+    from tapis.host.pit import db
+    from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, say
+
+    if args.floor is None:
+        args.parser.error("say which tables: --floor N (a simulated floor; board links come with issue 31.1)")
+    if args.floor > MAX_FLOOR:
+        args.parser.error("--floor %d: at most %d tables in one pit" % (args.floor, MAX_FLOOR))
+    if not 0 <= args.tilt_rate <= 1:
+        args.parser.error("--tilt-rate is a chance, 0 to 1, got %r" % args.tilt_rate)
+    if not 0 <= args.port < 65536:
+        args.parser.error("--port is 0 to 65535, got %d" % args.port)
+    if args.variant is not None:
+        if args.game is None:
+            args.parser.error("--variant needs --game")
+        A.variant_options(args)  # a name the game does not have: exit 2 naming those it has
+    try:  # the port first: a pit that cannot listen makes no database
+        sock = listen(args.host, args.port)
+    except OSError as e:
+        args.parser.error("cannot listen on %s:%d: %s" % (args.host, args.port, e.strerror or e))
+    try:
+        engine = db.connect(args.db)
+    except db.DatabaseError as e:
+        sock.close()
+        args.parser.error(str(e))
+    credential, fresh = _credential()
+    games = ((args.game, args.variant),) if args.game else GAME_ORDER
+    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate)
+    pit = Pit(engine, links, credential, floor)
+    if fresh:
+        sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "
+                         "(set TAPIS_PIT_CREDENTIAL to choose it)\n" % credential)
+    url = engine.url.render_as_string()
+    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (args.floor, url, at)))
+    return 0

@@ -1,0 +1,190 @@
+# The pit's one writer: it asks each table for what came after the last sequence number it
+# stored, and stores it in one transaction a round (every table's new deal records and events,
+# the seats' meters and the tables' rows together), then tells the pages. Nothing lost: a
+# record is taken only as the next number after the last stored (a gap waits for the next
+# fetch, a repeat is dropped), the numbers move on only once the transaction has committed,
+# and the (table, seq) keys are unique besides. A link that drops is reconnected and asked
+# again from the last number stored; a pit restarted on its database asks from there too.
+import json
+import logging
+import threading
+import time
+from fractions import Fraction
+
+from sqlalchemy import select
+
+from tapis.host.pit import figures, queries
+from tapis.host.pit.link import LinkLost, LinkRefused
+from tapis.host.pit.models import Deal, Event, Seat, Table
+
+LIMIT = 500  # records (and events) a table gives in one fetch
+POLL = 2.0  # seconds at most between two fetches of a table (what its news would have said)
+RETRY = 1.0  # seconds before a lost link is tried again
+log = logging.getLogger("tapis.pit")
+
+
+class Feed:
+    """The pit's side of one table: its link, whether it is up, and the last numbers stored."""
+
+    def __init__(self, link):
+        self.link, self.id, self.up, self.retry_at = link, None, False, 0.0
+        self.records = self.events = 0
+        self.reconnects = 0
+        self.told_state = None  # the state the pages were last told
+        self.news = True  # it said it has something new (link.subscribe)
+        self.visited = 0.0  # when it was last fetched
+
+
+class Ingest:
+    def __init__(self, sessions, links, hub=None):
+        self.sessions, self.hub = sessions, hub
+        self.feeds = [Feed(k) for k in links]
+        self.woken = threading.Event()
+        self.stopping = threading.Event()
+        self.stored = 0  # deal records stored since start (the benchmark's count)
+        self.thread = threading.Thread(target=self.run, name="pit ingest", daemon=True)
+        for f in self.feeds:
+            f.link.subscribe(self._waker(f))
+
+    def _waker(self, f):
+        def wake():
+            f.news = True
+            self.woken.set()
+        return wake
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.stopping.set()
+        self.woken.set()
+        if self.thread.is_alive():
+            self.thread.join(10)
+
+    def run(self):
+        while not self.stopping.is_set():
+            self.woken.wait(RETRY)
+            self.woken.clear()
+            try:
+                if self.round():
+                    self.woken.set()  # more was waiting than one fetch takes
+            except Exception:  # the database went away for a moment: the numbers did not move
+                log.exception("pit: a round failed; retrying")
+                time.sleep(RETRY)
+
+    def connect(self, f, now):
+        """Open a table's link; the first time, find (or make) its row: the numbers to ask from."""
+        try:
+            who = f.link.connect()
+        except LinkLost:
+            f.retry_at = now + RETRY
+            return False
+        except LinkRefused as e:
+            log.warning("pit: %s", e)
+            f.retry_at = now + 30
+            return False
+        with self.sessions() as s, s.begin():
+            t = s.get(Table, who["table"])
+            if t is None:
+                t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=f.link.where,
+                          state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, first_at=0.0,
+                          last_at=0.0, actual=0, theo="0", inexact=0)
+                s.add(t)
+            if f.id is None:  # a pit (re)started on its database asks from what it holds
+                f.id, f.records, f.events = t.id, t.record_seq, t.event_seq
+            t.connected, f.up = True, True
+        f.reconnects += 1
+        return True
+
+    def round(self):
+        """The tables with news (and any not visited for POLL seconds, or whose lost link is
+        due a retry) fetched, then what they gave stored in one transaction. True if a table
+        had more than one fetch takes."""
+        now, more, told, got, lost = time.time(), False, [], [], []
+        for f in self.feeds:
+            if not (f.news or now - f.visited >= POLL) or (not f.up and now < f.retry_at):
+                continue
+            f.news, f.visited = False, now
+            if not f.up and not self.connect(f, now):
+                continue
+            try:  # the links are asked outside the transaction: it stays short
+                g = f.link.fetch(f.records, f.events, LIMIT)
+            except LinkLost:
+                f.up, f.retry_at = False, now + RETRY
+                lost.append(f)
+                continue
+            if len(g["records"]) >= LIMIT or len(g["events"]) >= LIMIT:
+                more = f.news = True
+            if g["records"] or g["events"] or g["meters"] is not None or g["state"] != f.told_state:
+                got.append((f, g))
+        if not got and not lost:
+            return more
+        moved = []
+        with self.sessions() as s, s.begin():
+            ids = [f.id for f in lost] + [f.id for f, _g in got]
+            tables = {t.id: t for t in s.scalars(select(Table).where(Table.id.in_(ids)))}
+            seats = {}
+            for x in s.scalars(select(Seat).where(Seat.table_id.in_([f.id for f, _g in got]))):
+                seats.setdefault(x.table_id, {})[x.seat] = x
+            for f in lost:
+                tables[f.id].connected = False
+                told.append({"type": "table", "row": queries.row(tables[f.id]), "deals": [], "events": []})
+            for f, g in got:
+                moved.append(self._store(s, f, tables[f.id], seats.setdefault(f.id, {}), g, now, told))
+        for f, r, e in moved:  # committed: the numbers move on
+            f.records, f.events = r, e
+        for m in told:
+            self.stored += len(m["deals"])
+            if self.hub is not None:
+                self.hub.publish(m)
+        return more
+
+    def _store(self, s, f, t, seats, got, now, told):
+        records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
+        t.state, t.connected = state, True
+        seq, deals = f.records, []
+        theo = Fraction(t.theo)
+        for n, ended, record in records:
+            if n != seq + 1:
+                if n <= seq:
+                    continue  # a repeat: stored already
+                break  # a gap: asked again from seq next round
+            seq = n
+            s.add(Deal(table_id=t.id, seq=n, ended_at=ended, stored_at=now, record=json.dumps(record)))
+            fig = figures.of(record)
+            t.actual += fig.actual
+            theo += fig.theo if fig.exact else 0
+            t.inexact += not fig.exact
+            t.first_at = t.first_at or ended
+            t.last_at, t.deals = ended, t.deals + 1
+            for k, (wagered, won, th) in fig.seats.items():
+                x = seats.get(k)
+                if x is None:
+                    x = seats[k] = Seat(table_id=t.id, seat=k, deals=0, wagered=0, won=0, theo="")
+                    s.add(x)
+                x.deals, x.wagered, x.won = x.deals + 1, x.wagered + wagered, x.won + won
+                if th is not None:
+                    x.theo = str(Fraction(x.theo or 0) + th)
+            deals.append({"seq": n, "ended_at": ended})
+        if meters is not None:  # the board's own meters, once a table gives them, are the seats' figures
+            for k, m in meters.items():
+                x = seats.get(k) or Seat(table_id=t.id, seat=k, deals=0, theo="")
+                x.wagered, x.won = m["wagered"], m["won"]
+                s.add(x)
+        t.theo, t.record_seq = str(theo), seq
+        ev, out = f.events, []
+        for e in events:
+            if e["seq"] != ev + 1:
+                if e["seq"] <= ev:
+                    continue
+                break
+            ev = e["seq"]
+            s.add(Event(table_id=t.id, seq=ev, at=e["at"], kind=e["kind"], tilt=bool(e["tilt"]),
+                        detail=e["detail"] or "", who=e["who"] or ""))
+            out.append(dict(e, table=t.id))
+        t.event_seq = ev
+        if deals or out or state != f.told_state:
+            f.told_state = state
+            told.append({"type": "table", "row": queries.row(t), "deals": deals, "events": out})
+        return f, seq, ev

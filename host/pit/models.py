@@ -1,0 +1,73 @@
+# The pit's database, as SQLAlchemy 2 declarative models. The schema itself is made and moved
+# by Alembic (migrations/versions/); these classes describe the head revision, and a test holds
+# the two alike. One row per table; its deal records and its events each keyed by (table,
+# sequence number): a unique key, so a record fetched twice can never be stored twice.
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Table(Base):
+    __tablename__ = "pit_table"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the table's device name
+    game: Mapped[str] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(32), default="")
+    link: Mapped[str] = mapped_column(String(200), default="")  # where the pit reaches it
+    state: Mapped[str] = mapped_column(String(16), default="running")  # running, locked, disabled
+    connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    deals: Mapped[int] = mapped_column(Integer, default=0)
+    record_seq: Mapped[int] = mapped_column(Integer, default=0)  # the last deal record stored
+    event_seq: Mapped[int] = mapped_column(Integer, default=0)  # the last event stored
+    first_at: Mapped[float] = mapped_column(Float, default=0.0)  # the first deal's end (epoch s)
+    last_at: Mapped[float] = mapped_column(Float, default=0.0)
+    actual: Mapped[int] = mapped_column(Integer, default=0)  # the house's actual win
+    theo: Mapped[str] = mapped_column(String(200), default="0")  # its exact theoretical win, "n/d"
+    inexact: Mapped[int] = mapped_column(Integer, default=0)  # deals with no exact theoretical figure
+
+
+class Seat(Base):
+    __tablename__ = "pit_seat"
+    table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deals: Mapped[int] = mapped_column(Integer, default=0)
+    wagered: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)  # actual win (net)
+    theo: Mapped[str] = mapped_column(String(200), default="")  # exact theoretical win, "n/d"; "": none exists
+
+
+class Deal(Base):
+    __tablename__ = "pit_deal"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    ended_at: Mapped[float] = mapped_column(Float)  # when the deal ended, at the table
+    stored_at: Mapped[float] = mapped_column(Float)
+    record: Mapped[str] = mapped_column(Text)  # the deal record, JSON (docs/records.md)
+
+
+class Event(Base):
+    __tablename__ = "pit_event"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    kind: Mapped[str] = mapped_column(String(32))
+    tilt: Mapped[bool] = mapped_column(Boolean, default=False)
+    detail: Mapped[str] = mapped_column(Text, default="")
+    who: Mapped[str] = mapped_column(String(64), default="")
+
+
+class Action(Base):
+    """The supervisor's actions asked of the pit, refused or done: the pit's own audit."""
+    __tablename__ = "pit_action"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[float] = mapped_column(Float)
+    table_id: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(16))
+    who: Mapped[str] = mapped_column(String(64))
+    result: Mapped[str] = mapped_column(Text)

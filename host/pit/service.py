@@ -1,0 +1,102 @@
+# tapis pit as a whole: the database (db.py), the tables' links (floor.py today), the ingest
+# thread (ingest.py), the pages' hub and the ASGI app (web.py) served by uvicorn.
+import hashlib
+import hmac
+import os
+import socket
+import sys
+
+from tapis.host.pit import db
+from tapis.host.pit.floor import image_digest
+from tapis.host.pit.floorlink import FloorLink
+from tapis.host.pit.floorproc import Floor
+from tapis.host.pit.hub import Hub
+from tapis.host.pit.ingest import Ingest
+
+# a demonstration floor deals them in turn: (game, variant); the fourth a club with the house's
+# commission, where the exact theoretical win is not 0
+GAME_ORDER = (("ecarte", None), ("club", None), ("piquet", None), ("club", "commission-5"))
+
+
+def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0):
+    """n simulated tables in their floor process (started), and the pit's links to them, each
+    with the table's key (the pit made the tables, so it holds their keys)."""
+    floor = Floor([(games[i % len(games)][0], seed + i, games[i % len(games)][1], pace, tilt_rate)
+                   for i in range(n)], credential)
+    return floor, [FloorLink(floor, i, floor.request("key", i)[1]) for i in range(n)]
+
+
+class Pit:
+    def __init__(self, engine, links, credential, floor=None):
+        self.engine, self.sessions, self.floor = engine, db.sessions(engine), floor
+        self.links, self.hub = links, Hub()
+        self.salt = os.urandom(16)
+        self.cred = self._hash(credential)  # the pit keeps no credential, only its hash
+        self.ingest = Ingest(self.sessions, links, self.hub)
+
+    def _hash(self, credential):
+        return hashlib.pbkdf2_hmac("sha256", credential.encode(), self.salt, 20000)
+
+    def credential_ok(self, credential):
+        return hmac.compare_digest(self._hash(credential), self.cred)
+
+    def link_of(self, table_id):
+        for f in self.ingest.feeds:
+            if f.id == table_id:
+                return f.link
+        return None
+
+    def expected_digest(self, table_id, seed):
+        """What the table's software check must answer: the image the pit holds (the same
+        firmware), and the configuration the table was given (its game and variant)."""
+        from tapis.host.pit.models import Table
+
+        with self.sessions() as s:
+            t = s.get(Table, table_id)
+            return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))
+
+    def serve(self, sock, ready=None):
+        """Run the ingest and the dashboard on a listening socket (listen()) until Ctrl-C or
+        SIGTERM; ready(url) once listening."""
+        import uvicorn
+
+        from tapis.host.pit.web import app
+
+        host, port = sock.getsockname()[:2]
+        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
+        config = uvicorn.Config(app(self), log_level="warning", timeout_graceful_shutdown=1,
+                                lifespan="off")
+        server = uvicorn.Server(config)
+        self.ingest.start()
+        if ready:
+            ready(url)
+        try:
+            server.run(sockets=[sock])
+        finally:
+            self.close()
+
+    def close(self):
+        self.ingest.stop()
+        if self.floor is not None:
+            self.floor.stop()
+        for k in self.links:
+            k.close()
+        self.engine.dispose()
+
+
+def listen(host, port):
+    """The dashboard's socket, bound and listening before anything starts (OSError: taken)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,148 @@
+// The pit's pages: the floor and one table, read from the JSON API and kept live by the
+// server-sent events of /api/stream. Every supervisor action asks for the credential.
+"use strict";
+const page = document.body.dataset.page;
+const tableId = page === "table" ? decodeURIComponent(location.pathname.split("/").pop()) : null;
+const rows = new Map();
+const $ = (sel) => document.querySelector(sel);
+const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+const time = (t) => new Date(t * 1000).toLocaleTimeString();
+
+function theo(x, exact, inexact) {
+  if (exact === null || exact === undefined || exact === "") return '<span class="none" title="no exact figure exists">none</span>';
+  const t = exact.includes("/") ? `${Number(x).toFixed(4)} <small>(${esc(exact)})</small>` : esc(exact);
+  return inexact ? `${t} <small title="deals with no exact figure">+${inexact} not exact</small>` : t;
+}
+
+function rowHtml(r) {
+  const name = page === "floor" ? `<a href="/table/${encodeURIComponent(r.table)}">${esc(r.table)}</a>` : esc(r.table);
+  const acts = ["enable", "disable", "clear", "verify"].map(
+    (a) => `<button class="act" data-action="${a}" data-table="${esc(r.table)}">${a}</button>`).join("");
+  return `<td>${name}</td><td>${esc(r.game)}${r.variant ? " · " + esc(r.variant) : ""}</td>` +
+    `<td><span class="state ${esc(r.state)}">${esc(r.state)}</span></td>` +
+    `<td class="${r.connected ? "" : "down"}">${esc(r.link)} ${r.connected ? "up" : "down"}</td>` +
+    `<td class="deals-count">${r.deals}</td><td>${r.hands_per_hour ?? "–"}</td><td>${r.actual}</td>` +
+    `<td>${theo(r.theo_approx, r.theo, r.inexact)}</td><td>${acts}</td>`;
+}
+
+function showRow(r) {
+  if (page === "table" && r.table !== tableId) return;
+  let tr = rows.get(r.table);
+  if (!tr) {
+    tr = document.createElement("tr");
+    tr.dataset.table = r.table;
+    rows.set(r.table, tr);
+    $("#floor tbody").appendChild(tr);
+  }
+  const html = rowHtml(r);
+  if (tr.dataset.html !== html) {  // only what changed is redrawn
+    tr.innerHTML = html;
+    tr.dataset.html = html;
+  }
+  tr.dataset.state = r.state;
+  alerts();
+  if (page === "table" && r.theo_note) $("#theo-note").textContent = r.theo_note;
+}
+
+function alerts() {
+  const locked = [...rows.values()].filter((tr) => tr.dataset.state === "locked");
+  const key = locked.map((tr) => tr.dataset.table + (tr.dataset.why || "")).join("|");
+  if (key === alerts.shown) return;  // unchanged: the buttons stay the ones on the screen
+  alerts.shown = key;
+  $("#alerts").innerHTML = locked.map((tr) => `<div class="alert">TILT: table ${esc(tr.dataset.table)} is locked ` +
+    `(${esc(tr.dataset.why || "see its events")}) <button class="act" data-action="clear" data-table="${esc(tr.dataset.table)}">clear</button></div>`).join("");
+}
+
+function showEvent(e, atTop = true) {
+  if (page === "table" && e.table !== tableId) return;
+  const li = document.createElement("li");
+  li.className = e.tilt ? "tilt" : "";
+  li.textContent = `${time(e.at)} · ${e.table} #${e.seq} · ${e.kind}${e.detail ? ": " + e.detail : ""}${e.who ? " (" + e.who + ")" : ""}`;
+  const list = $("#events");
+  atTop ? list.prepend(li) : list.append(li);
+  while (list.children.length > 50) list.lastChild.remove();
+  if (e.tilt && rows.get(e.table)) rows.get(e.table).dataset.why = e.detail;
+}
+
+function showDeal(d, atTop = true) {
+  const li = document.createElement("li");
+  li.textContent = `deal ${d.seq} · ${time(d.ended_at)}`;
+  li.onclick = async () => {
+    const r = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${d.seq}`)).json();
+    $("#deal").textContent = `deal ${r.seq} (${r.record.game}), as tapis recall tells it:\n\n${r.text}`;
+  };
+  atTop ? $("#deals").prepend(li) : $("#deals").append(li);
+}
+
+function showSeats(seats) {
+  $("#seats tbody").innerHTML = seats.map((x) => `<tr><td>${x.seat}</td><td>${x.deals}</td><td>${x.wagered}</td>` +
+    `<td>${x.won}</td><td>${theo(x.theo_approx, x.theo)}</td></tr>`).join("");
+}
+
+async function load() {
+  if (page === "floor") {
+    const f = await (await fetch("/api/floor")).json();
+    f.tables.forEach(showRow);
+    $("#events").innerHTML = "";
+    f.events.forEach((e) => showEvent(e, false));
+  } else {
+    const t = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
+    $("#name").textContent = tableId;
+    showRow(t.table);
+    showSeats(t.seats);
+    $("#events").innerHTML = "";
+    t.events.forEach((e) => showEvent(e, false));
+    $("#deals").innerHTML = "";
+    t.deals.forEach((d) => showDeal(d, false));
+  }
+}
+
+let seatsDue = null;
+function listen() {
+  const es = new EventSource("/api/stream");
+  es.onopen = () => { $("#live").textContent = "live"; $("#live").className = "live on"; load(); };
+  es.onerror = () => { $("#live").textContent = "reconnecting…"; $("#live").className = "live off"; };
+  es.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    showRow(msg.row);
+    msg.events.forEach((e) => showEvent(e));
+    if (page === "table" && msg.row.table === tableId) {
+      msg.deals.forEach((d) => showDeal(d));
+      if (msg.deals.length && !seatsDue) seatsDue = setTimeout(async () => {
+        seatsDue = null;
+        showSeats((await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json()).seats);
+      }, 500);
+    }
+    window.pitLastMessage = Date.now();
+  };
+}
+
+function say(text) {
+  const m = $("#message");
+  m.textContent = text;
+  m.className = "show";
+  clearTimeout(say.t);
+  say.t = setTimeout(() => { m.className = ""; }, 8000);
+}
+
+// Every action asks for the credential again: nothing is remembered but who asked.
+document.addEventListener("click", (ev) => {
+  const b = ev.target.closest("button.act");
+  if (!b) return;
+  const dlg = $("#credential"), form = dlg.querySelector("form");
+  $("#asking").textContent = `${b.dataset.action} table ${b.dataset.table}: the supervisor's credential`;
+  form.credential.value = "";
+  dlg.onclose = async () => {
+    if (dlg.returnValue !== "ok") return;
+    const r = await fetch(`/api/tables/${encodeURIComponent(b.dataset.table)}/${b.dataset.action}`, {
+      method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({who: form.who.value, credential: form.credential.value})});
+    const out = await r.json();
+    form.credential.value = "";
+    say(`${b.dataset.action} ${b.dataset.table}: ${out.result || out.error}`);
+  };
+  dlg.showModal();
+  (form.who.value ? form.credential : form.who).focus();
+});
+
+listen();

@@ -1,0 +1,84 @@
+# The pit's dashboard in a real headless browser (issue 31.5): Debian's chromium driven by
+# selenium through chromedriver. The floor page shows each table, an event appears without a
+# reload, a tilt raises an alert, and every supervisor action asks for the credential.
+# TAPIS_PIT_SCREENSHOT=FILE.png keeps a picture of the floor (docs/pit-floor.png is one).
+import os
+import shutil
+
+import pytest
+
+from pit_rig import CREDENTIAL, PitProcess, every_table_dealt
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[dev]')")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM or not DRIVER:
+        pytest.skip("Debian's chromium and chromium-driver are not installed (make install installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1500,1000"):
+        options.add_argument(a)
+    b = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
+    yield b
+    b.quit()
+
+
+def test_the_floor_live_in_a_browser_and_each_action_asks_for_the_credential(browser, tmp_path):
+    pit = PitProcess("--floor", "4", "--pace", "0.3", "--tilt-rate", "0.1", db=str(tmp_path / "pit.db"))
+    wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
+    try:
+        floor = pit.wait(every_table_dealt(4, 1))
+        browser.get(pit.url)
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#floor tbody tr")) == 4)
+        wait.until(lambda b: "live" == b.find_element(By.ID, "live").text)
+        for t in floor["tables"]:
+            assert t["table"] in browser.find_element(By.ID, "floor").text
+        # an event made now, without a reload: its line appears
+        browser.execute_script("window.notReloaded = true")
+        table = floor["tables"][0]["table"]
+        assert pit.act(table, "verify").status_code == 200
+        wait.until(lambda b: "software check" in b.find_element(By.ID, "events").text)
+        # a tilt: an alert, and its clear asks for the credential (a wrong one is refused)
+        alert = '#alerts .alert button[data-action="clear"]'
+        locked = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, alert).get_attribute("data-table"))
+        assert "TILT: table %s is locked" % locked in browser.find_element(By.ID, "alerts").text
+        if os.environ.get("TAPIS_PIT_SCREENSHOT"):
+            browser.save_screenshot(os.environ["TAPIS_PIT_SCREENSHOT"])
+        _ask(browser, wait, alert, "guess")
+        wait.until(lambda b: "not the supervisor's credential" in b.find_element(By.ID, "message").text)
+        _ask(browser, wait, '#floor button.act[data-action="clear"][data-table="%s"]' % locked, CREDENTIAL)
+        wait.until(lambda b: "cleared" in b.find_element(By.ID, "message").text)
+        wait.until(lambda b: "clear" in b.find_element(By.ID, "events").text)
+        assert browser.execute_script("return window.notReloaded") is True
+        # one table's page: its seats, and a recalled deal told as tapis recall tells it
+        browser.get(pit.url + "table/" + floor["tables"][0]["table"])
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#seats tbody tr"))
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#deals li"))[-1].click()
+        wait.until(lambda b: "as tapis recall tells it" in b.find_element(By.ID, "deal").text)
+    finally:
+        pit.stop()
+
+
+def _ask(browser, wait, button, credential):
+    """Press an action's button (a CSS selector): the credential dialog opens, empty; fill it
+    and confirm."""
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, button).click() or True)
+    dialog = wait.until(EC.visibility_of_element_located((By.ID, "credential")))
+    assert "the supervisor's credential" in dialog.text
+    box = dialog.find_element(By.NAME, "credential")
+    assert box.get_attribute("value") == "" and box.get_attribute("type") == "password"
+    who = dialog.find_element(By.NAME, "who")
+    if not who.get_attribute("value"):
+        who.send_keys("Ann")
+    box.send_keys(credential)
+    dialog.find_element(By.ID, "confirm").click()
+    wait.until(EC.invisibility_of_element_located((By.ID, "credential")))
