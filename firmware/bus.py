@@ -121,8 +121,9 @@ class BusMaster(Link):
             t = now - self.polled.get(addr, -100000) - every[addr]
             if t >= 0 and t > late:
                 best, late = addr, t
-        if best is not None:
-            self._hand(best, [encode(best, 0, W.POLL)], now)
+        if best is not None:  # (SEQ: its last frame taken, which a device checks: Delivery.keep)
+            rx = self.peer(best).rx
+            self._hand(best, [encode(best, rx or 0, W.POLL)], now)
 
     def _line(self, n, now):
         """n bytes more on the line: when it will be quiet again (ms)."""
