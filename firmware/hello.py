@@ -90,8 +90,7 @@ def _on_keyed(link, addr, p, seq, payload):
                 link.hello(a, q, 0)
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
-        if not (p.greet and c.nonce is not None):  # (unless a challenge is out: it is resent)
-            link.hello(addr, p, 0)
+        link.hello(addr, p, 0)  # (the challenge out again, if one is: its answer was lost)
         return None
     if c.nonce is None:  # no challenge out: a second answer to one, or an old one again
         link.count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)

@@ -39,10 +39,10 @@ class Device(Link):
     def _took(self, addr, p, seq):
         """The controller took this end's frames up to `seq`: those kept after it are
         pending again, first, and sent again. True if any."""
-        back = [f for f in p.kept if 0 < (f[0] - seq) & 255 < 128 and 0 <= (p.seq - f[0]) & 255 < 128]
-        p.kept = []
+        back = [f for f in p.kept if 0 < (f[0] - seq) & 255 < 128]
         if not back:
             return False
+        p.kept = [f for f in p.kept if f not in back]
         self.count(p, "taken_back")
         for f in back:
             f[3] = 0

@@ -96,6 +96,7 @@ def attacked(game, seed, mix=MIXES, rate=0.05, attack_ms=5000, limit_ms=60000, c
     from tapis.simulator.table import EmulatedTable
     t = EmulatedTable(seed, game)
     a = BusAttacker(t, seed, rate, mix)
+    pressed, taken = watch_presses(t)
     while t.now < attack_ms:
         a.step(t.now)
         t.step()
@@ -109,4 +110,38 @@ def attacked(game, seed, mix=MIXES, rate=0.05, attack_ms=5000, limit_ms=60000, c
         if synced is not None and (t.game.finished_deals() > deals):
             break
     return {"recovery_ms": synced, "sent": a.sent, "dealt_on": t.game.finished_deals() > deals,
-            "table": t}
+            "table": t, "pressed": pressed, "taken": taken}
+
+
+def watch_presses(t):
+    """{address: [BUTTON or CARD payloads its device sent]} and {...: [those the controller
+    took from it]}, as the table runs (the panels' and the shoe's)."""
+    pressed, taken = {}, {}
+    for c in t.consoles + [t.shoe]:
+        def send(addr, ftype, payload=b"", send=c.link.send):
+            if ftype == W.BUTTON or ftype == W.CARD:
+                pressed.setdefault(addr, []).append(bytes(payload))
+            return send(addr, ftype, payload)
+        c.link.send = send
+    ctrl = t.controller
+
+    def on_frame(link, addr, seq, ftype, payload, on_frame=ctrl.on_frame):
+        if ftype == W.BUTTON or ftype == W.CARD:
+            taken.setdefault(addr, []).append(bytes(payload))
+        return on_frame(link, addr, seq, ftype, payload)
+    ctrl.on_frame = on_frame
+    return pressed, taken
+
+
+def only_pressed(pressed, taken):
+    """Is every press (or card) the controller took one its device sent, each at most once and
+    in the order sent (a press may be lost to a resynchronised link; none is made up)?"""
+    for addr, got in taken.items():
+        sent, i = pressed.get(addr, []), 0
+        for x in got:
+            while i < len(sent) and sent[i] != x:
+                i += 1
+            if i == len(sent):
+                return False
+            i += 1
+    return True
