@@ -51,7 +51,8 @@ def _crypt(key, c, data):
 
 
 def _secret(addr, t):
-    return t == W.SHOW and addr != W.TABLE_DISPLAY  # a seat's view: its hand
+    # a seat's view (its hand); the shoe's cards, and its faults, which name cards
+    return t == W.SHOW and addr != W.TABLE_DISPLAY or addr == W.SHOE and (t == W.CARD or t == W.FAULT)
 
 
 class Session(Peer):
@@ -93,6 +94,7 @@ class Link(Delivery):
         self.session = session & 0xFFFF
         self.device, self.serial = device, bytes(serial)
         self.keys = keys
+        self.own = None  # type: int | None  # the address of a link of its own keyed too (bus.route_for: the shoe's)
         self.forged = 0  # frames refused as forged, replayed or out of session
 
     def keyed(self, addr):
@@ -102,9 +104,9 @@ class Link(Delivery):
             return False
         if isinstance(k, dict):
             return addr in k
-        # the bus devices and the supervisor's, whose address is its credential (the shoe
-        # has its wire)
-        return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR
+        # the bus devices and the supervisor's, whose address is its credential; the shoe on
+        # its own wire (as trusted as the bus: its cards sealed and encrypted)
+        return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR or addr == self.own
 
     # ---- the wire: sealed to a paired device, opened from it ---------------------------
     def seal(self, f):

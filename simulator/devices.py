@@ -19,8 +19,12 @@ CUTS = deck.CUT_SPAN
 
 
 class EmuShoe:
-    def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS):
-        self.link = Device(port, W.DEV_SHOE, b"EMU-SHOE", rto_ms=RTO_MS, speaks=(addr,))
+    """The shoe, framed, paired with the table whose device key is `key` (None: not paired,
+    as a keyed table refuses it): its frames sealed, its cards encrypted."""
+
+    def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS, key=TEST_KEY):
+        keys = paired(W.DEV_SHOE, (addr,), b"EMU-SHOE", key) if key is not None else None
+        self.link = Device(port, W.DEV_SHOE, b"EMU-SHOE", rto_ms=RTO_MS, speaks=(addr,), keys=keys)
         self.rng, self.addr = rng, addr
         self.pack = []
         self.dealt = 0

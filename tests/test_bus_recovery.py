@@ -109,6 +109,7 @@ def test_no_frame_on_the_bus_makes_any_device_raise(game, frames):
     """Any frame, any address, type, sequence and payload, at any moment: the controller and
     every device step on (a raise fails the test), and once it is quiet the table is in sync."""
     t = EmulatedTable(5, game)
+    in_sync(t)  # (it watches the views sent from now on)
     end = t.lines[1].end("spliced")
     at = sorted(frames, key=lambda f: f[4])
     for a, s, ty, payload, when in at:
