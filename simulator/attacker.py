@@ -157,3 +157,60 @@ def only_pressed(pressed, taken):
                 return False
             i += 1
     return True
+
+
+class CableAttacker:
+    """A device in the shoe's cable (issue 29.1): every frame either way passes through it,
+    and, while `on`, it drops one, changes a byte of one (its CRC made good), sends an old
+    one again, holds one back until the next has gone (reorders), or injects one of its
+    own (a CARD, a DRAW, a SHUFFLE with a card code or count of its choosing)."""
+
+    ACTS = ("drop", "change", "replay", "reorder", "inject")
+
+    def __init__(self, t, seed=0, rate=0.2, acts=ACTS):
+        self.rng = random.Random(seed)
+        self.rate, self.acts = rate, tuple(acts)
+        self.on = True
+        self.done = {}  # act -> times
+        self.heard = []
+        for end in t.lines[0].ends:
+            self._splice(end)
+
+    def _splice(self, end):
+        write, held = end.write, []
+
+        def through(data):
+            data = bytes(data)
+            frames = Decoder().feed(data)
+            if not self.on or len(frames) != 1 or self.rng.random() >= self.rate:
+                out = [data] + held
+                del held[:]
+            else:
+                out = self._act(frames[0], data, held)
+            for f in out:
+                self.heard.append(f)
+                write(f)
+            del self.heard[:-64]
+            return len(data)
+        end.write = through
+
+    def _act(self, frame, data, held):
+        r = self.rng
+        act = r.choice(self.acts)
+        self.done[act] = self.done.get(act, 0) + 1
+        a, s, t, p = frame
+        if act == "drop":
+            return []
+        if act == "change":
+            p = bytearray(p) or bytearray(1)
+            p[r.randrange(len(p))] ^= 1 << r.randrange(8)
+            return [encode(a, s, t, bytes(p))]
+        if act == "replay":
+            return [data] + ([r.choice(self.heard)] if self.heard else [])
+        if act == "reorder":
+            held.append(data)
+            return []
+        kind = r.choice((W.CARD, W.DRAW, W.SHUFFLE, W.FAULT))
+        forged = encode(W.SHOE, (s + r.choice((0, 1, 2))) & 255, kind,
+                        bytes((r.randrange(64),)) + bytes(r.randrange(256) for _ in range(r.choice((0, 5)))))
+        return [data, forged]
