@@ -133,3 +133,47 @@ def test_the_attacker_hears_and_forges_with_valid_crcs():
         t.step()
     assert a.heard and a.sent > 20
     assert json.dumps(t.controller.faults)  # (the refused frames are reported)
+
+
+DEALT = ("card", "turn", "draw", "cut")  # écarté's events that name a card the shoe dealt
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_the_virtual_board_the_bus_and_the_shoes_cable_recover_too(game):
+    """Issue 29.5: the firmware under MicroPython (the webassembly virtual board), a device
+    spliced into the bus and one in the shoe's cable at once, then both silent: the board
+    raised nothing, the deal goes on, and (écarté) every card it took is one the shoe dealt,
+    in the shoe's order."""
+    from tapis.simulator.attacker import CableAttacker
+    from tapis.simulator.vtable import VirtualBoardTable
+    t = VirtualBoardTable(11, game)
+    try:
+        sent = []
+        send = t.shoe.link.send
+
+        def shoe_send(addr, ftype, payload=b""):
+            if ftype == W.CARD:
+                sent.append(payload[0])
+            return send(addr, ftype, payload)
+        t.shoe.link.send = shoe_send
+        bus = BusAttacker(t, 11, rate=0.1)
+        cable = CableAttacker(t, 11, rate=0.2)
+        while t.now < 3000:
+            bus.step(t.now)
+            t.step()
+        bus.on = cable.on = False
+        deals, off = t.game.finished_deals(), t.now
+        while t.game.finished_deals() <= deals:
+            t.step()
+            assert t.now - off < 60000, "the table did not recover"
+        assert bus.sent > 20 and sum(cable.done.values()) >= 3
+        if game == "ecarte":
+            took = [e[2] for e in t.board_log if e[0] in DEALT]
+            i = 0
+            for c in took:  # in the shoe's order, each once
+                while i < len(sent) and sent[i] != c:
+                    i += 1
+                assert i < len(sent), "a card the shoe did not deal"
+                i += 1
+    finally:
+        t.close()
