@@ -79,10 +79,6 @@ def in_sync(t):
     """Every bus device in session with the controller, and every seat's display showing the
     last view the controller sent it (as JSON carries it): what the link owed is delivered."""
     c = t.controller
-    bus = c.bus
-    for a, p in bus.peers.items():
-        if p.greet and (not p.helloed or p.dead or p.refused or p.expect is not None):
-            return False
     sent = getattr(t, "views_sent", None)
     if sent is None:
         sent = t.views_sent = {}
@@ -94,6 +90,9 @@ def in_sync(t):
                 return out
             d.codec.encode = encode
         return False
+    for a, p in c.bus.peers.items():
+        if p.greet and (not p.helloed or p.dead or p.refused or p.expect is not None):
+            return False
     for s, console in enumerate(t.consoles):
         if s in sent and console.view != sent[s]:
             return False

@@ -121,6 +121,8 @@ class EmuDisplay:
                 self.shows += 1
                 if self.on_show:
                     self.on_show(self.view)
+        if self.asked is not None:  # asked, and no view decoded since: ask again in a while
+            self.again(now_ms)
 
 
 class EmuConsole(EmuDisplay):
