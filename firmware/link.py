@@ -20,6 +20,7 @@ from .mac import keyed
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
+_TILT_MS = const(2000)  # the communication tilt lasts this long after the last frame refused
 # A sealed frame ends with its counter's low byte (the receiver takes the next counter
 # with that byte: the MAC covers all 32 bits, so an old frame never passes) and a MAC of
 # 4 bytes, as bus-constrained protocols truncate it (AUTOSAR SecOC 24-64 bits, Zigbee's
@@ -96,6 +97,7 @@ class Link(Delivery):
         self.keys = keys
         self.own = None  # type: int | None  # the address of a link of its own keyed too (bus.route_for: the shoe's)
         self.forged = 0  # frames refused as forged, replayed or out of session
+        self.tilts, self.tilt_at, self.told = 0, -_TILT_MS, 0  # the communication tilt (tilt())
 
     def keyed(self, addr):
         """Is `addr` a paired device's, spoken to only in sessions?"""
@@ -238,6 +240,15 @@ class Link(Delivery):
             return False
         p.lost = False
         return True
+
+    def tilt(self, now):
+        """The communication tilt: True while frames are being refused (one in the last
+        _TILT_MS); `tilts` counts each that began. Asked at each health check."""
+        if self.forged != self.told:
+            if now - self.tilt_at >= _TILT_MS:
+                self.tilts += 1
+            self.told, self.tilt_at = self.forged, now
+        return now - self.tilt_at < _TILT_MS
 
     def stats(self, addr):
         """Per-device error counters and what its HELLO said."""

@@ -45,6 +45,11 @@ class EmuShoe:
                         break
                     self.deliver()
 
+    def pair(self, port, timeout=10.0):
+        """Answer `tapis pair` on its own cable (EmuDisplay.pair): the key it is given is the
+        one its sessions are keyed with from then on."""
+        return EmuDisplay.pair(self, port, timeout)
+
     def deliver(self):
         if self.dealt >= len(self.pack):
             self.link.send(self.addr, W.FAULT, bytes((W.EMPTY,)))

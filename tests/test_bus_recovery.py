@@ -177,3 +177,26 @@ def test_on_the_virtual_board_the_bus_and_the_shoes_cable_recover_too(game):
                 i += 1
     finally:
         t.close()
+
+
+def test_the_link_counts_a_communication_tilt_while_frames_are_refused():
+    """Issue 29.2: while a spliced device's frames are being refused the bus's link shows a
+    communication tilt (Link.tilt, asked at each health check), counted once each time it
+    begins; it ends 2 s after the last refused frame."""
+    t = EmulatedTable(2, "ecarte")
+    link = t.controller.route[W.PANEL]
+    a = BusAttacker(t, 2, rate=0.2, mix=("address", "counter"))
+    tilted = []
+    while t.now < 3000:
+        a.step(t.now)
+        t.step()
+        if t.now % 50 == 0:
+            tilted.append(link.tilt(t.now))
+    a.on = False
+    assert link.forged > 0 and any(tilted) and link.tilts >= 1
+    n = link.tilts
+    for _ in range(4000):
+        t.step()
+        if t.now % 50 == 0:
+            tilted.append(link.tilt(t.now))
+    assert not tilted[-1] and link.tilts == n  # silent: over, and not counted again

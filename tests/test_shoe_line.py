@@ -115,3 +115,39 @@ def test_an_unpaired_shoe_is_taken_only_where_the_configuration_says_so():
     assert text[W.SHOE].keys is None and not text[W.SHOE].keyed(W.SHOE)
     plain = route_for(Link(a), BusMaster(c))  # an unkeyed table (issue 11's bus)
     assert plain[W.SHOE].keys is None
+
+
+def test_tapis_pair_learns_a_framed_shoe_and_a_table_with_that_key_deals_from_it(tmp_path):
+    """`tapis pair` provisions the shoe (on its own cable) with the key the table derives for
+    it; a table with that device key then deals from it in sessions."""
+    import json
+    import subprocess
+    import sys
+    import threading
+    import os
+    import pty
+    from test_shoe_tool import MasterPort
+
+    from tapis.firmware.hello import pair_key
+    key = bytes(range(32))
+    key_file = tmp_path / "table.key"
+    key_file.write_text(key.hex() + "\n")
+    master, slave = pty.openpty()
+    try:
+        shoe = EmuShoe(pipe()[0], source(1), key=None)  # not paired yet
+        got = {}
+        t = threading.Thread(target=lambda: got.update(shoe.pair(MasterPort(master)) or {}))
+        t.start()
+        p = subprocess.run([sys.executable, "-m", "tapis", "pair", "--port", os.ttyname(slave), "--key-file",
+                            str(key_file), "--json"], capture_output=True, text=True, timeout=60)
+        t.join(15)
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        assert out["type"] == "shoe" and out["addresses"] == ["0x10"]
+        assert got == {W.SHOE: pair_key(key, W.DEV_SHOE, W.SHOE, b"EMU-SHOE")}
+    finally:
+        os.close(master)
+        os.close(slave)
+    table = EmulatedTable(1, "ecarte", device_key=key)  # its shoe paired with the same key
+    table.run_deals(1)
+    assert table.controller.route[W.SHOE].stats(W.SHOE)["forged"] == 0
