@@ -200,3 +200,46 @@ def test_the_link_counts_a_communication_tilt_while_frames_are_refused():
         if t.now % 50 == 0:
             tilted.append(link.tilt(t.now))
     assert not tilted[-1] and link.tilts == n  # silent: over, and not counted again
+
+
+@pytest.mark.slow  # (about 5 minutes on the shared machine)
+@pytest.mark.skipif(not __import__("os").environ.get("TAPIS_PICO_IMAGE"),
+                    reason="set TAPIS_PICO_IMAGE to a MicroPython RPI_PICO .uf2 image")
+def test_on_the_emulated_pico_the_bus_and_the_shoes_cable_recover_too():
+    """Issue 29.5, a few deals: the firmware as tapis flash deploys it, on the emulated Pico,
+    a device spliced into the bus and one in the shoe's cable for its first deal, then
+    silent: the deal goes on, every card it took the shoe's, in the shoe's order."""
+    import os
+    from tapis.host.picotable import PicoTable
+    from tapis.simulator.attacker import CableAttacker
+    t = PicoTable(13, "ecarte", image=os.environ["TAPIS_PICO_IMAGE"])
+    try:
+        sent = []
+        send = t.shoe.link.send
+
+        def shoe_send(addr, ftype, payload=b""):
+            if ftype == W.CARD:
+                sent.append(payload[0])
+            return send(addr, ftype, payload)
+        t.shoe.link.send = shoe_send
+        bus = BusAttacker(t, 13, rate=0.1)
+        cable = CableAttacker(t, 13, rate=0.2)
+        start = t.now
+        while t.game.finished_deals() < 1 and t.now - start < 30000:
+            bus.step(t.now)
+            t.step()
+        bus.on = cable.on = False
+        deals, off = t.game.finished_deals(), t.now
+        while t.game.finished_deals() <= deals + 1:
+            t.step()
+            assert t.now - off < 60000, "the table did not recover"
+        assert bus.sent > 20 and sum(cable.done.values()) >= 3
+        took = [e[2] for e in t.board_log if e[0] in DEALT]
+        i = 0
+        for c in took:
+            while i < len(sent) and sent[i] != c:
+                i += 1
+            assert i < len(sent), "a card the shoe did not deal"
+            i += 1
+    finally:
+        t.close()
