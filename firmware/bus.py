@@ -121,8 +121,9 @@ class BusMaster(Link):
             t = now - self.polled.get(addr, -100000) - every[addr]
             if t >= 0 and t > late:
                 best, late = addr, t
-        if best is not None:
-            self._hand(best, [encode(best, 0, W.POLL)], now)
+        if best is not None:  # (SEQ: its last frame taken, which a device checks: Delivery.keep)
+            rx = self.peer(best).rx
+            self._hand(best, [encode(best, rx or 0, W.POLL)], now)
 
     def _line(self, n, now):
         """n bytes more on the line: when it will be quiet again (ms)."""
@@ -136,9 +137,13 @@ class BusMaster(Link):
         self.turns += 1
 
 
-def route_for(shoe, bus, seats=8):
+def route_for(shoe, bus, seats=8, text_shoe=False):
     """The shoe on its own link (`shoe`); panels, seat displays and the table display on
-    the bus (`bus`)."""
+    the bus (`bus`). A table whose bus is keyed (its device key) keys the shoe's link too:
+    a framed shoe speaks in sessions, paired (`tapis pair`), or is refused; text_shoe (the
+    signed configuration says so): an unpaired shoe is taken, unauthenticated."""
+    if not text_shoe and shoe.keys is None and isinstance(bus.keys, bytes):
+        shoe.keys, shoe.own = bus.keys, W.SHOE
     route = {W.SHOE: shoe, W.TABLE_DISPLAY: bus}
     for s in range(seats):
         route[W.PANEL + s] = route[W.DISPLAY + s] = bus

@@ -3,14 +3,12 @@
 # Reliable delivery (docs/protocol.md, "The reliable link"): frames over any Port (read() ->
 # bytes, write(b)), kept per device address, so one end may serve a whole bus.
 #
-# Every data frame is acknowledged (ACK, cumulative, sent on the next poll, so a frame is
-# acknowledged only once the caller has handled it); a frame out of order is refused with
-# a NAK naming the one expected; frames not acknowledged in time are sent again
-# (go-back-N) at most `retries` times, after which the device is dead; sequence numbers
-# suppress duplicates; a device greeted is sent HELLO until it answers, then PING when it
-# is quiet (heartbeats). What HELLO says and what answers it, the sessions and keys, are
-# link.py's (and hello.py's), through the hooks seal, hello and greeted: this layer knows
-# nothing of them.
+# Every data frame is acknowledged (ACK, cumulative, sent on the next poll: once the caller
+# has handled it); a frame out of order is refused with a NAK naming the one expected;
+# frames not acknowledged in time are sent again (go-back-N) at most `retries` times, then
+# the device is dead; sequence numbers suppress duplicates; a device greeted is sent HELLO
+# until it answers, then PING when quiet (heartbeats). HELLO, sessions and keys are link.py's
+# and hello.py's, through the hooks seal, hello and greeted: this layer knows nothing of them.
 from . import wire as W
 from .compat import const
 from .frames import Decoder, encode
@@ -24,9 +22,8 @@ def later(a, b):
 
 
 class Peer:
-    """What one end knows about the frames of one device address. The defaults are the
-    class's: an instance holds only what was set for it (a map of 27 slots a peer, 464 B on
-    a 64-bit port, was what a board's heap lacked at a resume)."""
+    """What one end knows about the frames of one device address. The defaults are the class's: an
+    instance holds only what was set (27 slots a peer, 464 B on a 64-bit port, a board lacked)."""
 
     seq = 0  # the last sequence number sent to it
     rx = None  # type: int | None  # the last sequence number taken from it
@@ -67,10 +64,9 @@ class Delivery:
         self.decoder = Decoder(max_in)
         self.rto, self.retries, self.heartbeat = rto_ms, retries, heartbeat_ms
         self.peers = {}
-        self.now = 0
+        self.now = self.crc = 0
         self.rx_ms = 0  # when bytes last came in
         self.hold = False  # acknowledge nothing yet (the journal has not written what came)
-        self.crc = 0
 
     def peer(self, addr):
         """What this end knows of `addr` (made at the first word to or from it)."""
@@ -172,8 +168,9 @@ class Delivery:
             elif p.pending and later(seq, p.pending[0][0]) == seq:
                 self._acked(p, (seq - 1) & 255)
                 self.resend(addr, p)
-            else:  # it wants a frame already acknowledged (it was reset): tell it where we are
-                self.hello(addr, p, W.HELLO_REPLY | W.HELLO_SYNC)
+            else:  # it wants a frame already acknowledged: tell it where we are. What it
+                p.lost = p.lost or p.greet  # missed is gone (it was reset, or a forged ACK acknowledged
+                self.hello(addr, p, W.HELLO_REPLY | W.HELLO_SYNC)  # it): a view goes whole
         elif ftype == W.HELLO:
             self.greeted(addr, p, seq, payload)  # (link.Link.greeted: hello.py answers it)
         elif p.refused:
@@ -194,7 +191,9 @@ class Delivery:
                 p.nakked = None
                 if seq == p.expect:
                     p.expect = None
-                if ftype != W.PING:
+                if ftype == W.WHOLE:  # a display's view did not decode: it goes again whole
+                    p.lost = True
+                elif ftype != W.PING:
                     out.append((addr, seq, ftype, payload))
             elif d == 0 or d >= 128:
                 self.count(p, "duplicates")
@@ -205,10 +204,13 @@ class Delivery:
                 self.control(addr, W.NAK, (p.rx + 1) & 255, bytes((W.NAK_ORDER,)))
 
     def _acked(self, p, seq):
-        p.quiet = False
-        pend = p.pending
-        while pend and pend[0][2] is not None and (seq - pend[0][0]) & 255 < 128:
-            pend.pop(0)
+        p.quiet, pend = False, p.pending  # (an ACK of a frame never sent acknowledges nothing)
+        while pend and pend[0][2] is not None and (seq - pend[0][0]) & 255 < 128 and \
+                (p.seq - seq) & 255 < 128:
+            self.done(p, pend.pop(0))
+
+    def done(self, p, f):  # frame f to p acknowledged (remote.Device keeps its last few)
+        pass
 
     def resend(self, addr, p):
         """Go-back-N: everything unacknowledged to `addr` again, or it is dead."""

@@ -78,6 +78,9 @@ def _on_keyed(link, addr, p, seq, payload):
         if flags & W.HELLO_REPLY or payload[0] != W.VERSION:
             _forged(link, p)
             return None
+        if c.answered is not None and c.answered[0] == nonce and c.pads is not None:
+            link.hello(addr, p, W.HELLO_REPLY)  # the challenge of this session again: its
+            return None  # answer again, and nothing else changes (a replay moves no SEQ)
         c.nonce = nonce  # answered by the REPLY
         sess = payload[4] << 8 | payload[5]
         for a in link.peers:  # the controller rebooted: this device's other sessions are gone
@@ -87,8 +90,7 @@ def _on_keyed(link, addr, p, seq, payload):
                 link.hello(a, q, 0)
         return payload[:6] + payload[14:]
     if not flags & W.HELLO_REPLY:  # a device greets: it proves nothing, it is challenged
-        if not (p.greet and c.nonce is not None):  # (unless a challenge is out: it is resent)
-            link.hello(addr, p, 0)
+        link.hello(addr, p, 0)  # (the challenge out again, if one is: its answer was lost)
         return None
     if c.nonce is None:  # no challenge out: a second answer to one, or an old one again
         link.count(p, "replayed")  # (not shown: it changes nothing, and comes of a slow bus too)
@@ -131,8 +133,12 @@ def greeted(link, addr, p, seq, payload):
         if p.greet:  # what was queued was for its last session: gone, sent afresh
             p.pending = []
             p.lost = True
-    elif p.rx is not None:  # the same peer: what was taken never moves backwards
-        rx = later(rx, p.rx)
+    elif p.rx is not None and not (keyed and isinstance(link.keys, dict)):
+        rx = later(rx, p.rx)  # the same peer: what was taken never moves backwards
+    # (but a paired device's: a challenge is a new session, under which no older frame
+    # opens, and it proves nothing, so one forged must not leave this end ahead for good)
+    if not p.greet and p.rx is not None and rx != p.rx:
+        p.lost = True  # (a device) frames skipped, or to be taken again: what it shows is stale
     p.session = sess
     p.rx = rx
     last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken

@@ -20,6 +20,7 @@ from .mac import keyed
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
 _HEARTBEAT_MS = const(500)  # PING a device that has been quiet this long
+_TILT_MS = const(2000)  # the communication tilt lasts this long after the last frame refused
 # A sealed frame ends with its counter's low byte (the receiver takes the next counter
 # with that byte: the MAC covers all 32 bits, so an old frame never passes) and a MAC of
 # 4 bytes, as bus-constrained protocols truncate it (AUTOSAR SecOC 24-64 bits, Zigbee's
@@ -51,7 +52,8 @@ def _crypt(key, c, data):
 
 
 def _secret(addr, t):
-    return t == W.SHOW and addr != W.TABLE_DISPLAY  # a seat's view: its hand
+    # a seat's view (its hand); the shoe's cards, and its faults, which name cards
+    return t == W.SHOW and addr != W.TABLE_DISPLAY or addr == W.SHOE and (t == W.CARD or t == W.FAULT)
 
 
 class Session(Peer):
@@ -93,7 +95,9 @@ class Link(Delivery):
         self.session = session & 0xFFFF
         self.device, self.serial = device, bytes(serial)
         self.keys = keys
+        self.own = None  # type: int | None  # the address of a link of its own keyed too (bus.route_for: the shoe's)
         self.forged = 0  # frames refused as forged, replayed or out of session
+        self.tilts, self.tilt_at, self.told = 0, -_TILT_MS, 0  # the communication tilt (tilt())
 
     def keyed(self, addr):
         """Is `addr` a paired device's, spoken to only in sessions?"""
@@ -102,9 +106,9 @@ class Link(Delivery):
             return False
         if isinstance(k, dict):
             return addr in k
-        # the bus devices and the supervisor's, whose address is its credential (the shoe
-        # has its wire)
-        return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR
+        # the bus devices and the supervisor's, whose address is its credential; the shoe on
+        # its own wire (as trusted as the bus: its cards sealed and encrypted)
+        return W.PANEL <= addr <= W.TABLE_DISPLAY or addr == W.SUPERVISOR or addr == self.own
 
     # ---- the wire: sealed to a paired device, opened from it ---------------------------
     def seal(self, f):
@@ -130,7 +134,15 @@ class Link(Delivery):
         (forged, replayed or out of session) is counted, and nothing else looks at it (its
         sequence number included)."""
         t = ftype & 0x7F
-        if self.keys is not None and t >= W.PING and t != W.POLL and self.keyed(addr):
+        k = self.keys
+        if k is not None and not isinstance(k, dict) and not self.keyed(addr):
+            # a keyed table's link hears only its paired devices: a frame as any other address
+            # is refused (a peer is made for a named one only: a forger's 256 would be heap)
+            if addr == W.SHOE or addr == W.CONTROLLER or addr == W.HOST:
+                self.count(self.peer(addr), "forged")
+            self.forged += 1
+            return
+        if k is not None and t >= W.PING and t != W.POLL and self.keyed(addr):
             ch = self.peers.get(addr)
             n = len(payload) - 1 - _TAG
             why = "forged"
@@ -228,6 +240,15 @@ class Link(Delivery):
             return False
         p.lost = False
         return True
+
+    def tilt(self, now):
+        """The communication tilt: True while frames are being refused (one in the last
+        _TILT_MS); `tilts` counts each that began. Asked at each health check."""
+        if self.forged != self.told:
+            if now - self.tilt_at >= _TILT_MS:
+                self.tilts += 1
+            self.told, self.tilt_at = self.forged, now
+        return now - self.tilt_at < _TILT_MS
 
     def stats(self, addr):
         """Per-device error counters and what its HELLO said."""

@@ -7,8 +7,51 @@ from .bus import say
 from .frames import encode
 from .link import Link
 
+_DEEP = 8  # a view's lists and dicts nest no deeper (a payload nesting more is refused)
+_KEEP = 8  # frames a device keeps after they are acknowledged (Device)
 
-class BusDevice(Link):
+
+class Device(Link):
+    """A device's end of a link. ACK and POLL go plain, so one forged may acknowledge a
+    frame the controller never took: a device keeps its last _KEEP frames acknowledged,
+    and when the controller's next ACK, NAK or POLL (whose SEQ is the last frame it took)
+    shows one it did not take, they are pending again and sent again (taken_back)."""
+
+    def done(self, p, f):
+        d = getattr(p, "kept", None)
+        if d is None:
+            d = p.kept = []
+        d.append(f)
+        del d[:-_KEEP]
+
+    def take(self, addr, seq, ftype, payload, out):
+        t = ftype & 0x7F
+        p = self.peers.get(addr)
+        if p is not None and not p.greet and getattr(p, "kept", None):
+            if t == W.NAK and payload[:1] == bytes((W.NAK_ORDER,)) and self._took(addr, p, (seq - 1) & 255):
+                return
+            if t == W.POLL:
+                self._took(addr, p, seq)
+        Link.take(self, addr, seq, ftype, payload, out)
+        if t == W.ACK and p is not None and not p.pending and getattr(p, "kept", None):
+            self._took(addr, p, seq)
+
+    def _took(self, addr, p, seq):
+        """The controller took this end's frames up to `seq`: those kept after it are
+        pending again, first, and sent again. True if any."""
+        back = [f for f in p.kept if 0 < (f[0] - seq) & 255 < 128]
+        if not back:
+            return False
+        p.kept = [f for f in p.kept if f not in back]
+        self.count(p, "taken_back")
+        for f in back:
+            f[3] = 0
+        p.pending = back + [f for f in p.pending if f not in back]
+        self.resend(addr, p)
+        return True
+
+
+class BusDevice(Device):
     """A device's end of the bus: it hears every frame on the line, takes those for its
     own addresses, and speaks only when the bus is handed to it."""
 
@@ -29,7 +72,7 @@ class BusDevice(Link):
 
     def take(self, addr, seq, ftype, payload, out):
         if addr in self.addrs:
-            Link.take(self, addr, seq, ftype, payload, out)
+            Device.take(self, addr, seq, ftype, payload, out)
 
     def poll(self, now_ms=None):
         out = Link.poll(self, now_ms)
@@ -55,6 +98,20 @@ class Decoder:
         self.strings = []
 
     def feed(self, data):
+        """The view `data` makes; ValueError, and nothing changed, for a payload that does not
+        decode (the display asks for the view whole: EmuDisplay): no payload makes it raise
+        anything else."""
+        strings = self.strings
+        n = len(strings)
+        try:
+            return self._feed(data)
+        except (IndexError, KeyError, TypeError, UnicodeError, ValueError) as e:
+            self.strings = strings[:n] if data[:1] != b"F" else []
+            if data[:1] == b"F":
+                self.view = None
+            raise ValueError("a SHOW payload that does not decode: %r" % (e,))
+
+    def _feed(self, data):
         if data[:1] == b"F":
             view = {}
             self.strings = []
@@ -90,7 +147,9 @@ class Decoder:
             return bytes(d[i + 3:i + 3 + n]).decode(), i + 3 + n
         raise ValueError("not a string at byte %d: 0x%02x" % (i, t))
 
-    def _value(self, d, i):
+    def _value(self, d, i, depth=0):
+        if depth > _DEEP:
+            raise ValueError("a view nested deeper than %d" % _DEEP)
         t = d[i]
         if t < 0x80:
             return t, i + 1
@@ -111,7 +170,7 @@ class Decoder:
             i += 2
             out = []
             for _ in range(n):
-                x, i = self._value(d, i)
+                x, i = self._value(d, i, depth + 1)
                 out.append(x)
             return out, i
         if t == 0x86:
@@ -120,7 +179,7 @@ class Decoder:
             out = {}
             for _ in range(n):
                 k, i = self._str(d, i)
-                out[k], i = self._value(d, i)
+                out[k], i = self._value(d, i, depth + 1)
             return out, i
         if t == 0x87:
             n = d[i + 1]

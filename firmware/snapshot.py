@@ -14,7 +14,7 @@ def freeze(v):
     if isinstance(v, dict):
         return {"d": [[freeze(k), freeze(x)] for k, x in v.items()]}
     if isinstance(v, set):
-        return {"s": [freeze(x) for x in v]}
+        return {"s": [freeze(x) for x in sorted(v)]}  # (a canonical order: a set built otherwise is the same)
     if isinstance(v, bytearray):
         return {"y": [x for x in v]}
     if isinstance(v, bytes):

@@ -25,6 +25,7 @@ SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fre
 BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
 SUPERVISE = const(0x21)  # supervisor -> controller: [command] + amounts, 2 bytes each, big-endian
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
+WHOLE = const(0x31)  # display -> controller: [] its view did not decode: the next SHOW whole
 RECALL = const(0x50)  # host -> controller: [last n games]
 RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a game's JSON
 RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
@@ -33,7 +34,7 @@ ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payl
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
 HELLO = const(0x03)  # either way: SEQ = oldest unacknowledged; [version, type, flags, next, session] + serial
 PING = const(0x04)  # controller -> device heartbeat; answered by an ACK
-POLL = const(0x05)  # on the bus: controller -> device "speak now"; device -> controller "nothing to say"
+POLL = const(0x05)  # on the bus: controller -> device "speak now" (SEQ: its last frame taken); device -> controller "nothing to say"
 TURN = const(0x80)  # on the bus, or'ed into TYPE: the sender hands the bus over after this frame (bus.py)
 # (ACK, NAK, HELLO and POLL are not sequenced and not acknowledged)
 

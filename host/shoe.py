@@ -29,7 +29,9 @@ def describe_frame(addr, seq, ftype, payload):
     ev = {"dialect": "frames", "addr": addr, "seq": seq,
           "type": D.TYPE_NAMES.get(ftype, "0x%02X" % ftype)}
     payload = bytes(payload)
-    if ftype == W.CARD and len(payload) == 1:
+    if len(payload) >= 6 and ftype in (W.CARD, W.FAULT, W.DRAW, W.SHUFFLE):
+        ev["payload"] = payload.hex()  # sealed (a paired shoe's session): its card unreadable here
+    elif ftype == W.CARD and len(payload) == 1:
         try:
             ev["card"] = name(payload[0])
         except CardError:

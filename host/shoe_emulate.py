@@ -5,7 +5,7 @@ import sys
 import time
 
 from tapis.host import args as A
-from tapis.host.shoe_session import Clock, emit, expired, opened
+from tapis.host.shoe_session import Clock, emit, expired, opened, table_key
 
 
 class _Tap:
@@ -82,7 +82,7 @@ def emulate(args):
         from tapis.simulator.devices import EmuShoe
 
         tap = _Tap(port, args, clock)
-        shoe = EmuShoe(tap, rng)
+        shoe = EmuShoe(tap, rng, key=table_key(args))
         while not expired(args, clock) and not (args.count and tap.cards >= args.count):
             shoe.step(int(clock.elapsed() * 1000))
         return 0

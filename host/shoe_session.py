@@ -55,3 +55,27 @@ def emit(args, clock, ev, prefix=""):
 
 def expired(args, clock):
     return args.duration is not None and clock.elapsed() >= args.duration
+
+
+def table_key(args):
+    """The table's device key the shoe's sessions are keyed with: --key-file's (hex), else the
+    emulated table's (hello.TEST_KEY); None with --unpaired (a shoe that cannot pair, in clear)."""
+    if getattr(args, "unpaired", False):
+        return None
+    if getattr(args, "key_file", None):
+        from tapis.host.flash_errors import FlashError
+        from tapis.host.flash_keys import load_key
+        try:
+            return load_key(None, args.key_file)
+        except (FlashError, OSError, ValueError) as e:
+            args.parser.error(str(e))
+    from tapis.firmware.hello import TEST_KEY
+    return TEST_KEY
+
+
+def add_key_options(p, who):
+    """--key-file and --unpaired, for `tapis shoe emulate` and `draw`."""
+    p.add_argument("--key-file", metavar="PATH", help="the table's device key file (hex): %s keyed with "
+                   "it, as `tapis pair` pairs a shoe (default: the emulated table's key)" % who)
+    p.add_argument("--unpaired", action="store_true", help="frames in clear, no session: a shoe that "
+                   "cannot pair (a keyed table refuses it)")

@@ -8,9 +8,10 @@ from tapis.firmware import wire as W
 from tapis.firmware.boards import rto_ms
 from tapis.firmware.hello import TEST_KEY, pair_key
 from tapis.firmware.link import Link
-from tapis.firmware.remote import BusDevice, Decoder
+from tapis.firmware.remote import BusDevice, Decoder, Device
 
 RTO_MS = rto_ms(115200)  # the devices resend as the board does, at the line's rate
+ASK_AGAIN_MS = 1000  # a display that asked for its view whole and has none asks again
 
 # Packs with a cut card, and the span of places it is put at (club écarté's shoe): when
 # it comes out the shoe reports FAULT CUT and stops; the next DRAW goes on past it.
@@ -18,8 +19,12 @@ CUTS = deck.CUT_SPAN
 
 
 class EmuShoe:
-    def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS):
-        self.link = Link(port, W.DEV_SHOE, b"EMU-SHOE", rto_ms=RTO_MS, speaks=(addr,))
+    """The shoe, framed, paired with the table whose device key is `key` (None: not paired,
+    as a keyed table refuses it): its frames sealed, its cards encrypted."""
+
+    def __init__(self, port, rng, addr=W.SHOE, cuts=CUTS, key=TEST_KEY):
+        keys = paired(W.DEV_SHOE, (addr,), b"EMU-SHOE", key) if key is not None else None
+        self.link = Device(port, W.DEV_SHOE, b"EMU-SHOE", rto_ms=RTO_MS, speaks=(addr,), keys=keys)
         self.rng, self.addr = rng, addr
         self.pack = []
         self.dealt = 0
@@ -39,6 +44,11 @@ class EmuShoe:
                         self.link.send(self.addr, W.FAULT, bytes((W.CUT,)))
                         break
                     self.deliver()
+
+    def pair(self, port, timeout=10.0):
+        """Answer `tapis pair` on its own cable (EmuDisplay.pair): the key it is given is the
+        one its sessions are keyed with from then on."""
+        return EmuDisplay.pair(self, port, timeout)
 
     def deliver(self):
         if self.dealt >= len(self.pack):
@@ -71,6 +81,14 @@ class EmuDisplay:
         self.on_show = on_show
         self.shows = 0
         self.refused = 0  # SHOWs it could not apply
+        self.addr = addrs[-1]  # the display's own address (a console's: its second)
+        self.asked = None  # when a whole view was asked for (WHOLE), none decoded since
+
+    def again(self, now_ms):
+        """Ask for the view whole (WHOLE): once until a SHOW decodes, or a while has gone."""
+        if self.asked is None or now_ms - self.asked >= ASK_AGAIN_MS:
+            self.asked = now_ms
+            self.link.send(self.addr, W.WHOLE)
 
     def pair(self, port, timeout=10.0):
         """Answer `tapis pair` on the device's own port (a thread while it runs): the keys
@@ -92,16 +110,24 @@ class EmuDisplay:
         return None
 
     def step(self, now_ms):
-        for _addr, _seq, ftype, payload in self.link.poll(now_ms):
+        frames = self.link.poll(now_ms)
+        if self.link.lost(self.addr):  # frames skipped or taken twice: its view is not the
+            self.views.view = None  # controller's; refused until a whole one comes
+            self.again(now_ms)
+        for _addr, _seq, ftype, payload in frames:
             if ftype == W.SHOW:
                 try:
                     self.view = self.views.feed(payload)
-                except ValueError:  # a change to a view it does not have (it was reset)
-                    self.refused += 1
+                    self.asked = None
+                except ValueError:  # a change to a view it does not have (it was reset, or
+                    self.refused += 1  # a frame was lost): the next SHOW whole, please
+                    self.again(now_ms)
                     continue
                 self.shows += 1
                 if self.on_show:
                     self.on_show(self.view)
+        if self.asked is not None:  # asked, and no view decoded since: ask again in a while
+            self.again(now_ms)
 
 
 class EmuConsole(EmuDisplay):

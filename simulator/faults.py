@@ -17,14 +17,15 @@ import random
 
 from tapis.firmware import deck
 from tapis.firmware import wire as W
+from tapis.firmware.hello import TEST_KEY
 from tapis.simulator.devices import EmuShoe
 
 
 class FaultyShoe(EmuShoe):
     RANDOM = ("unread", "faceup", "double")
 
-    def __init__(self, port, rng, faults=None, stack=None, addr=W.SHOE, rate=0.0, seed=0):
-        EmuShoe.__init__(self, port, rng, addr, cuts={})
+    def __init__(self, port, rng, faults=None, stack=None, addr=W.SHOE, rate=0.0, seed=0, key=TEST_KEY):
+        EmuShoe.__init__(self, port, rng, addr, cuts={}, key=key)
         self.rate = rate
         self.chance = random.Random(seed)
         self.faults = dict(faults or {})

@@ -76,9 +76,9 @@ class EmulatedTable:
             if real_shoe is None:
                 self.lines.append(shoe)
                 self.wires.append(((W.SHOE,), shoe.end("board", BOARD_RX)))
-                self.shoe = EmuShoe(shoe.end("shoe"), source(seed))
+                self.shoe = EmuShoe(shoe.end("shoe"), source(seed), key=self.key)
                 if f.get("shoe"):
-                    self.shoe = FaultyShoe(self.shoe.link.port, source(seed), rate=f["shoe"])
+                    self.shoe = FaultyShoe(self.shoe.link.port, source(seed), rate=f["shoe"], key=self.key)
             elif hasattr(real_shoe, "controller_end"):  # a device bridged here (a text shoe)
                 self.wires.append(((W.SHOE,), real_shoe.controller_end))
                 self.shoe = real_shoe
@@ -97,7 +97,7 @@ class EmulatedTable:
         else:
             ctrl_end, dev_end = pipe()
             self.wires.append(((W.SHOE,), ctrl_end))
-            self.shoe = EmuShoe(dev_end, source(seed))
+            self.shoe = EmuShoe(dev_end, source(seed), key=None)
             for s in range(seats):
                 ctrl_end, dev_end = pipe()
                 self.wires.append(((W.PANEL + s, W.DISPLAY + s), ctrl_end))
@@ -118,7 +118,8 @@ class EmulatedTable:
             rto = boards.rto_ms(self.baud)
             mx = boards.MAX_IN
             return boards.route_for(Link(shoe, rto_ms=rto, max_in=mx),
-                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx, keys=self.key))
+                                    BusMaster(bus, self.baud, rto_ms=rto, max_in=mx, keys=self.key),
+                                    text_shoe=hasattr(self.shoe, "controller_end"))  # (a text shoe bridged)
         route = {}
         for addrs, end in self.wires:
             link = Link(end)
@@ -211,5 +212,5 @@ def faulty_table(seed, faults=None, stack=None, **kw):
     (pack, delivery), `stack` the packs to load first; kw: game, options, players, ...)."""
     sim = EmulatedTable(seed, **kw)
     port = sim.devices[0].link.port
-    sim.devices[0] = sim.shoe = FaultyShoe(port, source(seed), faults, stack)
+    sim.devices[0] = sim.shoe = FaultyShoe(port, source(seed), faults, stack, key=sim.key)
     return sim

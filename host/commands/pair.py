@@ -1,5 +1,6 @@
-# tapis pair: provision a panel or display with its keys for one table (docs/security.md,
-# "Device identity"). The device, on a serial port of its own (not the bus), says its type
+# tapis pair: provision a panel, display or framed shoe with its keys for one table
+# (docs/security.md, "Device identity"). The device, on a serial port of its own (not the
+# bus; the shoe on its own cable, unplugged from the table), says its type
 # and serial; its key for each address it will speak on is derived from the table's device
 # key (the host's key store, as `tapis flash` made it), so the board derives the same keys
 # and keeps no table of them. The keys travel only on that port.
@@ -13,11 +14,11 @@ from tapis.firmware.hello import pair_key
 from tapis.firmware.remote import PAIR
 from tapis.host import args as A
 
-NAMES = {W.DEV_CONSOLE: "console", W.DEV_DISPLAY: "display"}
+NAMES = {W.DEV_CONSOLE: "console", W.DEV_DISPLAY: "display", W.DEV_SHOE: "shoe"}
 
 
 def register(sub):
-    p = sub.add_parser("pair", help="pair a panel or display with a table: provision its keys")
+    p = sub.add_parser("pair", help="pair a panel, display or framed shoe with a table: provision its keys")
     p.add_argument("--port", required=True, metavar="URL", help="the device's own serial port (pyserial URL)")
     key = p.add_mutually_exclusive_group(required=True)
     key.add_argument("--board", metavar="ID", help="the table's board id (its key in the host's key store, "
@@ -49,7 +50,9 @@ def addresses(dtype, seat):
         return (W.PANEL + seat, W.DISPLAY + seat)
     if dtype == W.DEV_DISPLAY:
         return (W.TABLE_DISPLAY,) if seat is None else (W.DISPLAY + seat,)
-    raise ValueError("device type %d is not a panel or a display: nothing to pair" % dtype)
+    if dtype == W.DEV_SHOE:  # the shoe's sessions on its own cable (issue 29.1)
+        return (W.SHOE,)
+    raise ValueError("device type %d is not a panel, a display or a shoe: nothing to pair" % dtype)
 
 
 def ask(port, payload, timeout):
@@ -61,7 +64,7 @@ def ask(port, payload, timeout):
             if ftype == PAIR and answer:
                 return answer[0], bytes(answer[1:])
         time.sleep(0.01)
-    raise TimeoutError("no answer from a device on %s in %g s: is it a panel or display, on its "
+    raise TimeoutError("no answer from a device on %s in %g s: is it a panel, display or shoe, on its "
                        "own port and powered?" % (port.url if hasattr(port, "url") else "the port", timeout))
 
 

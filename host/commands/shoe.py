@@ -7,7 +7,7 @@ import time
 from tapis.host import args as A
 from tapis.host.shoe_emulate import emulate
 from tapis.host.shoe_monitor import monitor
-from tapis.host.shoe_session import opened
+from tapis.host.shoe_session import add_key_options, opened, table_key
 
 DIALECTS = ("auto", "frames", "text")
 DRAW = "tapis.shoe.draw/1"  # each line of `tapis shoe draw --json` (docs/schemas.md)
@@ -55,6 +55,7 @@ def register(sub):
     e.add_argument("--count", type=A.positive, help="stop after delivering N cards")
     e.add_argument("--duration", type=A.seconds, help="stop after this many seconds")
     e.add_argument("--json", action="store_true", help="log what it sends and receives as JSON lines")
+    add_key_options(e, "its sessions (framed, answering DRAW) are")
     e.set_defaults(func=emulate, parser=e)
 
     d = sp.add_parser("draw", help="ask a framed shoe for N cards, as the table's controller does")
@@ -65,6 +66,7 @@ def register(sub):
                    help="have it load and shuffle a fresh pack of this size first")
     d.add_argument("--timeout", type=float, default=10.0, help="seconds to wait (default 10)")
     d.add_argument("--json", action="store_true", help="one JSON object per card or fault")
+    add_key_options(d, "the shoe's sessions are")
     d.set_defaults(func=draw, parser=d)
 
 
@@ -83,7 +85,8 @@ def draw(args):
     args.duration = None
     port = opened(args)
     try:
-        link = Link(port, W.DEV_HOST, b"tapis-shoe-draw")
+        link = Link(port, W.DEV_HOST, b"tapis-shoe-draw", keys=table_key(args))
+        link.own = W.SHOE  # (a paired shoe: its sessions keyed as the table keys them, bus.route_for)
         link.greet(W.SHOE, True)
         if args.shuffle:
             link.send(W.SHOE, W.SHUFFLE, bytes((args.shuffle,)))
