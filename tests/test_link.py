@@ -300,6 +300,11 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         # a sealed frame of a session, as a frame (its counter and MAC: tests/test_link_pair.py)
         (0x21, 7, W.BUTTON, bytes.fromhex("0503 01 EB3255FA")):
             "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD",
+        # the sealed shoe line: CARD (king of hearts encrypted), DRAW 11, FAULT E, each with
+        # its counter's low byte and MAC (tests/test_shoe_line.py derives them)
+        (0x10, 1, W.CARD, bytes.fromhex("9A 01 6D7D2D1F")): "A5 10 01 10 00 06 9A 01 6D 7D 2D 1F 97 32",
+        (0x10, 2, W.DRAW, bytes.fromhex("0B 01 4C0D9D3F")): "A5 10 02 12 00 06 0B 01 4C 0D 9D 3F C8 03",
+        (0x10, 2, W.FAULT, bytes.fromhex("2F 02 6FA02398")): "A5 10 02 11 00 06 2F 02 6F A0 23 98 93 6C",
         (0x60, 1, 0x06, b""): "A5 60 01 06 00 00 CC C4",  # PAIR (remote.py)
         (0x60, 1, 0x06, b"\x02EMU-2-33"): "A5 60 01 06 00 09 02 45 4D 55 2D 32 2D 33 33 72 1D",
         (0x60, 4, W.RECORD, bytes((0, 2, 0, 1)) + b'{"number": 3}'):
