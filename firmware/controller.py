@@ -8,6 +8,7 @@ from .compat import const
 from .devices import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
+from .tilts import Watch
 
 _CHECK_MS = const(50)  # how often the device health is looked at
 _POLL_HOST_MS = const(1000)  # the bus polls the supervisor device this often
@@ -72,6 +73,13 @@ class Controller:
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
+        # the tilts (tilts.py): the event log (events.py, or None: kept in memory only),
+        # the open tilts' classes (play stops while any is open), the door and the bursts
+        self.events = None
+        self.locked = []
+        self.watch = Watch()
+        self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
+        self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
@@ -127,6 +135,23 @@ class Controller:
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
+    def tilt(self, cls, detail="", locks=True):
+        """A tilt (the others' on_tilt): logged; one that locks stops play at this safe point
+        (no press taken, no card asked for; cards already asked for still come in) until
+        the supervisor clears it (attend.py)."""
+        if self.events is not None:
+            self.events.log(cls, detail, None, locks)
+            self.locked = self.events.locked()
+        elif locks:
+            self.locked.append(cls)
+        self.faults.append("tilt %s: %s" % (cls, detail))
+        self.dirty = True
+
+    def event(self, cls, detail="", who=None):
+        """An event for the log (the others' on_event); None without one."""
+        if self.events is not None:
+            return self.events.log(cls, detail, who)
+
     def apply(self, action, addr, seq):
         """Apply a rules action and journal it with who sent it; its events (IllegalAction
         changes nothing)."""
@@ -144,15 +169,19 @@ class Controller:
         n = 0
         for link in self.links:
             n += link.forged
-        if n > self.forged:  # refused by the links, never acted on: counted, and shown
-            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
+        new = n - self.forged
+        if new > 0:  # refused by the links, never acted on: counted, and shown
+            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % new)
             self.forged = n  # (outgoing.refresh shows it)
+        self.watch.check(self, self.now, max(0, new))  # the door, a burst of refused frames
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
+                self.event("device-lost", bad)
             if a != W.SHOE and link.lost(a):  # back or reset: its view is sent again, whole
+                self.event("device-rebooted", "device 0x%02x is back or was reset" % a)
                 for d in self.seats + [self.board]:
                     if d.addr == a:
                         d.reset()
@@ -185,6 +214,9 @@ class Controller:
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]
+            if self.locked and seat < t.SEATS:  # a tilt stopped play: nothing is taken
+                t.refuse(seat, "the table is locked (%s): the supervisor must clear it" % self.locked[0])
+                return
             if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
                 self.error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
                             "seat %d button %d: not of this table's panels" % (seat, button))
