@@ -37,6 +37,9 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
         else:
             ctrl.locked = [c for c in ctrl.locked if c in keep]
         ctrl.faults.append("tilts cleared by the supervisor %s: %s" % (who, ", ".join(gone) or "none open"))
+        if gone and not ctrl.locked:  # the seats told (their last word was the lock's refusal)
+            for s in range(ctrl.table.SEATS):
+                ctrl.table.refuse(s, "the supervisor cleared the tilt: play on")
     ctrl.dirty = True
     send(ctrl, link, addr, before)
 
