@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend")
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend", "powerup")
 
 
 def _deal_start(inputs):
