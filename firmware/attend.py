@@ -11,41 +11,47 @@ import json
 
 from . import wire as W
 from .compat import const
+from .events import EventLog
 
 CLEAR = const(5)  # supervise.py's commands are 1..4
 PAGE = const(16)
 _DOOR = "door-open"
 
 
+def _log(ctrl):
+    """The controller's event log, from where it was parked (Controller.event), or None."""
+    return EventLog(None, parked=ctrl.events) if ctrl.events is not None else None
+
+
 def on_frame(ctrl, link, addr, ftype, payload, who):
-    ev = ctrl.events
     if ftype == W.EVENTS:
         since = payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3]
-        return send(ctrl, link, addr, since)
+        return send(_log(ctrl), link, addr, since)
     if who[:2] == "0x":  # no HELLO yet: the log would not say who
         return ctrl.error("supervisor", "%s: a clear before the device said who it is" % who)
-    before = ev.seq if ev is not None else 0
     if payload[1] == 1:
         ram_clear(ctrl, who)
-        before = 0
+        ctrl.dirty = True
+        return send(_log(ctrl), link, addr, 0)
+    ev = _log(ctrl)
+    before = ev.seq if ev is not None else 0
+    keep = () if ctrl.watch.shut(ctrl.now) else (_DOOR,)  # an open door stays a tilt
+    gone = [c for c in ctrl.locked if c not in keep]
+    if ev is not None:
+        ev.clear(who, gone)
+        ctrl.locked = ev.locked()
+        ctrl.events = ev.park()
     else:
-        keep = () if ctrl.watch.shut(ctrl.now) else (_DOOR,)  # an open door stays a tilt
-        gone = [c for c in ctrl.locked if c not in keep]
-        if ev is not None:
-            ev.clear(who, gone)
-            ctrl.locked = ev.locked()
-        else:
-            ctrl.locked = [c for c in ctrl.locked if c in keep]
-        ctrl.faults.append("tilts cleared by the supervisor %s: %s" % (who, ", ".join(gone) or "none open"))
-        if gone and not ctrl.locked:  # the seats told (their last word was the lock's refusal)
-            for s in range(ctrl.table.SEATS):
-                ctrl.table.refuse(s, "the supervisor cleared the tilt: play on")
+        ctrl.locked = [c for c in ctrl.locked if c in keep]
+    ctrl.faults.append("tilts cleared by the supervisor %s: %s" % (who, ", ".join(gone) or "none open"))
+    if gone and not ctrl.locked:  # the seats told (their last word was the lock's refusal)
+        for s in range(ctrl.table.SEATS):
+            ctrl.table.refuse(s, "the supervisor cleared the tilt: play on")
     ctrl.dirty = True
-    send(ctrl, link, addr, before)
+    send(ev, link, addr, before)
 
 
-def send(ctrl, link, addr, since):
-    ev = ctrl.events
+def send(ev, link, addr, since):
     got = ev.since(since, None, PAGE) if ev is not None else []
     if not got:
         link.send(addr, W.RECORD, bytes(4))
@@ -63,7 +69,7 @@ def ram_clear(ctrl, who):
     journal, begun afresh with a new game; then the meters (ctrl.clear_meters, if any)."""
     from binascii import hexlify
     from .games import find
-    j, ev = ctrl.journal, ctrl.events
+    j, ev = ctrl.journal, _log(ctrl)
     meters = getattr(ctrl, "meters", None)
     if callable(meters):
         meters = meters()
@@ -75,6 +81,7 @@ def ram_clear(ctrl, who):
     if ev is not None:
         detail["events"] = [ev.seq, hexlify(ev.head).decode()]
         ev.restart("ram-clear", detail, who)
+        ctrl.events = ev.park()
     ctrl.locked = []
     ctrl.watch.was_open = False  # a door still open tilts again at the next safe point
     if j is not None:

@@ -16,7 +16,8 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend", "powerup")
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend", "powerup",
+                  "events")
 
 
 def _deal_start(inputs):
@@ -78,7 +79,7 @@ def configured(journal, name, options, signed, u):
 def _attach(ctrl, events):
     """The event log given to the controller, and the tilts open in it: a lock survives a reboot."""
     if events is not None:
-        ctrl.events = events
+        ctrl.events = events.park()  # (events.py is unloaded with the boot's modules)
         ctrl.locked = events.locked()
     return ctrl
 

@@ -4,7 +4,7 @@
 # handed Links routed by device address. The supervisor's frames it hands to whoever
 # built it (supervisor.py): recall and the supervisor's commands sit above this loop.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .devices import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
@@ -73,7 +73,7 @@ class Controller:
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
-        # the tilts (tilts.py): the event log (events.py, or None: kept in memory only),
+        # the tilts (tilts.py): the event log parked (events.py, or None: kept in memory only),
         # the open tilts' classes (play stops while any is open), the door and the bursts
         self.events = None
         self.locked = []
@@ -139,18 +139,25 @@ class Controller:
         """A tilt (the others' on_tilt): logged; one that locks stops play at this safe point
         (no press taken, no card asked for; cards already asked for still come in) until
         the supervisor clears it (attend.py)."""
-        if self.events is not None:
-            self.events.log(cls, detail, None, locks)
-            self.locked = self.events.locked()
-        elif locks:
-            self.locked.append(cls)
+        self.event(cls, detail, None, locks)
         self.faults.append("tilt %s: %s" % (cls, detail))
         self.dirty = True
 
-    def event(self, cls, detail="", who=None):
-        """An event for the log (the others' on_event); None without one."""
-        if self.events is not None:
-            return self.events.log(cls, detail, who)
+    def event(self, cls, detail="", who=None, locks=False):
+        """An event for the log (the others' on_event); its seq (None without a log).
+        Events are seldom: events.py is loaded for one and unloaded after, the log parked
+        in between (plain values: EventLog.park)."""
+        if self.events is None:
+            if locks:
+                self.locked.append(cls)
+            return None
+        from .events import EventLog
+        log = EventLog(None, parked=self.events)
+        n = log.log(cls, detail, who, locks)
+        self.locked = log.locked()
+        self.events = log.park()
+        unload("events")
+        return n
 
     def apply(self, action, addr, seq):
         """Apply a rules action and journal it with who sent it; its events (IllegalAction

@@ -71,9 +71,17 @@ def _clock():
 class EventLog:
     """The event log on a store (store.py's interface): read and checked when made."""
 
-    def __init__(self, store, key=None, device="", clock=None, unit="s"):
+    def __init__(self, store, key=None, device="", clock=None, unit="s", parked=None):
         """key: the device key (None: unkeyed, hashed); clock(): the time an entry is given,
-        in `unit` (time.time() seconds by default)."""
+        in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
+        it without reading the store again (the board's controller keeps only that between
+        two events, and this module out of its heap: Controller.event)."""
+        if parked is not None:
+            (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
+             self.count, self.seq, self.open, self.cleared) = parked
+            self.clock = self.clock or _clock
+            self.torn = 0
+            return
         self.store = store
         self.pads = pads(derive(key, b"events")) if key else None
         self.device = device
@@ -202,6 +210,11 @@ class EventLog:
         self.store.keep(0, 0, out)
         self.size = len(out)
         self._take(rec)
+
+    def park(self):
+        """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
+        return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
+                self.head, self.size, self.count, self.seq, self.open, self.cleared]
 
     def locked(self):
         """The open tilts' classes, oldest first."""

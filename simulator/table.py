@@ -161,7 +161,7 @@ class EmulatedTable:
         else:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
-                ctrl.events, ctrl.locked = self.events, self.events.locked()
+                ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
         ctrl.watch.door = lambda now: self.door
         return ctrl
 
