@@ -80,7 +80,8 @@ def ram_clear(ctrl, who):
             detail["journal"] = hexlify(j.store.read_at(j.store.size() - 8, 8)).decode()
     if ev is not None:
         detail["events"] = [ev.seq, hexlify(ev.head).decode()]
-        ev.restart("ram-clear", detail, who)
+        from .eventwalk import restart
+        restart(ev, "ram-clear", detail, who)
         ctrl.events = ev.park()
     ctrl.locked = []
     ctrl.watch.was_open = False  # a door still open tilts again at the next safe point

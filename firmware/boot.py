@@ -17,7 +17,7 @@ def unload():
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
     compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend", "powerup",
-                  "events")
+                  "events", "eventwalk")
 
 
 def _deal_start(inputs):

@@ -156,7 +156,7 @@ class Controller:
         n = log.log(cls, detail, who, locks)
         self.locked = log.locked()
         self.events = log.park()
-        unload("events")
+        unload("events", "eventwalk")
         return n
 
     def apply(self, action, addr, seq):

@@ -1,20 +1,14 @@
-# The table's classified event log, beside the journal (/events.bin on a board; a
-# simulated table's PATH.events, `beside`): power-ups, resets, tilts, refused frames,
-# supervisor actions, clears. A lab reads it with `tapis events`; the open tilts (an entry
-# that locks, not yet cleared) come back from it at boot, so a lock survives a power cycle.
-#
-# Records are framed and chained as the journal's (store.py): 4C LEN_HI LEN_LO CHK PAYLOAD
-# TAG, TAG the first 8 bytes of HMAC-SHA256(mac.derive(device key, b"events"), previous
-# TAG + 4C..PAYLOAD); unkeyed (host tools): 4B and a 4-byte SHA-256 sum, not chained. The
-# first record is a head {"k": "h", "d": device, "p": [] or the TAG the first entry after it
-# chains from, "u": the clock's unit, "o": open tilts carried over a compaction}, tagged
-# from 8 zero bytes. An entry is {"k": "e", "n": seq, "t": clock, "c": class, "d":
-# detail, "w": who (if someone), "l": 1 (it locks), "x": [the seqs a clear cleared]}.
-# "u" is "s": time.time() (the board's RTC: a Pico's counts from 2021-01-01 at power-up
-# unless set), or "ms": the simulated table's milliseconds.
-# The last KEEP entries at least are kept: past KEEP + _SLACK the oldest are cut, and the
-# new head carries the open tilts cut (never lost). A torn last record (a power cut in a
-# write) is dropped at open; any other break is a JournalError naming the entry.
+# The table's classified event log, beside the journal (/events.bin on a board, `beside`):
+# power-ups, resets, tilts, refused frames, supervisor actions, clears; `tapis events` reads
+# it. The open tilts (an entry that locks, not cleared) come back from it at boot: a lock
+# survives a power cycle. Records are framed and chained as the journal's (store.py), under
+# mac.derive(device key, b"events"); unkeyed: hashed, not chained. docs/protocol.md ("Event
+# log records"): a head, then entries {"k": "e", "n": seq, "t": clock, "c": class, "d":
+# detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared}. The clock ("u" in
+# the head): "s", time.time() (the board's RTC: a Pico's counts from 2021-01-01 at power-up
+# unless set), or "ms", a simulated table's. The last KEEP entries at least are kept (the
+# open tilts cut carried by the new head: never lost). A torn last record is dropped at
+# open; any other break is a JournalError.
 import json
 from hashlib import sha256
 
@@ -29,23 +23,10 @@ KEEP = const(1000)
 _SLACK = const(250)
 
 # the classes (tapis events --class)
-POWER_UP = "power-up"
-WATCHDOG = "watchdog"
-RAM = "ram-error"
-JOURNAL = "journal-failure"
-CHECK_FAILED = "check-failed"
-CHECK_PASSED = "check-passed"
-SHOE = "shoe-fault"
-DEVICE_LOST = "device-lost"
-DEVICE_REBOOTED = "device-rebooted"
-FORGED = "forged"
-ATTACK = "bus-attack"
-SUPERVISOR = "supervisor"
-DOOR = "door-open"
-METER = "meter-repaired"
-CLEAR = "clear"
-DECK = "deck-count"
-RAM_CLEAR = "ram-clear"
+POWER_UP, WATCHDOG, RAM, JOURNAL = "power-up", "watchdog", "ram-error", "journal-failure"
+CHECK_FAILED, CHECK_PASSED, SHOE, DECK = "check-failed", "check-passed", "shoe-fault", "deck-count"
+DEVICE_LOST, DEVICE_REBOOTED, FORGED, ATTACK = "device-lost", "device-rebooted", "forged", "bus-attack"
+SUPERVISOR, DOOR, METER, CLEAR, RAM_CLEAR = "supervisor", "door-open", "meter-repaired", "clear", "ram-clear"
 CLASSES = (POWER_UP, WATCHDOG, RAM, JOURNAL, CHECK_FAILED, CHECK_PASSED, SHOE, DEVICE_LOST,
            DEVICE_REBOOTED, FORGED, ATTACK, SUPERVISOR, DOOR, METER, CLEAR, DECK, RAM_CLEAR)
 LOCKS = (RAM, CHECK_FAILED, JOURNAL, DOOR, DECK)  # tilts that lock the table
@@ -53,9 +34,7 @@ LOCKS = (RAM, CHECK_FAILED, JOURNAL, DOOR, DECK)  # tilts that lock the table
 
 def beside(journal):
     """The event log's path beside a journal's: /journal.bin -> /events.bin, else PATH.events."""
-    if journal.endswith("journal.bin"):
-        return journal[:-11] + "events.bin"
-    return journal + ".events"
+    return journal[:-11] + "events.bin" if journal.endswith("journal.bin") else journal + ".events"
 
 
 def _wanted(body):
@@ -76,36 +55,30 @@ class EventLog:
         in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
         it without reading the store again (the board's controller keeps only that between
         two events, and this module out of its heap: Controller.event)."""
+        self.torn = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
              self.count, self.seq, self.open, self.cleared) = parked
             self.clock = self.clock or _clock
-            self.torn = 0
             return
-        self.store = store
+        self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
         self.pads = pads(derive(key, b"events")) if key else None
-        self.device = device
-        self.clock = clock or _clock
-        self.unit = unit
-        self.head = bytes(8)
-        self.size = 0
-        self.count = 0  # entries since the head
-        self.seq = 0
-        self.open = []  # the open tilts: their entries
-        self.cleared = None  # the log's RAM-clear entry (attend.finish)
-        self.torn = 0
+        self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
+        # the open tilts' entries; the log's RAM-clear entry (attend.finish)
+        self.open, self.cleared = [], None
         ends = [0]
         for _off, rec in self.walk(True, ends, _wanted):  # (a board's boot parses few)
             if rec is None:
                 self.count += 1
             else:
-                self._take(rec)
+                self.take(rec)
         if ends[0] < store.size():  # a power cut in the last write: drop what it left
             self.torn = store.size() - ends[0]
             store.keep(0, ends[0])
         self.size = ends[0]
 
-    def _take(self, rec):
+    def take(self, rec):
+        """A record read or written: the count, the last seq, the open tilts."""
         if rec["k"] == "h":
             self.unit = rec.get("u", self.unit)
             self.open = list(rec.get("o", ()))
@@ -152,10 +125,10 @@ class EventLog:
             if i == 0 or end == size or parse is None or parse(body):
                 try:
                     rec = json.loads(body)
-                except ValueError:
-                    raise JournalError("event log corrupt at entry %d (byte %d): not JSON" % (i, off))
-                if i == 0 and rec.get("k") != "h":
-                    raise JournalError("event log corrupt at entry 0: no head")
+                    if i == 0 and rec.get("k") != "h":
+                        raise ValueError
+                except (ValueError, AttributeError):
+                    raise JournalError("event log corrupt at entry %d (byte %d): not its JSON" % (i, off))
                 if i == 0 and p is not None:
                     head = bytes(rec["p"]) if rec["p"] else head
             else:
@@ -167,7 +140,8 @@ class EventLog:
         if check:
             self.head = head
 
-    def _frame(self, rec):
+    def frame(self, rec):
+        """A record's bytes (a keyed log's chain moves on to its tag)."""
         body = json.dumps(rec).encode()
         n = len(body)
         h = bytes((_CHAIN if self.pads is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
@@ -177,39 +151,26 @@ class EventLog:
             t = sha256(h + body).digest()[:4]
         return h + body + t
 
-    def _head(self, prev, carried):
+    def rehead(self, prev, carried):
+        """A head's bytes: the tag the next entry chains from (prev), the open tilts carried."""
         self.head = bytes(8)
-        return self._frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried})
+        return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried})
 
     def log(self, cls, detail="", who=None, locks=False, cleared=None):
         """Append an entry (at once: events are seldom, and a tilt must outlive a power
         cut); its sequence number."""
         self.seq += 1
         rec = {"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail}
-        if who is not None:
-            rec["w"] = who
-        if locks:
-            rec["l"] = 1
-        if cleared:
-            rec["x"] = cleared
-        out = b"" if self.size else self._head(b"", [])
-        out += self._frame(rec)
+        for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
+            if v is not None:
+                rec[k] = v
+        out = (b"" if self.size else self.rehead(b"", [])) + self.frame(rec)  # a fresh log: its head first
         self.store.append(out)
         self.size += len(out)
-        self._take(rec)
+        self.take(rec)
         if self.count >= KEEP + _SLACK:
             self.compact()
         return self.seq
-
-    def restart(self, cls, detail, who):
-        """A new log in this one's place, in one step (a RAM clear): its first entry this."""
-        self.seq = self.count = 0
-        self.open = []
-        rec = {"k": "e", "n": 1, "t": self.clock(), "c": cls, "d": detail, "w": who}
-        out = self._head(b"", []) + self._frame(rec)
-        self.store.keep(0, 0, out)
-        self.size = len(out)
-        self._take(rec)
 
     def park(self):
         """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
@@ -230,36 +191,11 @@ class EventLog:
             "%s #%d" % (e["c"], e["n"]) for e in self.open if e["n"] in gone), who, cleared=gone)
 
     def since(self, seq=0, cls=None, limit=None):
-        """The entries after seq (of class cls), each with "cleared": who cleared it (a tilt)."""
-        out, by = [], {}
-        for _off, rec in self.walk(False):
-            if rec is None or rec["k"] != "e":
-                continue
-            for n in rec.get("x", ()):
-                by[n] = rec.get("w")
-            if rec["n"] > seq and (cls is None or rec["c"] == cls) and (limit is None or len(out) < limit):
-                out.append(rec)
-        for e in out:
-            if e["n"] in by:
-                e["cleared"] = by[e["n"]]
-        return out
+        """The entries after seq (of class cls, at most limit), each with "cleared": who cleared it."""
+        from .eventwalk import since
+        return since(self, seq, cls, limit)
 
     def compact(self, keep=KEEP):
         """Keep the last `keep` entries under a new head that carries the open tilts cut."""
-        cut, i, first = 0, 0, self.count - keep
-        for off, rec in self.walk(False, None, lambda b: False):
-            if i == first + 1:  # (the head is record 0)
-                cut = off
-                break
-            i += 1
-        if not cut:
-            return
-        kept = self.seq - keep  # the seqs below this are cut
-        carried = [e for e in self.open if e["n"] <= kept]
-        was = self.head
-        prev = self.store.read_at(cut - 8, 8) if self.pads is not None else b""
-        head = self._head(prev, carried)
-        self.head = was
-        self.store.keep(cut, self.size, head)
-        self.size += len(head) - cut
-        self.count = keep
+        from .eventwalk import compact
+        compact(self, keep)
