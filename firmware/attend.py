@@ -35,7 +35,8 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
         return send(_log(ctrl), link, addr, 0)
     ev = _log(ctrl)
     before = ev.seq if ev is not None else 0
-    keep = () if ctrl.watch.shut(ctrl.now) else (_DOOR,)  # an open door stays a tilt
+    from .tilts import shut
+    keep = () if shut(ctrl.watch, ctrl.now) else (_DOOR,)  # an open door stays a tilt
     gone = [c for c in ctrl.locked if c not in keep]
     if ev is not None:
         ev.clear(who, gone)
@@ -84,7 +85,7 @@ def ram_clear(ctrl, who):
         restart(ev, "ram-clear", detail, who)
         ctrl.events = ev.park()
     ctrl.locked = []
-    ctrl.watch.was_open = False  # a door still open tilts again at the next safe point
+    ctrl.watch[1] = False  # (tilts.OPEN) a door still open tilts again at the next safe point
     if j is not None:
         kit = find(j.name)
         game = kit.Rules(kit.Options.restore(j.opts))

@@ -8,7 +8,6 @@ from .compat import const, unload
 from .devices import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
-from .tilts import Watch
 
 _CHECK_MS = const(50)  # how often the device health is looked at
 _POLL_HOST_MS = const(1000)  # the bus polls the supervisor device this often
@@ -77,7 +76,7 @@ class Controller:
         # the open tilts' classes (play stops while any is open), the door and the bursts
         self.events = None
         self.locked = []
-        self.watch = Watch()
+        self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
@@ -180,7 +179,11 @@ class Controller:
         if new > 0:  # refused by the links, never acted on: counted, and shown
             self.error("forged", "%d bus frames refused: forged, replayed or out of session" % new)
             self.forged = n  # (outgoing.refresh shows it)
-        self.watch.check(self, self.now, max(0, new))  # the door, a burst of refused frames
+        w = self.watch  # the door as last read, a burst of refused frames: tilts.py, loaded if changed
+        if new > 0 or w[1] != bool(w[0] is not None and w[0](self.now)) or w[3] and self.now - w[2] >= w[6]:
+            from .tilts import check
+            check(self, self.now, max(0, new))
+            unload("tilts")
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)

@@ -204,9 +204,10 @@ def main():
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
-    from .tilts import Watch
+    from .tilts import watch
     door = Pin(cfg["door"], Pin.IN, Pin.PULL_UP)
-    ctrl.watch = Watch(lambda now: door.value(), *policy)
+    ctrl.watch = watch(lambda now: door.value(), *policy)
+    unload("tilts")
     wdt = watchdog()
     store.feed = wdt.feed if wdt is not None else None  # type: ignore
     now = 0

@@ -58,7 +58,7 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         from .attend import on_frame as attend  # the event log, a clear (tapis events, tapis clear)
         attend(ctrl, link, addr, ftype, payload, serial(link, addr))
         from .compat import unload
-        return unload("attend", "events", "eventwalk")
+        return unload("attend", "events", "eventwalk", "tilts")
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)

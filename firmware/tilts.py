@@ -1,51 +1,50 @@
 # What the controller looks at its safe points (Controller._check, every 50 ms) besides the
 # devices' health: the door's pin, and the frames the links refused, counted into bursts.
-# Nothing here is per frame: the links count what they refuse (link.forged), this reads
-# the sum. A burst (the signed configuration's `attack` refused frames within `window`
-# seconds, config.tilts) is a bus-attack event, which locks only if the configuration says
-# so: the MAC is 4 bytes, so a patient forger's tries are seen and logged, not only dropped.
-# The refused frames of each window are one "forged" entry at the window's end (a power cut
-# loses at most one window's count, never an attack: that one is logged at once).
+# Nothing here is per frame: the links count what they refuse (link.forged), the controller
+# reads the sum. The controller keeps the state, `watch`, a plain list, and loads this module
+# only when something changed (the door, a frame refused, a burst's window over): on a board
+# it is out of the heap the rest of the time. A burst (the signed configuration's `attack`
+# refused frames within `window` seconds of the first, config.tilts) is a bus-attack event,
+# which locks only if the configuration says so: the MAC is 4 bytes, so a patient forger's
+# tries are seen and logged, not only dropped. Each window's refused frames are one "forged"
+# entry at its end (a power cut loses at most one window's count, never an attack: that one
+# is logged at once).
 from .compat import const
 
-_DOOR = "door-open"  # events.py's classes: named here so that this small module needs not load it
-_FORGED = "forged"
-_ATTACK = "bus-attack"
 ATTACK = const(20)  # config.tilts' defaults: refused frames that make a burst
-WINDOW_MS = const(10000)  # ... within this many ms
+WINDOW_MS = const(10000)  # ... within this many ms of the first
+# watch's items: DOOR(now_ms) -> True while the door is open (the board's pin, the
+# simulator's switch) or None, the door OPEN as last read, a burst's START (ms), the
+# frames REFUSED since, ALERTED (its attack logged), and the policy: ATTACK_N, WINDOW, LOCK
+DOOR, OPEN, START, REFUSED, ALERTED, ATTACK_N, WINDOW, LOCK = range(8)
 
 
-class Watch:
-    """One per controller: the door as last read, and the refused frames' window."""
+def watch(door=None, attack=ATTACK, window_ms=WINDOW_MS, lock=False):
+    """A controller's `watch` (Controller.__init__ makes the default one)."""
+    return [door, False, 0, 0, False, attack, window_ms, lock]
 
-    def __init__(self, door=None, attack=ATTACK, window_ms=WINDOW_MS, lock=False):
-        """door(now_ms): True while the door is open (the board's pin, the simulator's
-        switch), or None: no door."""
-        self.door = door
-        self.was_open = False
-        self.attack, self.window_ms, self.lock = attack, window_ms, lock
-        self.start = 0  # the window's first ms
-        self.refused = 0  # frames refused in it
-        self.alerted = False  # its attack logged
 
-    def check(self, ctrl, now, new):
-        """ctrl's safe point at `now`: `new` frames refused since the last."""
-        if self.door is not None:
-            opened = bool(self.door(now))
-            if opened and not self.was_open and _DOOR not in ctrl.locked:
-                ctrl.tilt(_DOOR, "the door was opened")
-            self.was_open = opened
-        if now - self.start >= self.window_ms:
-            if self.refused:
-                ctrl.event(_FORGED, "%d frames refused in %d s" % (self.refused, (now - self.start) // 1000))
-            self.start, self.refused, self.alerted = now, 0, False
-        if new:
-            self.refused += new
-            if self.refused >= self.attack and not self.alerted:
-                self.alerted = True
-                ctrl.tilt(_ATTACK, "%d frames refused in %d ms: forged, replayed or out of session" % (
-                    self.refused, now - self.start), self.lock)
+def check(ctrl, now, new):
+    """ctrl's safe point at `now`, something changed: `new` frames refused since the last."""
+    w = ctrl.watch
+    if w[DOOR] is not None:
+        opened = bool(w[DOOR](now))
+        if opened and not w[OPEN] and "door-open" not in ctrl.locked:
+            ctrl.tilt("door-open", "the door was opened")
+        w[OPEN] = opened
+    if w[REFUSED] and now - w[START] >= w[WINDOW]:  # a burst's window is over
+        ctrl.event("forged", "%d frames refused in %d s" % (w[REFUSED], (now - w[START]) // 1000))
+        w[REFUSED], w[ALERTED] = 0, False
+    if new:
+        if not w[REFUSED]:
+            w[START] = now
+        w[REFUSED] += new
+        if w[REFUSED] >= w[ATTACK_N] and not w[ALERTED]:
+            w[ALERTED] = True
+            ctrl.tilt("bus-attack", "%d frames refused in %d ms: forged, replayed or out of session" % (
+                w[REFUSED], now - w[START]), w[LOCK])
 
-    def shut(self, now):
-        """Whether the door is shut now (a door-open tilt is cleared only then)."""
-        return self.door is None or not self.door(now)
+
+def shut(w, now):
+    """Whether the door is shut now (a door-open tilt is cleared only then)."""
+    return w[DOOR] is None or not w[DOOR](now)

@@ -162,7 +162,7 @@ class EmulatedTable:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
-        ctrl.watch.door = lambda now: self.door
+        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
         return ctrl
 
     def open_door(self):

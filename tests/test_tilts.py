@@ -142,7 +142,8 @@ def test_a_burst_of_refused_frames_is_a_bus_attack_that_alerts_and_locks_only_if
     step(t, 11000)
     assert any(e["c"] == E.FORGED and e["d"].startswith("30 frames") for e in
                EventLog(t.events_store, KEY, "dev").since(0))
-    t.controller.watch.lock = True
+    from tapis.firmware.tilts import LOCK
+    t.controller.watch[LOCK] = True
     bus.forged += 30
     step(t, 100)
     assert t.controller.locked == [E.ATTACK]
