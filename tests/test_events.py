@@ -152,3 +152,37 @@ def test_a_power_cut_at_every_write_leaves_the_log_readable():
 def test_beside_the_journal():
     assert E.beside("/journal.bin") == "/events.bin"
     assert E.beside("/tmp/t.jnl") == "/tmp/t.jnl.events"
+
+
+def test_a_broken_log_is_set_aside_at_boot_and_the_new_one_locked(tmp_path):
+    """powerup.open_events (main.py's): the broken log kept as events.bad for the lab, a new
+    one begun with a journal-failure tilt, and this boot's power-up."""
+    from tapis.firmware.powerup import open_events
+    from tapis.firmware.store import FileStore
+    path = tmp_path / "events.bin"
+    log = EventLog(FileStore(str(path)), KEY, "dev")
+    log.log(E.POWER_UP)
+    log.log(E.FORGED, "n")
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 1
+    path.write_bytes(bytes(data))
+    got = open_events(FileStore(str(path)), KEY, "dev", crashed=2)
+    assert (tmp_path / "events.bad").read_bytes() == bytes(data)
+    assert got.locked() == [E.JOURNAL]
+    entries = EventLog(FileStore(str(path)), KEY, "dev").since(0)
+    assert [e["c"] for e in entries] == [E.JOURNAL, E.POWER_UP]
+    assert "2 crashes in a row" in entries[1]["d"]
+
+
+def test_the_bus_attack_policy_comes_from_the_signed_configuration():
+    import json
+    from tapis.firmware import config
+    from tapis.firmware.tilts import ATTACK, WINDOW_MS
+    base = {"v": 1, "game": "ecarte", "options": {}}
+    assert config.tilts(json.dumps(base).encode()) == (ATTACK, WINDOW_MS, False)
+    base["tilts"] = {"attack": 5, "window": 60, "lock": True}
+    assert config.tilts(json.dumps(base).encode()) == (5, 60000, True)
+    for bad in ({"attack": 0}, {"window": -1}, {"lock": "yes"}, [1]):
+        base["tilts"] = bad
+        with pytest.raises(config.ConfigError):
+            config.tilts(json.dumps(base).encode())
