@@ -245,6 +245,7 @@ class Controller:
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
+                self.event("shoe-fault", "fault %r" % bytes(payload))
                 self.awaiting = 0  # the shoe stopped: ask again for what is still due
                 try:
                     action = self.table.shoe_fault(bytes(payload))

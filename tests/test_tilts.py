@@ -154,8 +154,16 @@ def test_power_up_and_supervisor_actions_and_devices_are_logged():
     play(t, 1)
     t.boot()
     play(t, 2)
-    classes = [e["c"] for e in EventLog(t.events_store, KEY, "dev").since(0)]
-    assert classes.count(E.POWER_UP) == 2
+    c = t.controller
+    c.on_frame(c.route[W.SHOE], W.SHOE, 0, W.FAULT, bytes((W.EMPTY,)))  # as the shoe reports one
+    sup = with_supervisor(t)
+    step(t, 1500)
+    sup.recall(1)
+    step(t, 1500)
+    entries = EventLog(t.events_store, KEY, "dev").since(0)
+    classes = [e["c"] for e in entries]
+    assert classes.count(E.POWER_UP) == 2 and E.SHOE in classes
+    assert [e["w"] for e in entries if e["c"] == E.SUPERVISOR] == ["EMU-SUPERVISOR"]
 
 
 def test_a_ram_clear_needs_the_credential_and_begins_a_new_log_with_the_old_meters():
