@@ -146,16 +146,9 @@ class Controller:
         """An event for the log (the others' on_event); its seq (None without a log).
         Events are seldom: events.py is loaded for one and unloaded after, the log parked
         in between (plain values: EventLog.park)."""
-        if self.events is None:
-            if locks:
-                self.locked.append(cls)
-            return None
-        from .events import EventLog
-        log = EventLog(None, parked=self.events)
-        n = log.log(cls, detail, who, locks)
-        self.locked = log.locked()
-        self.events = log.park()
-        unload("events", "eventwalk")
+        from .tilts import log
+        n = log(self, cls, detail, who, locks)
+        unload("tilts", "events", "eventwalk")
         return n
 
     def apply(self, action, addr, seq):

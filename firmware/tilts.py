@@ -1,5 +1,6 @@
 # What the controller looks at its safe points (Controller._check, every 50 ms) besides the
-# devices' health: the door's pin, and the frames the links refused, counted into bursts.
+# devices' health: the door's pin, and the frames the links refused, counted into bursts;
+# and its events written to the event log (log: Controller.event, the others' on_event).
 # Nothing here is per frame: the links count what they refuse (link.forged), the controller
 # reads the sum. The controller keeps the state, `watch`, a plain list, and loads this module
 # only when something changed (the door, a frame refused, a burst's window over): on a board
@@ -43,6 +44,21 @@ def check(ctrl, now, new):
             w[ALERTED] = True
             ctrl.tilt("bus-attack", "%d frames refused in %d ms: forged, replayed or out of session" % (
                 w[REFUSED], now - w[START]), w[LOCK])
+
+
+def log(ctrl, cls, detail, who, locks):
+    """Controller.event: the entry logged, the open tilts read back; the log parked again
+    (plain values: EventLog.park), so that events.py leaves the heap with this module."""
+    if ctrl.events is None:
+        if locks:
+            ctrl.locked.append(cls)
+        return None
+    from .events import EventLog
+    ev = EventLog(None, parked=ctrl.events)
+    n = ev.log(cls, detail, who, locks)
+    ctrl.locked = ev.locked()
+    ctrl.events = ev.park()
+    return n
 
 
 def shut(w, now):
