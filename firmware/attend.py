@@ -108,18 +108,3 @@ def _empty(j):
     j.store.keep(0, 0)
     j.size = j.fed = j.number = 0
     j.starts, j.held, j.head, j.seg, j.frames = [], b"", bytes(8), None, {}
-
-
-def finish(journal_store, ev):
-    """At boot: a RAM clear that a power cut stopped before the journal was cleared (the
-    event log's RAM-clear entry names the journal's last tag, and the journal still ends
-    with it) is finished; True if it was."""
-    from binascii import hexlify
-    rc = ev.cleared if ev is not None else None
-    size = journal_store.size()
-    if rc is None or not isinstance(rc["d"], dict) or not rc["d"].get("journal") or size < 8:
-        return False
-    if hexlify(journal_store.read_at(size - 8, 8)).decode() != rc["d"]["journal"]:
-        return False
-    journal_store.keep(0, 0)
-    return True

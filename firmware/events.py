@@ -64,7 +64,7 @@ class EventLog:
         self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
         self.pads = pads(derive(key, b"events")) if key else None
         self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
-        # the open tilts' entries; the log's RAM-clear entry (attend.finish)
+        # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
         ends = [0]
         for _off, rec in self.walk(True, ends, _wanted):  # (a board's boot parses few)
@@ -76,6 +76,7 @@ class EventLog:
             self.torn = store.size() - ends[0]
             store.keep(0, ends[0])
         self.size = ends[0]
+        store.close()  # (the file read_at keeps open: not for the session)
 
     def take(self, rec):
         """A record read or written: the count, the last seq, the open tilts."""

@@ -1,5 +1,5 @@
 # The event log read through, cut and begun again (events.py's EventLog.since and .compact,
-# and a RAM clear's restart), apart: the board loads this for a request of the log
+# and a RAM clear's restart, and finished at boot), apart: the board loads this for a request of the log
 # (attend.py), a compaction or a RAM clear only, and unloads it.
 # It imports nothing of events.py: it is handed the log.
 
@@ -18,6 +18,7 @@ def since(log, seq, cls, limit):
     for e in out:
         if e["n"] in by:
             e["cleared"] = by[e["n"]]
+    log.store.close()  # (the file read_at keeps open)
     return out
 
 
@@ -53,3 +54,18 @@ def restart(log, cls, detail, who):
     log.store.keep(0, 0, out)
     log.size = len(out)
     log.take(rec)
+
+
+def finish(journal_store, ev):
+    """At boot: a RAM clear that a power cut stopped before the journal was cleared (the
+    event log's RAM-clear entry names the journal's last tag, and the journal still ends
+    with it) is finished; True if it was."""
+    from binascii import hexlify
+    rc = ev.cleared if ev is not None else None
+    size = journal_store.size()
+    if rc is None or not isinstance(rc["d"], dict) or not rc["d"].get("journal") or size < 8:
+        return False
+    if hexlify(journal_store.read_at(size - 8, 8)).decode() != rc["d"]["journal"]:
+        return False
+    journal_store.keep(0, 0)
+    return True
