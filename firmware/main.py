@@ -209,7 +209,8 @@ def main():
     ctrl.watch = watch(lambda now: door.value(), *policy)
     unload("tilts")
     wdt = watchdog()
-    store.feed = wdt.feed if wdt is not None else None  # type: ignore
+    # the journal and the event log (a FileStore each) feed it through a long copy (compaction)
+    FileStore.feed = wdt.feed if wdt is not None else None  # type: ignore
     now = 0
     last = time.ticks_ms()
     steady = False
