@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "attend", "powerup",
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "clears", "powerup",
                   "events", "eventwalk")
 
 
@@ -93,7 +93,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     supervise.py, loaded for each); events: the event log (events.py), whose open tilts
     lock the table, and a RAM clear a power cut stopped is finished from it."""
     if events is not None:
-        from .eventwalk import finish  # (a RAM clear's, attend.py)
+        from .eventwalk import finish  # (a RAM clear's, clears.py)
         finish(journal.store, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:

@@ -137,7 +137,7 @@ class Controller:
     def tilt(self, cls, detail="", locks=True):
         """A tilt (the others' on_tilt): logged; one that locks stops play at this safe point
         (no press taken, no card asked for; cards already asked for still come in) until
-        the supervisor clears it (attend.py)."""
+        the supervisor clears it (clears.py)."""
         self.event(cls, detail, None, locks)
         self.faults.append("tilt %s: %s" % (cls, detail))
         self.dirty = True

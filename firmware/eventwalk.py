@@ -1,6 +1,6 @@
 # The event log read through, cut and begun again (events.py's EventLog.since and .compact,
 # and a RAM clear's restart, and finished at boot), apart: the board loads this for a request of the log
-# (attend.py), a compaction or a RAM clear only, and unloads it.
+# (clears.py), a compaction or a RAM clear only, and unloads it.
 # It imports nothing of events.py: it is handed the log.
 
 

@@ -8,7 +8,7 @@ from . import wire as W
 from .compat import const
 from .rules import NEW_DEAL
 
-_CLEAR = const(5)  # attend.CLEAR
+_CLEAR = const(5)  # clears.CLEAR
 
 
 def withheld(game, flags):
@@ -55,10 +55,10 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
     if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
-        from .attend import on_frame as attend  # the event log, a clear (tapis events, tapis clear)
-        attend(ctrl, link, addr, ftype, payload, serial(link, addr))
+        from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
+        clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from .compat import unload
-        return unload("attend", "events", "eventwalk", "tilts")
+        return unload("clears", "events", "eventwalk", "tilts")
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)

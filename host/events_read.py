@@ -1,14 +1,14 @@
 # A table's event log on the host (tapis events, tapis clear): from a file (beside a journal
 # a board or `tapis table --journal` wrote, firmware/events.py's format), its chain checked
 # under the key the host keeps for the device its head names; or from a running table over
-# its link (EVENTS/RECORD frames, firmware/attend.py), page by page. Entries come out as
+# its link (EVENTS/RECORD frames, firmware/clears.py), page by page. Entries come out as
 # the tapis.events/1 schema's (docs/schemas/tapis.events-1.json).
 import json
 import os
 import time
 
 from tapis.firmware import wire as W
-from tapis.firmware.attend import PAGE
+from tapis.firmware.clears import PAGE
 from tapis.firmware.events import EventLog, beside
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.store import JournalError

@@ -7,7 +7,7 @@ import pytest
 
 from tapis.firmware import events as E
 from tapis.firmware import wire as W
-from tapis.firmware.attend import CLEAR
+from tapis.firmware.clears import CLEAR
 from tapis.firmware.events import EventLog
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.resume import load
@@ -197,7 +197,7 @@ def test_a_power_cut_in_a_ram_clear_after_the_new_log_finishes_it_at_boot():
         raise PowerLoss()
     t.store.keep = cut  # the power goes as the journal is cleared
     with pytest.raises(PowerLoss):
-        from tapis.firmware.attend import ram_clear
+        from tapis.firmware.clears import ram_clear
         ram_clear(ctrl, "usb")
     del t.store.keep
     assert EventLog(t.events_store, KEY, "dev").since(0)[0]["c"] == E.RAM_CLEAR

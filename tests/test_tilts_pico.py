@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tapis.firmware.attend import CLEAR
+from tapis.firmware.clears import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
 from tapis.simulator.supervisor import EmuSupervisor
 

@@ -4,7 +4,7 @@ cycle, the displays say so, and only the supervisor's credential clears it."""
 from pathlib import Path
 
 from tapis.firmware import wire as W
-from tapis.firmware.attend import CLEAR
+from tapis.firmware.clears import CLEAR
 from tapis.firmware.events import EventLog
 from tapis.firmware.hello import TEST_KEY
 from tapis.firmware.memstore import MemoryStore

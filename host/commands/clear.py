@@ -1,6 +1,6 @@
 # tapis clear: the supervisor clears a table's open tilts over its link (the credential:
 # the operator's USB, as tapis recall), or with --ram a RAM clear: meters, journal and event
-# log together, the new log's first entry the old meters' values (firmware/attend.py).
+# log together, the new log's first entry the old meters' values (firmware/clears.py).
 # Asks first (--yes does not); the table answers with the clear's own entry.
 import json
 import sys
@@ -22,7 +22,7 @@ def register(sub):
 def send_clear(port, ram, timeout=10.0, step=None):
     """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
     from tapis.firmware import wire as W
-    from tapis.firmware.attend import CLEAR
+    from tapis.firmware.clears import CLEAR
     from tapis.firmware.link import Link
     from tapis.host.events_read import answer
     link = Link(port, W.DEV_HOST, b"tapis-clear")

@@ -1,4 +1,4 @@
-# The attendant's side of the tilts (SPEC §8's credential first: recall.py checks it, then
+# The supervisor's side of the tilts, the clears (SPEC §8's credential first: recall.py checks it, then
 # loads this for the frame and unloads it after):
 #   EVENTS [since: 4 bytes]   the event log's entries after `since` (tapis events --port)
 #   BUTTON [CLEAR, 0]         clear the open tilts (tapis clear), logged with who
