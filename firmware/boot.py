@@ -16,7 +16,8 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest")
+    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "clears", "powerup",
+                  "events", "eventwalk")
 
 
 def _deal_start(inputs):
@@ -75,12 +76,25 @@ def configured(journal, name, options, signed, u):
                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
-def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None, supervisor=frame):
+def _attach(ctrl, events):
+    """The event log given to the controller, and the tilts open in it: a lock survives a reboot."""
+    if events is not None:
+        ctrl.events = events.park()  # (events.py is unloaded with the boot's modules)
+        ctrl.locked = events.locked()
+    return ctrl
+
+
+def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None, supervisor=frame,
+          events=None):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
     authorised the configuration (name, options), journaled when it changes; supervisor:
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
-    supervise.py, loaded for each)."""
+    supervise.py, loaded for each); events: the event log (events.py), whose open tilts
+    lock the table, and a RAM clear a power cut stopped is finished from it."""
+    if events is not None:
+        from .eventwalk import finish  # (a RAM clear's, clears.py)
+        finish(journal.store, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
@@ -92,7 +106,8 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
             link = route.get(addr)
             if link is not None:
                 link.restore(addr, frames[addr][0], frames[addr][1])
-        ctrl = Controller(table, route, journal, resumed=True, keep_log=keep_log, supervisor=supervisor)
+        ctrl = _attach(Controller(table, route, journal, resumed=True, keep_log=keep_log, supervisor=supervisor),
+                       events)
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
@@ -102,4 +117,4 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor)
+    return _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor), events)

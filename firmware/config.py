@@ -35,6 +35,22 @@ def parse(raw):
     return game, options
 
 
+def tilts(raw):
+    """The bus-attack policy from config.json's bytes: (refused frames that make an attack,
+    within how many ms, whether it locks the table), from its optional
+    "tilts": {"attack": n, "window": seconds, "lock": true or false}; tilts.py's defaults
+    (alert only) for what it leaves out."""
+    from .tilts import ATTACK, WINDOW_MS
+    t = json.loads(raw).get("tilts") or {}
+    if not isinstance(t, dict):
+        raise ConfigError("config.json: tilts is not an object")
+    a, w, lock = t.get("attack", ATTACK), t.get("window", WINDOW_MS // 1000), t.get("lock", False)
+    if not (type(a) is int and 0 < a < 65536 and type(w) is int and 0 < w <= 3600
+            and lock in (True, False)):
+        raise ConfigError("config.json: tilts wants attack 1..65535 frames, window 1..3600 s, lock true or false")
+    return a, w * 1000, lock
+
+
 def load(path):
     try:
         with open(path, "rb") as f:

@@ -4,7 +4,7 @@
 # handed Links routed by device address. The supervisor's frames it hands to whoever
 # built it (supervisor.py): recall and the supervisor's commands sit above this loop.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .devices import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
@@ -72,6 +72,13 @@ class Controller:
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
+        # the tilts (tilts.py): the event log parked (events.py, or None: kept in memory only),
+        # the open tilts' classes (play stops while any is open), the door and the bursts
+        self.events = None
+        self.locked = []
+        self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
+        self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
+        self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
@@ -127,6 +134,23 @@ class Controller:
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
+    def tilt(self, cls, detail="", locks=True):
+        """A tilt (the others' on_tilt): logged; one that locks stops play at this safe point
+        (no press taken, no card asked for; cards already asked for still come in) until
+        the supervisor clears it (clears.py)."""
+        self.event(cls, detail, None, locks)
+        self.faults.append("tilt %s: %s" % (cls, detail))
+        self.dirty = True
+
+    def event(self, cls, detail="", who=None, locks=False):
+        """An event for the log (the others' on_event); its seq (None without a log).
+        Events are seldom: events.py is loaded for one and unloaded after, the log parked
+        in between (plain values: EventLog.park)."""
+        from .tilts import log
+        n = log(self, cls, detail, who, locks)
+        unload("tilts", "events", "eventwalk")
+        return n
+
     def apply(self, action, addr, seq):
         """Apply a rules action and journal it with who sent it; its events (IllegalAction
         changes nothing)."""
@@ -144,15 +168,23 @@ class Controller:
         n = 0
         for link in self.links:
             n += link.forged
-        if n > self.forged:  # refused by the links, never acted on: counted, and shown
-            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % (n - self.forged))
+        new = n - self.forged
+        if new > 0:  # refused by the links, never acted on: counted, and shown
+            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % new)
             self.forged = n  # (outgoing.refresh shows it)
+        w = self.watch  # the door as last read, a burst of refused frames: tilts.py, loaded if changed
+        if new > 0 or w[1] != bool(w[0] is not None and w[0](self.now)) or w[3] and self.now - w[2] >= w[6]:
+            from .tilts import check
+            check(self, self.now, max(0, new))
+            unload("tilts")
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
                 self.faults.append(bad)
+                self.event("device-lost", bad)
             if a != W.SHOE and link.lost(a):  # back or reset: its view is sent again, whole
+                self.event("device-rebooted", "device 0x%02x is back or was reset" % a)
                 for d in self.seats + [self.board]:
                     if d.addr == a:
                         d.reset()
@@ -177,7 +209,7 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE:
+        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or addr == W.SUPERVISOR or addr == W.HOST:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:
                 return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))
@@ -185,6 +217,9 @@ class Controller:
         elif W.PANEL <= addr < W.PANEL + 8 and ftype == W.BUTTON and len(payload) == 2:
             t = self.table
             seat, button = addr - W.PANEL, payload[0]
+            if self.locked and seat < t.SEATS:  # a tilt stopped play: nothing is taken
+                t.refuse(seat, "the table is locked (%s): the supervisor must clear it" % self.locked[0])
+                return
             if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
                 self.error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
                             "seat %d button %d: not of this table's panels" % (seat, button))
@@ -203,6 +238,7 @@ class Controller:
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
+                self.event("shoe-fault", "fault %r" % bytes(payload))
                 self.awaiting = 0  # the shoe stopped: ask again for what is still due
                 try:
                     action = self.table.shoe_fault(bytes(payload))

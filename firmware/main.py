@@ -117,13 +117,15 @@ def make_room(store, key, ident):
 
 
 def crashes(add):
-    """How many resets in a row came from a crash (add: one more; else clear)."""
+    """How many resets in a row came from a crash (add: one more; False: clear; None: read)."""
     n = 0
     try:
         with open(_CRASHES) as f:
             n = int(f.read() or 0)
     except (OSError, ValueError):
         pass
+    if add is None:
+        return n
     n = n + 1 if add else 0
     try:
         if n:
@@ -157,7 +159,9 @@ def main():
 
     try:
         game, options = config.load(boards.CONFIG)
-    except config.ConfigError as e:
+        with open(boards.CONFIG, "rb") as f:
+            policy = config.tilts(f.read())
+    except (config.ConfigError, OSError, ValueError) as e:
         halt(led, ["configuration refused: %s" % e])
         return
     game = str(game)
@@ -166,7 +170,9 @@ def main():
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
-    full = make_room(store, key, ident)
+    full = make_room(store, key, ident)  # (the journal only: a full filesystem never cuts the event log)
+    from .powerup import open_events  # boot-only: boot.unload frees it
+    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None))
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
     # before any UART is opened; the journal is checked as it is read (boot.build: the
@@ -183,8 +189,10 @@ def main():
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
         ctrl = boot.build(route, Journal(store, held=True, key=key, device=ident), game, options,
-                          keep_log=False, signed=config.signer() or "unsigned")
+                          keep_log=False, signed=config.signer() or "unsigned", events=events)
     except JournalError as e:
+        if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
+            events.log("journal-failure", "journal refused: %s" % e, None, True)
         # a broken chain: the table does not play and nothing clears it; the operator
         # copies the journal off, then moves it aside (tapis board journal --move-aside)
         halt(led, ["journal refused: %s" % e, "the table refuses to play: export the journal, then "
@@ -196,8 +204,13 @@ def main():
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
+    from .tilts import watch
+    door = Pin(cfg["door"], Pin.IN, Pin.PULL_UP)
+    ctrl.watch = watch(lambda now: door.value(), *policy)
+    unload("tilts")
     wdt = watchdog()
-    store.feed = wdt.feed if wdt is not None else None  # type: ignore
+    # the journal and the event log (a FileStore each) feed it through a long copy (compaction)
+    FileStore.feed = wdt.feed if wdt is not None else None  # type: ignore
     now = 0
     last = time.ticks_ms()
     steady = False

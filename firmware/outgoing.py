@@ -10,6 +10,16 @@ _RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come 
 _EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame
 _POLL_TURN_MS = const(10)  # the bus polls the panel of a seat whose turn it is this often
 _POLL_IDLE_MS = const(100)  # ... the others' (a player may abandon or bet at any time)
+_RECALL_MS = const(5000)  # the displays say "recall" this long after a recall (AGCO 13.1.4)
+
+
+def mode_of(ctrl):
+    """What the displays say of the table's mode: locked (the open tilts), recall, or None."""
+    if ctrl.locked:
+        return "locked: " + ", ".join(ctrl.locked)
+    if ctrl.now - ctrl.recalled < _RECALL_MS:
+        return "recall"
+    return None
 
 
 def feed_shoe(ctrl, now_ms):
@@ -23,6 +33,7 @@ def feed_shoe(ctrl, now_ms):
         # here, not in Controller._check, so that no DRAW goes out between its return and the
         # re-ask (asking twice over-draws).
         ctrl.reask = True  # once its cards in flight are in
+        ctrl.event("device-rebooted", "the shoe is back or was reset")
     if ctrl.reask and ready:
         ctrl.reask, ctrl.awaiting = False, 0
     if ctrl.awaiting:
@@ -31,8 +42,8 @@ def feed_shoe(ctrl, now_ms):
         quiet = now_ms - link.heard(W.SHOE)
         if now_ms - ctrl.asked_ms < _RESEND_MS or quiet < _RESEND_MS:
             return
-    if not ready:
-        return  # not greeted yet, dead, or cards it had in flight still coming
+    if not ready or ctrl.locked:
+        return  # not greeted yet, dead, or cards it had in flight still coming; or a tilt
     ctrl.resuming = ctrl.voided = False
     n, pack = ctrl.game.cards_due()
     if pack:
@@ -46,11 +57,18 @@ def refresh(ctrl):
     if ctrl.bus is not None and not ctrl.bus.free():
         return  # a device is answering: its presses are taken together, then shown
     now = ctrl.now
+    mode = mode_of(ctrl)  # locked (by a tilt), recall, or None: every display says it
+    if mode != ctrl.mode_seats:
+        ctrl.dirty = True
     if ctrl.dirty:
         ctrl.dirty = False
+        ctrl.mode_seats = mode
         fast = []
         for s, d in enumerate(ctrl.seats):
             view = ctrl.table.view(s)
+            if mode is not None:
+                view = dict(view)
+                view["mode"] = mode
             if view.get("turn"):
                 fast.append(s)
             d.show(view, now)
@@ -77,13 +95,22 @@ def refresh(ctrl):
         view = {"n": ctrl.sent, "events": [ctrl.game.public(e) for e in chunk]}
         if ctrl.forged:
             view["refused"] = ctrl.told = ctrl.forged
+        if mode is not None:
+            view["mode"] = mode
+        ctrl.mode_shown = mode
         board.show(view, now)
         ctrl.shown += len(chunk)
         ctrl.sent += len(chunk)
-    if ctrl.told != ctrl.forged and board.want is None and not board.link.waiting(board.addr) \
-            and now - board.at >= board.every:  # frames refused, and no events to go with
-        board.show({"n": ctrl.sent, "events": [], "refused": ctrl.forged}, now)
-        ctrl.told = ctrl.forged
+    if (ctrl.told != ctrl.forged or ctrl.mode_shown != mode) and board.want is None and \
+            not board.link.waiting(board.addr) and now - board.at >= board.every:
+        # frames refused, or the mode changed, and no events to go with
+        view = {"n": ctrl.sent, "events": []}
+        if ctrl.forged:
+            view["refused"] = ctrl.forged
+        if mode is not None:
+            view["mode"] = mode
+        board.show(view, now)
+        ctrl.told, ctrl.mode_shown = ctrl.forged, mode
     if not ctrl.keep_log and ctrl.shown:
         del log[:ctrl.shown]
         ctrl.shown = 0

@@ -5,7 +5,10 @@
 import json
 
 from . import wire as W
+from .compat import const
 from .rules import NEW_DEAL
+
+_CLEAR = const(5)  # clears.CLEAR
 
 
 def withheld(game, flags):
@@ -51,6 +54,11 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
+    if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
+        from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
+        clears(ctrl, link, addr, ftype, payload, serial(link, addr))
+        from .compat import unload
+        return unload("clears", "events", "eventwalk", "tilts")
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
@@ -74,8 +82,11 @@ def answer(self, link, addr, last):
             games[-1] = json.dumps(g).encode()
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
+    who = serial(link, addr)
     if self.journal is not None:  # who recalled, and how much (tapis recall shows it)
-        self.journal.write({"k": "s", "do": "recall", "who": serial(link, addr), "n": len(games)})
+        self.journal.write({"k": "s", "do": "recall", "who": who, "n": len(games)})
+    self.event("supervisor", "recall of %d games" % len(games), who)
+    self.recalled = self.now  # the displays say so (outgoing.mode_of)
     for i, g in enumerate(games):
         n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
         for k in range(n):

@@ -49,6 +49,7 @@ def command(ctrl, who, addr, ftype, payload, seq=None):
     finally:
         unload("limits")  # écarté's, loaded for this command only
     ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
+    ctrl.event("supervisor", "%s %r" % (kind, args), who)
 
 
 def void(ctrl, who):
@@ -99,3 +100,4 @@ def void(ctrl, who):
     ctrl.resuming = ctrl.voided = True  # what the shoe had in flight is not the new deal's
     ctrl.dirty = True
     ctrl.faults.append(why)
+    ctrl.event("supervisor", "void", who)

@@ -10,6 +10,8 @@
 #   host -> board  "S" now_ms:u32 n:u16 m:u16 shoe[n] bus[m]   what each UART received,
 #                                                  then one controller step
 #                  "Q"                             quit (after the last reply)
+#                  "D" open:u8                     the door's switch (no reply; read at the
+#                                                  controller's safe points, as a board's pin)
 #   board -> host  "TAPIS-VBOARD 1 %10d\n"         once, when ready: the heap it then
 #                                                  holds (with --heap; the firmware's
 #                                                  modules and the fresh table), else 0
@@ -88,8 +90,13 @@ def new_controller(name, kw, shoe, bus, journal):
     from .hello import TEST_KEY  # the emulated table's devices are paired with it
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
-    # the test key is the table's device key too: the journal is chained under it
-    ctrl = boot.build(route, Journal(store, key=TEST_KEY, device="vboard"), name, options, keep_log=False)
+    # the test key is the table's device key too: the journal is chained under it, and
+    # the event log beside it (its open tilts lock the table across a power cycle)
+    from .events import beside
+    from .powerup import open_events
+    events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard")
+    ctrl = boot.build(route, Journal(store, key=TEST_KEY, device="vboard"), name, options, keep_log=False,
+                      events=events)
     from .compat import unload
     unload("hello")
     boot.unload()
@@ -120,6 +127,8 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
         return events
 
     ctrl.game.apply = apply
+    door = bytearray(1)
+    ctrl.watch[0] = lambda now: door[0]  # (tilts.DOOR)
     high = steps = 0
     if heap:
         gc.collect()
@@ -133,6 +142,9 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
             shoe.inbox = read_exactly(stdin, n) if n else b""
             port.inbox = read_exactly(stdin, m) if m else b""
             ctrl.step(now)
+        elif op == b"D":
+            door[0] = read_exactly(stdin, 1)[0]
+            continue
         elif op != b"Q":
             raise ValueError("bad envelope %r" % (op,))
         report = [repr(x).encode() for x in applied]  # (pieces: not one block of the board's heap)

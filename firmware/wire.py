@@ -29,6 +29,7 @@ WHOLE = const(0x31)  # display -> controller: [] its view did not decode: the ne
 RECALL = const(0x50)  # host -> controller: [last n games]
 RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a game's JSON
 RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
+EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's entries after it, in RECORDs
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]

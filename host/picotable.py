@@ -26,6 +26,7 @@ from tapis.simulator.table import EmulatedTable, StalledTable  # noqa: F401
 from tapis.simulator.vboard import ParityError
 
 BUS_DE_GPIO = 6  # firmware/boards.py: the RS-485 transceiver's driver enable
+DOOR_GPIO = 7  # ... the door's switch (undriven, rp2040js reads it low: shut)
 
 
 class PicoBridge:
@@ -82,6 +83,8 @@ class PicoTable(EmulatedTable):
     def boot(self, ms=BOOT_MS):
         """Power cycle the board and step until its game reports; the emulated ms it took."""
         self.pico.power_cycle()
+        if self.door:  # a new chip: its door pin driven again
+            self.pico.set_input(DOOR_GPIO, 1)
         for _addrs, end in self.wires:
             end.inbox.clear()  # what the UARTs had buffered went with the power
             end.tx.clear()
@@ -151,6 +154,15 @@ class PicoTable(EmulatedTable):
     def power_cycle(self):
         """Power off and on in the middle of play; the emulated ms the resume took."""
         return self.boot()
+
+    def open_door(self):
+        """The door's switch opens: its pin (boards.py, GP7) reads high at the next safe point."""
+        self.door = True
+        self.pico.set_input(DOOR_GPIO, 1)
+
+    def close_door(self):
+        self.door = False
+        self.pico.set_input(DOOR_GPIO, 0)
 
     def identity(self):
         """(device key, device id) the flashed board chains its journal under, read off it

@@ -40,7 +40,7 @@ class StalledTable(RuntimeError):
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
-                 shoe=None, bus=None, pacer=None, device_key=None):
+                 shoe=None, bus=None, pacer=None, device_key=None, events=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
         "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
@@ -50,8 +50,13 @@ class EmulatedTable:
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
         pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
         device_key: the board's device key, which the bus devices are paired with
-        (hello.TEST_KEY unless given; False: a bus without pairing, as issue 11 built it)."""
+        (hello.TEST_KEY unless given; False: a bus without pairing, as issue 11 built it).
+        events: a firmware EventLog beside the journal (its open tilts lock the table);
+        the table's door is `door` (open_door(), close_door()), read at the controller's
+        safe points as a board reads its pin."""
         self.journal = journal
+        self.events = events
+        self.door = False
         self.pacer = pacer
         self.name = game
         self.package = find(game)
@@ -146,13 +151,27 @@ class EmulatedTable:
                 for w in self.lines}
 
     def _controller(self):
-        """The firmware controller on this process (built from the journal if it has one)."""
+        """The firmware controller on this process (built from the journal if it has one),
+        its door this table's, a power-up in its event log."""
+        if self.events is not None:
+            self.events.log("power-up", "the emulated table started")
         if self.journal is not None:
             from tapis.firmware.boot import build
-            ctrl = build(self.route(), self.journal, self.name, self.game.options)
+            ctrl = build(self.route(), self.journal, self.name, self.game.options, events=self.events)
             self.game, self.table = ctrl.game, ctrl.table
-            return ctrl
-        return Controller(self.table, self.route(), supervisor=frame)
+        else:
+            ctrl = Controller(self.table, self.route(), supervisor=frame)
+            if self.events is not None:
+                ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
+        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
+        return ctrl
+
+    def open_door(self):
+        """The table's door opened (its switch): a tilt at the controller's next safe point."""
+        self.door = True
+
+    def close_door(self):
+        self.door = False
 
     def run(self, until, on_events=None):
         """Step the table until until(game) is true; on_events(new events) as they come.

@@ -149,6 +149,13 @@ class VirtualBoard:
         self.steps += 1
         return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
 
+    def set_door(self, opened):
+        """The table's door switch (firmware/vboard.py's "D"): read at the board's next safe point."""
+        try:
+            self.proc.stdin.write(b"D" + bytes((1 if opened else 0,)))
+        except BrokenPipeError:
+            self._fail("the virtual board closed its input")
+
     def power_off(self):
         """The power goes, between two steps: the process is killed; what its journal
         wrote stays in `flash` (the unix port), what it held in memory is lost."""

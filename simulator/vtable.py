@@ -91,9 +91,19 @@ class VirtualBoardTable(EmulatedTable):
                                   unix_heap=self.unix_heap, flash=old.flash, rom=self.rom,
                                   frozen=self.frozen)
         self.controller.board = self.board
+        if self.door:
+            self.board.set_door(True)
         self.controller.resumed = True
         self.resumes += 1
         return self.board.resident
+
+    def open_door(self):
+        self.door = True
+        self.board.set_door(True)
+
+    def close_door(self):
+        self.door = False
+        self.board.set_door(False)
 
     def close(self):
         """Stop the board; return its heap high-water mark (0 unless heap=True)."""

@@ -55,6 +55,7 @@ class Rig(EmulatedTable):
         self.store = store if store is not None else MemoryStore()
         self.resets = 0
         self.held = held
+        self.events_store = kw.pop("events_store", None)
         EmulatedTable.__init__(self, seed, game, options, **kw)
 
     def _controller(self):
@@ -63,7 +64,13 @@ class Rig(EmulatedTable):
             if hasattr(end, "tx"):
                 end.tx.clear()  # and what it had still to send
         self.journal = Journal(self.store, held=self.held, key=self.journal_key, device=self.device)
-        ctrl = build(self.route(), self.journal, self.name, self.options)
+        events = getattr(self, "events_store", None)  # an event log beside the journal
+        if events is not None:
+            from tapis.firmware.events import EventLog
+            self.events = EventLog(events, self.journal_key, self.device)
+            self.events.log("power-up")
+        ctrl = build(self.route(), self.journal, self.name, self.options, events=self.events)
+        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
         self.game = ctrl.game
         return ctrl
 

@@ -191,6 +191,14 @@ def _devices(args, options):
                               % (args.journal, j.last["game"], args.game, j.last["game"]))
         args.resumes = j.last is not None
         extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
+        from tapis.firmware.events import EventLog, beside  # the event log beside it, as a board keeps
+        try:
+            extra["events"] = events = EventLog(FileStore(beside(args.journal)), key, device)
+        except JournalError as e:
+            args.parser.error("--journal %s: its event log %s: %s" % (args.journal, beside(args.journal), e))
+        if events.locked():
+            args.parser.error("--journal %s: the table is locked (%s): see tapis events --journal %s"
+                              % (args.journal, ", ".join(events.locked()), args.journal))
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.realtable import Pacer, TextShoe

@@ -119,6 +119,12 @@ class EmulatedPico(Runner):
         """The runner's counters (instructions, bytes lost on the wires, ...)."""
         return self.lockstep(b"T")
 
+    def set_input(self, pin, value):
+        """Drive the input pin `pin` high (1) or low (0) from outside the chip, as a switch
+        wired to it (the door's: firmware/boards.py); no reply, from the next step on. A power
+        cycle starts a new chip: drive it again."""
+        self.send_request(b"G" + bytes((pin, 1 if value else 0)))
+
     def save_flash(self):
         self.lockstep(b"W")
 

@@ -294,6 +294,8 @@ export class Pico {
   }
 
   feed(i, bytes) { if (bytes.length) this.lines[i].feed(bytes); }
+  /** Drive an input pin from outside the chip (a switch): high or low. */
+  setInput(pin, value) { this.mcu.gpio[pin].setInputValue(!!value); }
   feedUsb(bytes) {
     for (const b of bytes) this.usbIn.push(b);
     if (this.usbIn.length && this.usbWaiting !== null) {

@@ -98,9 +98,10 @@ function fill(block) {
 function parse() {
   if (!inbuf.length) return null;
   const op = String.fromCharCode(inbuf[0]);
-  const head = op === "S" ? 17 : op === "I" ? 13 : 1;
+  const head = op === "S" ? 17 : op === "I" ? 13 : op === "G" ? 3 : 1;
   if (inbuf.length < head) return null;
   const req = { op };
+  if (op === "G") { req.pin = inbuf[1]; req.value = inbuf[2]; inbuf = inbuf.subarray(3); return req; }
   if (head > 1) {
     let p = 1;
     if (op === "S") { req.us = inbuf.readUInt32BE(p); p += 4; }
@@ -164,6 +165,7 @@ for (;;) {
       if (pico.resetRequested) afterReset();
       reply();
     } else if (req.op === "I") feed(req.data);
+    else if (req.op === "G") pico.setInput(req.pin, req.value); // an input pin driven (the door's switch)
     else if (req.op === "F") { free = true; wall0 = performance.now(); emu0 = last = pico.nanos; }
     else if (req.op === "L") { free = false; reply(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
     else if (req.op === "W") { save(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }

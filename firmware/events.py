@@ -1,0 +1,202 @@
+# The table's classified event log, beside the journal (/events.bin on a board, `beside`):
+# power-ups, resets, tilts, refused frames, supervisor actions, clears; `tapis events` reads
+# it. The open tilts (an entry that locks, not cleared) come back from it at boot: a lock
+# survives a power cycle. Records are framed and chained as the journal's (store.py), under
+# mac.derive(device key, b"events"); unkeyed: hashed, not chained. docs/protocol.md ("Event
+# log records"): a head, then entries {"k": "e", "n": seq, "t": clock, "c": class, "d":
+# detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared}. The clock ("u" in
+# the head): "s", time.time() (the board's RTC: a Pico's counts from 2021-01-01 at power-up
+# unless set), or "ms", a simulated table's. The last KEEP entries at least are kept (the
+# open tilts cut carried by the new head: never lost). A torn last record is dropped at
+# open; any other break is a JournalError.
+import json
+from hashlib import sha256
+
+from .compat import const
+from .mac import derive, keyed, pads
+from .store import JournalError
+
+_MAGIC = const(0x4B)
+_CHAIN = const(0x4C)
+_CHK = const(0x5A)
+KEEP = const(1000)
+_SLACK = const(250)
+
+# the classes (tapis events --class)
+POWER_UP, WATCHDOG, RAM, JOURNAL = "power-up", "watchdog", "ram-error", "journal-failure"
+CHECK_FAILED, CHECK_PASSED, SHOE, DECK = "check-failed", "check-passed", "shoe-fault", "deck-count"
+DEVICE_LOST, DEVICE_REBOOTED, FORGED, ATTACK = "device-lost", "device-rebooted", "forged", "bus-attack"
+SUPERVISOR, DOOR, METER, CLEAR, RAM_CLEAR = "supervisor", "door-open", "meter-repaired", "clear", "ram-clear"
+CLASSES = (POWER_UP, WATCHDOG, RAM, JOURNAL, CHECK_FAILED, CHECK_PASSED, SHOE, DEVICE_LOST,
+           DEVICE_REBOOTED, FORGED, ATTACK, SUPERVISOR, DOOR, METER, CLEAR, DECK, RAM_CLEAR)
+LOCKS = (RAM, CHECK_FAILED, JOURNAL, DOOR, DECK)  # tilts that lock the table
+
+
+def beside(journal):
+    """The event log's path beside a journal's: /journal.bin -> /events.bin, else PATH.events."""
+    return journal[:-11] + "events.bin" if journal.endswith("journal.bin") else journal + ".events"
+
+
+def _wanted(body):
+    """Whether the boot must parse an entry: a tilt, a clear, a RAM clear."""
+    return b'"l"' in body or b'"x"' in body or b"ram-clear" in body
+
+
+def _clock():
+    import time
+    return int(time.time())
+
+
+class EventLog:
+    """The event log on a store (store.py's interface): read and checked when made."""
+
+    def __init__(self, store, key=None, device="", clock=None, unit="s", parked=None):
+        """key: the device key (None: unkeyed, hashed); clock(): the time an entry is given,
+        in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
+        it without reading the store again (the board's controller keeps only that between
+        two events, and this module out of its heap: Controller.event)."""
+        self.torn = 0
+        if parked is not None:
+            (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
+             self.count, self.seq, self.open, self.cleared) = parked
+            self.clock = self.clock or _clock
+            return
+        self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
+        self.pads = pads(derive(key, b"events")) if key else None
+        self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
+        # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
+        self.open, self.cleared = [], None
+        ends = [0]
+        for _off, rec in self.walk(True, ends, _wanted):  # (a board's boot parses few)
+            if rec is None:
+                self.count += 1
+            else:
+                self.take(rec)
+        if ends[0] < store.size():  # a power cut in the last write: drop what it left
+            self.torn = store.size() - ends[0]
+            store.keep(0, ends[0])
+        self.size = ends[0]
+        store.close()  # (the file read_at keeps open: not for the session)
+
+    def take(self, rec):
+        """A record read or written: the count, the last seq, the open tilts."""
+        if rec["k"] == "h":
+            self.unit = rec.get("u", self.unit)
+            self.open = list(rec.get("o", ()))
+            self.count = 0
+            for e in self.open:
+                self.seq = max(self.seq, e["n"])
+            return
+        self.count += 1
+        self.seq = rec["n"]
+        if rec["c"] == RAM_CLEAR:
+            self.cleared = rec
+        if rec.get("l"):
+            self.open.append(rec)
+        for n in rec.get("x", ()):
+            self.open = [e for e in self.open if e["n"] != n]
+
+    def walk(self, check=True, ends=None, parse=None):
+        """(offset, record) from the head, the chain checked (check); ends[0]: where the last
+        whole record ends. parse(payload): whether to parse a payload (else the record is
+        None); the head and the last are always parsed."""
+        st = self.store
+        size, off, head, i = st.size(), 0, bytes(8), 0
+        p = self.pads
+        feed = getattr(st, "feed", None)
+        while off + 4 <= size:
+            h = st.read_at(off, 4)
+            n = h[1] << 8 | h[2]
+            t = 8 if h[0] == _CHAIN else 4
+            if h[0] != (_CHAIN if p is not None else _MAGIC) or h[3] != h[1] ^ h[2] ^ _CHK:
+                raise JournalError("event log corrupt at entry %d (byte %d): not a record" % (i, off))
+            end = off + 4 + n + t
+            if end > size:
+                break  # torn
+            body = st.read_at(off + 4, n)
+            if check:
+                tag = st.read_at(end - t, t)
+                msg = bytes(h) + body
+                want = keyed(p, head, msg)[:8] if p is not None else sha256(msg).digest()[:4]
+                if want != tag:
+                    raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
+                head = tag
+            if ends is not None:
+                ends[0] = end
+            if i == 0 or end == size or parse is None or parse(body):
+                try:
+                    rec = json.loads(body)
+                    if i == 0 and rec.get("k") != "h":
+                        raise ValueError
+                except (ValueError, AttributeError):
+                    raise JournalError("event log corrupt at entry %d (byte %d): not its JSON" % (i, off))
+                if i == 0 and p is not None:
+                    head = bytes(rec["p"]) if rec["p"] else head
+            else:
+                rec = None
+            yield off, rec
+            off, i = end, i + 1
+            if feed is not None and i & 63 == 0:
+                feed()
+        if check:
+            self.head = head
+
+    def frame(self, rec):
+        """A record's bytes (a keyed log's chain moves on to its tag)."""
+        body = json.dumps(rec).encode()
+        n = len(body)
+        h = bytes((_CHAIN if self.pads is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
+        if self.pads is not None:
+            t = self.head = keyed(self.pads, self.head, h + body)[:8]
+        else:
+            t = sha256(h + body).digest()[:4]
+        return h + body + t
+
+    def rehead(self, prev, carried):
+        """A head's bytes: the tag the next entry chains from (prev), the open tilts carried."""
+        self.head = bytes(8)
+        return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried})
+
+    def log(self, cls, detail="", who=None, locks=False, cleared=None):
+        """Append an entry (at once: events are seldom, and a tilt must outlive a power
+        cut); its sequence number."""
+        self.seq += 1
+        rec = {"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail}
+        for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
+            if v is not None:
+                rec[k] = v
+        out = (b"" if self.size else self.rehead(b"", [])) + self.frame(rec)  # a fresh log: its head first
+        self.store.append(out)
+        self.size += len(out)
+        self.take(rec)
+        if self.count >= KEEP + _SLACK:
+            self.compact()
+        return self.seq
+
+    def park(self):
+        """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
+        return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
+                self.head, self.size, self.count, self.seq, self.open, self.cleared]
+
+    def locked(self):
+        """The open tilts' classes, oldest first."""
+        return [e["c"] for e in self.open]
+
+    def clear(self, who, classes=None, detail=""):
+        """Clear the open tilts (those of `classes` only, if given), logged as a clear that
+        names them and who; its seq, or None when nothing was open."""
+        gone = [e["n"] for e in self.open if classes is None or e["c"] in classes]
+        if not gone:
+            return None
+        return self.log(CLEAR, detail or "cleared " + ", ".join(
+            "%s #%d" % (e["c"], e["n"]) for e in self.open if e["n"] in gone), who, cleared=gone)
+
+    def since(self, seq=0, cls=None, limit=None):
+        """The entries after seq (of class cls, at most limit), each with "cleared": who cleared it."""
+        from .eventwalk import since
+        return since(self, seq, cls, limit)
+
+    def compact(self, keep=KEEP):
+        """Keep the last `keep` entries under a new head that carries the open tilts cut."""
+        from .eventwalk import compact
+        compact(self, keep)

@@ -1,0 +1,61 @@
+# tapis clear: the supervisor clears a table's open tilts over its link (the credential:
+# the operator's USB, as tapis recall), or with --ram a RAM clear: meters, journal and event
+# log together, the new log's first entry the old meters' values (firmware/clears.py).
+# Asks first (--yes does not); the table answers with the clear's own entry.
+import json
+import sys
+
+from tapis.host import args as A
+
+
+def register(sub):
+    p = sub.add_parser("clear", help="clear a table's tilts (the supervisor's), or a RAM clear with --ram")
+    p.add_argument("--port", metavar="URL", required=True, help="the table's link (pyserial URL): the operator's USB")
+    p.add_argument("--ram", action="store_true",
+                   help="a RAM clear: the meters, the journal (every game) and the event log, together")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--json", action="store_true", help="the answer as one tapis.events/1 document")
+    p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
+    p.set_defaults(func=run, parser=p)
+
+
+def send_clear(port, ram, timeout=10.0, step=None):
+    """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
+    from tapis.firmware import wire as W
+    from tapis.firmware.clears import CLEAR
+    from tapis.firmware.link import Link
+    from tapis.host.events_read import answer
+    link = Link(port, W.DEV_HOST, b"tapis-clear")
+    link.send(W.HOST, W.BUTTON, bytes((CLEAR, 1 if ram else 0)))
+    return answer(link, timeout, step)
+
+
+def run(args):
+    from tapis.host.events_read import document, line
+    what = ("a RAM clear of %s: its meters, its journal (every game) and its event log" if args.ram
+            else "clear the open tilts of %s") % args.port
+    if not args.yes:
+        sys.stderr.write("tapis clear: %s? [y/N] " % what)
+        sys.stderr.flush()
+        reply = sys.stdin.readline().strip().lower()
+        if reply not in ("y", "yes"):
+            sys.stderr.write("tapis clear: nothing cleared\n")
+            return 1
+    try:
+        from tapis.host.ports import open_port
+        got = send_clear(open_port(args.port), args.ram, args.timeout)
+    except TimeoutError as e:
+        sys.stderr.write("tapis clear: %s (the table answers the operator's link only)\n" % e)
+        return 2
+    except OSError as e:
+        sys.stderr.write("tapis clear: cannot open %s: %s\n" % (args.port, e.strerror or e))
+        return 2
+    doc = document(args.port, got)
+    if args.json:
+        print(json.dumps(doc))
+    elif not got:
+        print("nothing to clear: no tilt is open")
+    else:
+        for e in doc["entries"]:
+            print(line(e))
+    return 0

@@ -1,0 +1,121 @@
+# A table's event log on the host (tapis events, tapis clear): from a file (beside a journal
+# a board or `tapis table --journal` wrote, firmware/events.py's format), its chain checked
+# under the key the host keeps for the device its head names; or from a running table over
+# its link (EVENTS/RECORD frames, firmware/clears.py), page by page. Entries come out as
+# the tapis.events/1 schema's (docs/schemas/tapis.events-1.json).
+import json
+import os
+import time
+
+from tapis.firmware import wire as W
+from tapis.firmware.clears import PAGE
+from tapis.firmware.events import EventLog, beside
+from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.store import JournalError
+
+SCHEMA = "tapis.events/1"
+
+
+def log_path(path):
+    """The event log for a path: the log beside a journal, or the path itself if it is one."""
+    near = beside(path)
+    return near if os.path.exists(near) else path
+
+
+def from_file(path, key_file=None):
+    """(the log's head: device, unit, the open tilts; its entries) of an event log file.
+    JournalError if it is not one or its chain is broken; KeyError if the host has no key
+    for the device it names."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 4 or data[0] not in (0x4B, 0x4C):
+        raise JournalError("%s is not an event log (nor a journal beside one)" % path)
+    n = data[1] << 8 | data[2]
+    try:
+        head = json.loads(data[4:4 + n])
+        device = str(head["d"])
+        if head.get("k") != "h" or "u" not in head:
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        raise JournalError("%s is not an event log: its head is not readable" % path)
+    key = None
+    if data[0] == 0x4C:
+        from tapis.host.flash_errors import FlashError
+        from tapis.host.flash_keys import load_key
+        try:
+            key = load_key(device, key_file)
+        except FlashError as e:
+            raise KeyError(str(e))
+    log = EventLog(MemoryStore(data), key, device)
+    return {"device": device, "clock": log.unit, "locked": log.locked(), "torn": log.torn}, log.since(0)
+
+
+def fetch(port, timeout=10.0, step=None, since=0):
+    """Every entry after `since` from a table over `port`, PAGE at a time (the supervisor's
+    credential: the operator's link). TimeoutError if it does not answer."""
+    from tapis.firmware.link import Link
+    link = Link(port, W.DEV_HOST, b"tapis-events")
+    out, ms = [], [0]
+    while True:
+        link.send(W.HOST, W.EVENTS, since.to_bytes(4, "big"))
+        got = answer(link, timeout, step, ms)
+        out += got
+        if len(got) < PAGE:
+            return out
+        since = got[-1]["n"]
+
+
+def answer(link, timeout, step=None, ms=None):
+    """The entries of one answer (RECORD frames [i, n, k, kn] + JSON chunks)."""
+    chunks, total = {}, None
+    ms = ms if ms is not None else [0]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ms[0] += 1
+        for _a, _s, ftype, payload in link.poll(ms[0]):
+            if ftype != W.RECORD or len(payload) < 4:
+                continue
+            i, n, k, kn = payload[0], payload[1], payload[2], payload[3]
+            if n == 0:
+                link.poll(ms[0] + 1)
+                return []
+            total = n
+            chunks.setdefault(i, {})[k] = (kn, bytes(payload[4:]))
+        if total is not None and len(chunks) == total and all(
+                len(c) == next(iter(c.values()))[0] for c in chunks.values()):
+            link.poll(ms[0] + 1)  # acknowledge the last ones
+            return [json.loads(b"".join(c[k][1] for k in sorted(c))) for _i, c in sorted(chunks.items())]
+        if step is not None:
+            step()
+        else:
+            time.sleep(0.001)
+    raise TimeoutError("no complete answer from the table in %.1f s" % timeout)
+
+
+def entry(e):
+    """An entry as tapis.events/1 has it."""
+    out = {"seq": e["n"], "time": e["t"], "class": e["c"], "detail": e.get("d", ""), "who": e.get("w"),
+           "locks": bool(e.get("l")), "cleared_by": e.get("cleared")}
+    if "x" in e:
+        out["clears"] = list(e["x"])
+    return out
+
+
+def document(source, entries, head=None, cls=None):
+    """The tapis.events/1 document: the entries (of class cls), the log's open tilts."""
+    head = head or {}
+    if "locked" not in head:  # over the link: the open tilts from the entries
+        head = dict(head, locked=[e["c"] for e in entries if e.get("l") and not e.get("cleared")])
+    return {"schema": SCHEMA, "source": source, "device": head.get("device"), "clock": head.get("clock"),
+            "locked": head["locked"], "entries": [entry(e) for e in entries if cls is None or e["c"] == cls]}
+
+
+def line(e):
+    """An entry as text."""
+    s = "#%-5d %-12s %-16s %s" % (e["seq"], e["time"], e["class"], e["detail"] if isinstance(e["detail"], str)
+                                    else json.dumps(e["detail"]))
+    if e["who"]:
+        s += "  (by %s)" % e["who"]
+    if e["locks"]:
+        s += "  [locks: %s]" % ("cleared by %s" % e["cleared_by"] if e["cleared_by"] else "open")
+    return s

@@ -1,0 +1,188 @@
+"""The classified event log (firmware/events.py): chained under its own key like the
+journal, at least the last 1,000 entries kept through compaction, the open tilts never
+lost, and a power cut at any write leaving it readable."""
+import pytest
+
+from tapis.firmware import events as E
+from tapis.firmware.events import EventLog
+from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.store import JournalError
+from tests.table_rig import FailingStore, PowerLoss
+
+KEY = bytes(range(32))
+
+
+def ticker():
+    t = [0]
+
+    def clock():
+        t[0] += 1
+        return t[0]
+    return clock
+
+
+def test_entries_have_a_seq_a_clock_a_class_a_detail_and_who():
+    log = EventLog(MemoryStore(), KEY, "dev", clock=ticker(), unit="ms")
+    assert log.log(E.POWER_UP, "cold") == 1
+    assert log.log(E.SUPERVISOR, "void", who="sup-7") == 2
+    a, b = log.since(0)
+    assert (a["n"], a["t"], a["c"], a["d"]) == (1, 1, "power-up", "cold") and "w" not in a
+    assert b["w"] == "sup-7"
+    assert [e["n"] for e in log.since(1)] == [2]
+    assert log.since(0, cls=E.POWER_UP) == [a]
+
+
+def test_a_tilt_stays_open_until_cleared_and_the_clear_names_it_and_who():
+    store = MemoryStore()
+    log = EventLog(store, KEY, "dev")
+    log.log(E.DOOR, "door opened", locks=True)
+    log.log(E.FORGED, "3 frames")
+    assert log.locked() == [E.DOOR]
+    assert EventLog(store, KEY, "dev").locked() == [E.DOOR]  # from the file: a reboot
+    n = log.clear("sup-7")
+    again = EventLog(store, KEY, "dev")
+    assert again.locked() == [] and log.locked() == []
+    door, _forged, clear = again.since(0)
+    assert door["cleared"] == "sup-7"
+    assert clear["c"] == E.CLEAR and clear["n"] == n and clear["x"] == [1] and clear["w"] == "sup-7"
+    assert log.clear("sup-7") is None  # nothing open: nothing logged
+    assert len(EventLog(store, KEY, "dev").since(0)) == 3
+
+
+def test_a_clear_of_some_classes_leaves_the_others_locked():
+    log = EventLog(MemoryStore(), KEY)
+    log.log(E.DOOR, locks=True)
+    log.log(E.RAM, locks=True)
+    log.clear("s", classes=(E.RAM,))
+    assert log.locked() == [E.DOOR]
+
+
+@pytest.mark.parametrize("where", ["tag", "payload", "header"])
+def test_the_chain_catches_an_edit(where):
+    store = MemoryStore()
+    log = EventLog(store, KEY, "dev")
+    for i in range(5):
+        log.log(E.FORGED, "n%d" % i)
+    data = bytearray(store.read())
+    at = {"tag": len(data) - 30, "payload": data.index(b"n2"), "header": 0}[where]
+    data[at + 1 if where == "payload" else at] ^= 1
+    with pytest.raises(JournalError, match="event log corrupt at entry"):
+        EventLog(MemoryStore(bytes(data)), KEY, "dev")
+
+
+def test_a_deleted_entry_and_another_key_break_the_chain():
+    store = MemoryStore()
+    log = EventLog(store, KEY, "dev")
+    offs = []
+    for i in range(4):
+        offs.append(store.size())
+        log.log(E.FORGED, "n%d" % i)
+    data = store.read()
+    cut = data[:offs[2]] + data[offs[3]:]
+    with pytest.raises(JournalError):
+        EventLog(MemoryStore(cut), KEY, "dev")
+    with pytest.raises(JournalError):
+        EventLog(MemoryStore(data), bytes(32), "dev")
+    with pytest.raises(JournalError):  # an unkeyed reader refuses a keyed log
+        EventLog(MemoryStore(data))
+
+
+def test_an_unkeyed_log_is_hashed():
+    store = MemoryStore()
+    EventLog(store).log(E.POWER_UP)
+    assert store.read()[:1] == b"\x4b"
+    data = bytearray(store.read())
+    data[10] ^= 1
+    with pytest.raises(JournalError):
+        EventLog(MemoryStore(bytes(data)))
+
+
+def test_at_least_1000_entries_are_kept_across_compaction_and_an_open_tilt_is_never_lost():
+    store = MemoryStore()
+    log = EventLog(store, KEY, "dev")
+    log.log(E.RAM, "both copies bad", locks=True)
+    for i in range(3000):
+        log.log(E.FORGED, "n%d" % i)
+        assert log.count >= min(i + 2, E.KEEP)
+    again = EventLog(store, KEY, "dev")  # the chain re-headed: still checks
+    got = again.since(0)
+    assert len(got) >= E.KEEP and got[-1]["n"] == 3001
+    assert [e["n"] for e in got] == list(range(3002 - len(got), 3002))
+    assert again.locked() == [E.RAM]  # the tilt was cut with its entry, carried by the head
+    again.clear("sup")
+    assert EventLog(store, KEY, "dev").locked() == []
+    assert store.size() < 200 * 1024
+
+
+def test_a_power_cut_at_every_write_leaves_the_log_readable():
+    """Each write torn at every length: the log reopens, the torn entry dropped, every
+    whole one kept, and goes on."""
+    ref = MemoryStore()
+    ref_log = EventLog(ref, KEY, "dev", clock=lambda: 7)
+    plan = [(E.DOOR, True), (E.FORGED, False), (E.CLEAR, False), (E.POWER_UP, False)]
+    sizes = [0]
+    for cls, locks in plan:
+        if cls == E.CLEAR:
+            ref_log.clear("sup")
+        else:
+            ref_log.log(cls, "x", locks=locks)
+        sizes.append(ref.size())
+    for w in range(len(plan)):
+        for torn in range(0, sizes[w + 1] - sizes[w]):
+            store = FailingStore(ref.read()[:sizes[w]])
+            store.at, store.torn = store.writes + 1, torn
+            log = EventLog(store, KEY, "dev", clock=lambda: 7)
+            cls, locks = plan[w]
+            with pytest.raises(PowerLoss):
+                if cls == E.CLEAR:
+                    log.clear("sup")
+                else:
+                    log.log(cls, "x", locks=locks)
+            again = EventLog(store, KEY, "dev", clock=lambda: 7)
+            # what is left is a prefix: the whole entries before (and a fresh log's head,
+            # if the cut came after it), the torn one dropped
+            assert ref.read().startswith(store.read()) and store.size() >= sizes[w]
+            if torn:  # (0: the whole write reached flash, then the power went)
+                assert again.torn == torn - (store.size() - sizes[w])
+            assert len(again.since(0)) == w + (not torn)
+            again.log(E.POWER_UP, "after")
+            assert EventLog(store, KEY, "dev").since(0)[-1]["d"] == "after"
+
+
+def test_beside_the_journal():
+    assert E.beside("/journal.bin") == "/events.bin"
+    assert E.beside("/tmp/t.jnl") == "/tmp/t.jnl.events"
+
+
+def test_a_broken_log_is_set_aside_at_boot_and_the_new_one_locked(tmp_path):
+    """powerup.open_events (main.py's): the broken log kept as events.bad for the lab, a new
+    one begun with a journal-failure tilt, and this boot's power-up."""
+    from tapis.firmware.powerup import open_events
+    from tapis.firmware.store import FileStore
+    path = tmp_path / "events.bin"
+    log = EventLog(FileStore(str(path)), KEY, "dev")
+    log.log(E.POWER_UP)
+    log.log(E.FORGED, "n")
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 1
+    path.write_bytes(bytes(data))
+    got = open_events(FileStore(str(path)), KEY, "dev", crashed=2)
+    assert (tmp_path / "events.bad").read_bytes() == bytes(data)
+    assert got.locked() == [E.JOURNAL]
+    entries = EventLog(FileStore(str(path)), KEY, "dev").since(0)
+    assert [e["c"] for e in entries] == [E.JOURNAL, E.POWER_UP]
+    assert "2 crashes in a row" in entries[1]["d"]
+
+
+def test_the_bus_attack_policy_comes_from_the_signed_configuration():
+    import json
+    from tapis.firmware import config
+    from tapis.firmware.tilts import ATTACK, WINDOW_MS
+    base = {"v": 1, "game": "ecarte", "options": {}}
+    assert config.tilts(json.dumps(base).encode()) == (ATTACK, WINDOW_MS, False)
+    base["tilts"] = {"attack": 5, "window": 60, "lock": True}
+    assert config.tilts(json.dumps(base).encode()) == (5, 60000, True)
+    for bad in ({"attack": 0}, {"window": -1}, {"lock": "yes"}, [1]):
+        base["tilts"] = bad
+        with pytest.raises(config.ConfigError):
+            config.tilts(json.dumps(base).encode())

@@ -1,0 +1,54 @@
+"""A tilt on the MicroPython virtual board (the unix port: its journal and event log are
+files that outlive a power cycle): the door opened locks it, the lock survives the power
+cycle, the displays say so, and only the supervisor's credential clears it."""
+from pathlib import Path
+
+from tapis.firmware import wire as W
+from tapis.firmware.clears import CLEAR
+from tapis.firmware.events import EventLog
+from tapis.firmware.hello import TEST_KEY
+from tapis.firmware.memstore import MemoryStore
+from tapis.simulator.supervisor import EmuSupervisor
+from tapis.simulator.vtable import VirtualBoardTable
+
+
+def steps(vb, ms):
+    for _ in range(ms):
+        vb.step()
+
+
+def locked(vb):
+    return [c.view.get("mode") for c in vb.consoles]
+
+
+def test_a_door_tilt_locks_the_micropython_board_across_a_power_cycle_until_the_supervisor_clears_it():
+    with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
+        vb.run_deals(1)
+        vb.open_door()
+        steps(vb, 300)
+        vb.close_door()
+        steps(vb, 1500)
+        assert locked(vb) == ["locked: door-open"] * 2
+        before = len(vb.game.log)
+        steps(vb, 3000)
+        assert len(vb.game.log) == before  # play stopped
+        vb.power_cycle()
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: door-open"] * 2 and len(vb.game.log) == before
+        # a console's press of the clear is no credential
+        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
+        steps(vb, 1000)
+        assert locked(vb) == ["locked: door-open"] * 2
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        steps(vb, 1500)
+        sup.command(CLEAR, 0)
+        steps(vb, 1500)
+        assert locked(vb) == [None, None]
+        vb.run_deals(vb.game.finished_deals() + 1)  # play goes on
+        flash = Path(vb.board.flash.name)
+        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+    classes = [e["c"] for e in entries]
+    assert classes.count("power-up") == 2 and "door-open" in classes
+    door = [e for e in entries if e["c"] == "door-open"][0]
+    assert door["cleared"] == "EMU-SUPERVISOR" and entries[-1]["c"] == "clear"
