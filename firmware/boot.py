@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest")
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "recount")
 
 
 def _deal_start(inputs):
@@ -82,6 +82,9 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
     supervise.py, loaded for each)."""
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
+    if journal.meters is not None:  # checked, rolled forward before this boot writes, a power-up counted
+        from .recount import boot
+        boot(journal.meters, journal)
     if journal.last is not None:
         u = journal.last
         game, table, why = resume(journal, keep_log)
@@ -96,10 +99,17 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
-        return ctrl
+        return _seats(journal, ctrl)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor)
+    return _seats(journal, Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor))
+
+
+def _seats(journal, ctrl):
+    """The meters (meters.py) know how many seats the table has."""
+    if journal.meters is not None:
+        journal.meters.seat_count(ctrl.table.SEATS)
+    return ctrl
