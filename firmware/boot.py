@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest", "recount")
+    compat.unload("boot", "rebuild", "resume", "played", "reader", "snapshot", "selftest")
 
 
 def _deal_start(inputs):
@@ -83,8 +83,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     supervise.py, loaded for each)."""
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.meters is not None:  # checked, rolled forward before this boot writes, a power-up counted
-        from .recount import boot
-        boot(journal.meters, journal)
+        journal.meters.commit(journal, power=True)
     if journal.last is not None:
         u = journal.last
         game, table, why = resume(journal, keep_log)

@@ -115,7 +115,7 @@ class Journal:
             self.fed += 1
         self.size += n
         if self.meters is not None:
-            self.meters.feed(recs)
+            self.meters.saw(recs)
         if self.holding:
             s.seek(0)
             self.held += s.read(n)

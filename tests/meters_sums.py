@@ -5,7 +5,8 @@
 from tapis.firmware.games.named import options as named
 from tapis.firmware.journal import Journal
 from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import ROLL, Meters
+from tapis.firmware.meters import Meters
+from tapis.firmware.tally import ROLL, held
 from tapis.host.meters_show import as_dict
 from tapis.simulator import kits
 from tapis.simulator.direct import DirectTable
@@ -14,32 +15,53 @@ from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 FIELDS = ("wagered", "won", "lost", "pushed", "commission")
 
 
+class Metered:
+    """A game played by bots on the direct table, its every input journaled (a keyed
+    journal with meters), and its deal records."""
+
+    def __init__(self, game, variant, seed, store=None, copies=None):
+        self.game, self.options = game, named(game, variant)
+        self.t = DirectTable(seed, game, self.options)
+        self.j = j = Journal(store if store is not None else MemoryStore(), key=TEST_KEY, device=TEST_DEVICE)
+        self.m = j.meters = Meters(*(copies or (MemoryStore(), MemoryStore())), key=TEST_KEY)
+        self.m.seats = self.t.table.SEATS
+        self.rules = rules = self.t.game
+        j.begin(game, rules)
+        apply = rules.apply
+
+        def journaled_apply(action):
+            events = apply(action)
+            j.record(action, events)
+            return events
+
+        rules.apply = journaled_apply
+        self.rec = kits.find(game).Recorder(seed, self.options)
+        self.done, self.fed = [], 0
+
+    def play(self, deals):
+        """On to `deals` deals finished."""
+        self.t.run(lambda g: g.finished_deals() >= deals)
+        log = self.rules.log
+        self.done.extend(self.rec.feed(log[self.fed:]))
+        self.fed = len(log)
+        return self
+
+    def records(self):
+        """The deal records so far, the deal in progress's as far as it went, and club's
+        bank events after its last deal (in no record yet)."""
+        out = list(self.done)
+        if self.rec.current is not None:
+            out.append(self.rec.partial())
+        if getattr(self.rec, "pending", None):
+            out.append({"bank_events": self.rec.pending, "settlement": [], "short": [], "broken": False,
+                        "options": {"commission": self.options.commission}, "pending": True})
+        return out
+
+
 def journaled(game, variant, seed, deals, store=None, copies=None):
     """(meters, deal records, journal, rules) of `deals` deals played from `seed`."""
-    options = named(game, variant)
-    t = DirectTable(seed, game, options)
-    store = store if store is not None else MemoryStore()
-    j = Journal(store, key=TEST_KEY, device=TEST_DEVICE)
-    m = j.meters = Meters(*(copies or (MemoryStore(), MemoryStore())), key=TEST_KEY)
-    m.seat_count(t.table.SEATS)
-    rules = t.game
-    j.begin(game, rules)
-    apply = rules.apply
-
-    def journaled_apply(action):
-        events = apply(action)
-        j.record(action, events)
-        return events
-
-    rules.apply = journaled_apply
-    rec = kits.find(game).Recorder(seed, options)
-    out = []
-    # (to a deal begun: the bank's events after a deal's end are in the next deal's record)
-    t.run(lambda g: g.finished_deals() >= deals and rec.current is not None,
-          lambda events: out.extend(rec.feed(events)))
-    if rec.current is not None:
-        out.append(rec.finish())
-    return m, out, j, rules
+    s = Metered(game, variant, seed, store, copies).play(deals)
+    return s.m, s.records(), s.j, s.rules
 
 
 def _blank(n):
@@ -48,7 +70,7 @@ def _blank(n):
 
 def expected(game, records, seats):
     """tapis.meters/1's money and counts, summed from the deal records alone."""
-    out = {"deals": len(records), "games": 0, "voids": 0, "house": 0, "seats": _blank(seats),
+    out = {"deals": sum(1 for r in records if "pending" not in r), "games": 0, "voids": 0, "house": 0, "seats": _blank(seats),
            "bank": {"laid": 0, "broken": 0, "won": 0, "lost": 0}, "tableaux": _blank(3)}
     s, tab = out["seats"], out["tableaux"]
     for t in tab:
@@ -102,9 +124,10 @@ def expected(game, records, seats):
     return out
 
 
-def compare(meters, game, records):
-    """The meters against the sum over the records: their differences (empty: agree)."""
-    got = as_dict(meters)
+def compare(meters, journal, game, records):
+    """The meters (as their copies and the journal say) against the sum over the records:
+    their differences (empty: agree)."""
+    got = as_dict(held(meters, journal))
     want = expected(game, records, len(got["seats"]))
     diff = {}
     for k in want:
