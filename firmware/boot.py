@@ -82,8 +82,6 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
     supervise.py, loaded for each)."""
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
-    if journal.meters is not None:  # checked, rolled forward before this boot writes, a power-up counted
-        journal.meters.commit(journal, power=True)
     if journal.last is not None:
         u = journal.last
         game, table, why = resume(journal, keep_log)
@@ -108,7 +106,9 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
 
 
 def _seats(journal, ctrl):
-    """The meters (meters.py) know how many seats the table has."""
+    """The meters (meters.py), if any: the table's seats, and a power-up counted (their
+    copies checked, brought up to the journal's end and written)."""
     if journal.meters is not None:
-        journal.meters.seat_count(ctrl.table.SEATS)
+        journal.meters.seats = ctrl.table.SEATS
+        journal.meters.commit(journal, power=True)
     return ctrl

@@ -14,44 +14,14 @@ from .mac import derive
 
 
 class MeterError(Exception):
-    """Both copies of the meters are bad: a RAM error (the table stops)."""
-
-
-def _stop(cls, detail):
-    raise MeterError("%s error: %s" % (cls, detail))
-
-
-class FileCopy:
-    """A copy in a file (the board's, beside the journal): written whole to a temporary
-    file, renamed over the last (a power cut leaves the old copy or the new, never half)."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def read(self):
-        try:
-            with open(self.path, "rb") as f:
-                return f.read()
-        except OSError:
-            return b""
-
-    def replace(self, b):
-        import os
-        with open(self.path + ".new", "wb") as f:
-            f.write(b)
-        os.rename(self.path + ".new", self.path)
+    """Both copies of the meters are bad: a RAM error (on_tilt's default: play stops).
+    (Here, not in tally.py, which is unloaded: one class for whoever catches it.)"""
 
 
 def beside(journal_path):
-    """The copies' paths beside a journal file: journal.bin -> journal.meters.a and .b."""
+    """The copies' files beside a journal file: journal.bin -> journal.meters.a and .b."""
     p = journal_path[:-4] if journal_path.endswith(".bin") else journal_path
     return p + ".meters.a", p + ".meters.b"
-
-
-def on_files(journal_path, key=None, on_event=None, on_tilt=None):
-    """The meters of the journal at journal_path, their copies in files beside it."""
-    a, b = beside(journal_path)
-    return Meters(FileCopy(a), FileCopy(b), key, on_event, on_tilt)
 
 
 class Meters:
@@ -59,20 +29,17 @@ class Meters:
     writes (saw) and commits them once the records are on its store."""
 
     def __init__(self, a, b, key=None, on_event=None, on_tilt=None):
-        """a, b: the two copies (read() -> bytes, b"" if none; replace(bytes)); key: the
-        device key; on_event(cls, detail): a copy rebuilt (default: kept in .events);
-        on_tilt(cls, detail): both copies bad (default: MeterError, play stops)."""
+        """a, b: the two copies, files (their paths: written whole, then renamed over the
+        last) or objects with read() -> bytes (b"" if none) and replace(bytes); key: the
+        device key; on_event(cls, detail): a copy rebuilt (None: kept in .events);
+        on_tilt(cls, detail): both copies bad (None: MeterError, play stops)."""
         self.copies = (a, b)
         self.key = derive(key, b"meters") if key else None
+        self.on_event, self.on_tilt = on_event, on_tilt
         self.events = []
-        self.on_event = on_event or self._keep
-        self.on_tilt = on_tilt or _stop
         self.due = False  # a record at a deal's boundary was written since the last commit
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
-
-    def _keep(self, cls, detail):
-        self.events.append((cls, detail))
 
     def saw(self, recs):
         for rec in recs:
@@ -84,6 +51,8 @@ class Meters:
         since the last commit (or force: a boot, a compaction); power: a power-up counted;
         tilt: a tilt of that class (tally.TILTS)."""
         if self.due or force or power or tilt is not None:
+            if journal.held:  # its records first: the copies are never ahead of the journal
+                journal.flush()
             from .tally import commit
             commit(self, journal, power, tilt)
             unload("tally")
@@ -91,5 +60,4 @@ class Meters:
 
     def tilt(self, cls, journal):
         """A tilt of class `cls` counted (the journal's records held are written first)."""
-        journal.flush()
         self.commit(journal, tilt=cls)

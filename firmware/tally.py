@@ -12,6 +12,7 @@ from hashlib import sha256
 
 from .compat import const
 from .mac import keyed, pads
+from .meters import MeterError
 
 ROLL = 1000000000  # every meter rolls over to 0 here (9 digits)
 TILTS = ("ram", "software", "journal", "door", "shoe", "bus", "other")
@@ -24,6 +25,39 @@ _SUP = const(-2)  # the supervisor's seat in a rules action (supervise.py)
 _HEAD = "<2sBBII8s"  # b"TM", version, N, generation, journal size, the journal's last 8 bytes there
 _SIZE = const(20)
 _VERSION = const(1)
+
+
+def read(c):
+    """A copy's bytes (b"" if it has none): a file's (its path) or an object's."""
+    if not isinstance(c, str):
+        return c.read()
+    try:
+        with open(c, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _write(c, b):
+    if not isinstance(c, str):
+        return c.replace(b)
+    import os
+    with open(c + ".new", "wb") as f:  # whole, then renamed: a power cut leaves the old or the new
+        f.write(b)
+    os.rename(c + ".new", c)
+
+
+def _event(meters, detail):
+    if meters.on_event is None:
+        meters.events.append(("meters", detail))
+    else:
+        meters.on_event("meters", detail)
+
+
+def _ram(meters, detail):
+    if meters.on_tilt is None:
+        raise MeterError("ram error: " + detail)
+    meters.on_tilt("ram", detail)
 
 
 class Tally:
@@ -113,22 +147,22 @@ def unpack(key, b):
 def held(meters, journal):
     """The meters as their copies and the journal's records after them say (the copies
     checked: meters.on_event, meters.on_tilt); (Tally, copies' bytes, [copy good])."""
-    raw = [c.read() for c in meters.copies]
+    raw = [read(c) for c in meters.copies]
     got = [unpack(meters.key, r) if r else None for r in raw]
     for k in (0, 1):  # older than what this boot wrote: a copy put back, not ours
         if got[k] is not None and got[k].gen < meters.gen:
             got[k] = None
     if got[0] is None and got[1] is None:
         if any(raw) or meters.gen:
-            meters.on_tilt("ram", "both copies of the meters are bad")
+            _ram(meters, "both copies of the meters are bad")
         elif journal.size:
-            meters.on_event("meters", "no meters yet: counted from the journal's records")
+            _event(meters, "no meters yet: counted from the journal's records")
         t = Tally()
     else:
         t = got[0] if got[1] is None or got[0] is not None and got[0].gen >= got[1].gen else got[1]
     for k in (0, 1):
         if got[k] is None and got[1 - k] is not None:
-            meters.on_event("meters", "meter copy %s was %s: rebuilt from copy %s" % (
+            _event(meters, "meter copy %s was %s: rebuilt from copy %s" % (
                 "ab"[k], "bad" if raw[k] else "missing", "ab"[1 - k]))
     store = journal.store
     for rec in _records(store, _find(meters, t, store, journal.size), journal.size):
@@ -157,12 +191,12 @@ def commit(meters, journal, power=False, tilt=None):
     meters.gen = t.gen
     image = pack(meters.key, t)
     for c in meters.copies:
-        c.replace(image)
-    bad = [c.read() != image for c in meters.copies]
+        _write(c, image)
+    bad = [read(c) != image for c in meters.copies]
     if bad[0] and bad[1]:
-        meters.on_tilt("ram", "neither copy of the meters reads back as written")
+        _ram(meters, "neither copy of the meters reads back as written")
     elif bad[0] or bad[1]:
-        meters.on_event("meters", "meter copy %s did not read back as written" % "ab"[bad[1]])
+        _event(meters, "meter copy %s did not read back as written" % "ab"[bad[1]])
     return t
 
 
@@ -178,7 +212,7 @@ def _find(meters, t, store, end):
         at += _length(store.read_at(at, 4))
         if at >= 8 and store.read_at(at - 8, 8) == tag:
             return at
-    meters.on_event("meters", "the journal no longer holds the record the meters reflect: "
+    _event(meters, "the journal no longer holds the record the meters reflect: "
                     "counted on from its end")
     return end
 

@@ -135,3 +135,15 @@ def compare(meters, journal, game, records):
         if have != want[k]:
             diff[k] = (have, want[k])
     return diff
+
+
+def records_of(game, options, seed, log):
+    """The deal records of a game's whole event log, as Metered.records() gives them."""
+    rec = kits.find(game).Recorder(seed, options)
+    out = rec.feed(list(log))
+    if rec.current is not None:
+        out.append(rec.partial())
+    if getattr(rec, "pending", None):
+        out.append({"bank_events": rec.pending, "settlement": [], "short": [], "broken": False,
+                    "options": {"commission": options.commission}, "pending": True})
+    return out

@@ -191,8 +191,8 @@ def _devices(args, options):
                               % (args.journal, j.last["game"], args.game, j.last["game"]))
         args.resumes = j.last is not None
         extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
-        from tapis.firmware.meters import on_files  # the meters beside it, as on a board (tapis meters)
-        extra["journal"].meters = on_files(args.journal, key)
+        from tapis.firmware.meters import Meters, beside  # the meters beside it, as on a board (tapis meters)
+        extra["journal"].meters = Meters(*beside(args.journal), key=key)
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.realtable import Pacer, TextShoe
