@@ -134,6 +134,15 @@ def pack(key, t):
     return body + _sum(key, body)
 
 
+def parse(b):
+    """A copy's bytes as a Tally, its check not checked (a METERED frame, the link's own
+    seal checked); None if they are not a copy's."""
+    if len(b) != _SIZE + 4 * N + 8 or b[:2] != b"TM":
+        return None
+    _m, _v, _n, gen, pos, tag = struct.unpack_from(_HEAD, b)
+    return Tally(gen, pos, tag, list(struct.unpack_from("<%dI" % N, b, _SIZE)))
+
+
 def unpack(key, b):
     """A copy's bytes as a Tally; None if they fail their check."""
     if len(b) != _SIZE + 4 * N + 8 or _sum(key, b[:-8]) != b[-8:]:

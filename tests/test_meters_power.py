@@ -107,7 +107,7 @@ def test_a_reset_after_every_write_leaves_the_meters_as_an_uninterrupted_run(gam
 
 def test_a_torn_copy_is_rebuilt_from_the_other_at_boot_and_said_so():
     rig = MeteredRig(4, "ecarte")
-    rig.run(0, limit=3000)
+    _deals(rig, 2)
     rig.copies[0].torn = 30  # copy a's next write is cut after 30 bytes
     while not rig.resets:
         rig.now += 1
@@ -125,13 +125,18 @@ def test_a_torn_copy_is_rebuilt_from_the_other_at_boot_and_said_so():
     assert a == b and unpack(rig.meters.key, a) is not None
 
 
+def _deals(rig, n):
+    while rig.ctrl.game.finished_deals() < n:
+        rig.step()
+
+
 def _flip(copy, at):
     copy.data[at] ^= 0x10
 
 
 def test_a_flipped_byte_in_one_copy_is_repaired_at_the_next_deal_and_in_both_tilts():
     rig = MeteredRig(6, "ecarte")
-    rig.run(0, limit=4000)
+    _deals(rig, 2)
     deals = rig.ctrl.game.finished_deals()
     _flip(rig.copies[1], 100)
     while rig.ctrl.game.finished_deals() < deals + 2:
@@ -148,7 +153,7 @@ def test_a_flipped_byte_in_one_copy_is_repaired_at_the_next_deal_and_in_both_til
 
 def test_at_boot_one_bad_copy_is_rebuilt_and_two_stop_the_table():
     rig = MeteredRig(6, "club")
-    rig.run(0, limit=3000)
+    _deals(rig, 2)
     before = rig.meters_now()
     _flip(rig.copies[0], 7)
     rig.boot()
