@@ -189,7 +189,7 @@ def main():
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
         journal = Journal(store, held=True, key=key, device=ident)
-        journal.meters = meters
+        journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
         ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned")
     except JournalError as e:
         # a broken chain: the table does not play and nothing clears it; the operator

@@ -27,6 +27,7 @@ def beside(journal_path):
 class Meters:
     """A journal's meters (journal.meters): the journal tells them of each record it
     writes (saw) and commits them once the records are on its store."""
+    Error = MeterError  # what tally.py raises (it imports nothing of this module)
 
     def __init__(self, a, b, key=None, on_event=None, on_tilt=None):
         """a, b: the two copies, files (their paths: written whole, then renamed over the

@@ -90,9 +90,9 @@ def meters(ctrl, link, addr):
     copies checked, brought up to the journal's end in memory), one METERED frame of a
     copy's bytes; empty without meters."""
     j = ctrl.journal
-    m = j.meters if j is not None else None
-    if m is None:
+    if j is None or j.meters is None:
         return link.send(addr, W.METERED, b"")
+    m = j.meters
     j.flush()
     from .tally import held, pack
     link.send(addr, W.METERED, pack(m.key, held(m, j)))

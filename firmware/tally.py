@@ -12,7 +12,6 @@ from hashlib import sha256
 
 from .compat import const
 from .mac import keyed, pads
-from .meters import MeterError
 
 ROLL = 1000000000  # every meter rolls over to 0 here (9 digits)
 TILTS = ("ram", "software", "journal", "door", "shoe", "bus", "other")
@@ -56,7 +55,7 @@ def _event(meters, detail):
 
 def _ram(meters, detail):
     if meters.on_tilt is None:
-        raise MeterError("ram error: " + detail)
+        raise meters.Error("ram error: " + detail)  # (meters.MeterError: tally.py is unloaded)
     meters.on_tilt("ram", detail)
 
 
@@ -157,18 +156,21 @@ def held(meters, journal):
     """The meters as their copies and the journal's records after them say (the copies
     checked: meters.on_event, meters.on_tilt); (Tally, copies' bytes, [copy good])."""
     raw = [read(c) for c in meters.copies]
-    got = [unpack(meters.key, r) if r else None for r in raw]
-    for k in (0, 1):  # older than what this boot wrote: a copy put back, not ours
-        if got[k] is not None and got[k].gen < meters.gen:
-            got[k] = None
-    if got[0] is None and got[1] is None:
+    got = []
+    for r in raw:
+        g = unpack(meters.key, r) if r else None
+        got.append(g if g is None or g.gen >= meters.gen else None)  # older than this boot wrote: put back
+    a, b = got
+    if a is None and b is None:
         if any(raw) or meters.gen:
             _ram(meters, "both copies of the meters are bad")
         elif journal.size:
             _event(meters, "no meters yet: counted from the journal's records")
         t = Tally()
+    elif a is None or b is not None and b.gen > a.gen:
+        t = b
     else:
-        t = got[0] if got[1] is None or got[0] is not None and got[0].gen >= got[1].gen else got[1]
+        t = a
     for k in (0, 1):
         if got[k] is None and got[1 - k] is not None:
             _event(meters, "meter copy %s was %s: rebuilt from copy %s" % (

@@ -91,7 +91,7 @@ def new_controller(name, kw, shoe, bus, journal):
     # the test key is the table's device key too: the journal is chained under it
     j = Journal(store, key=TEST_KEY, device="vboard")
     from .meters import Meters, beside
-    j.meters = Meters(*beside(journal), key=TEST_KEY)  # beside the journal (meters.py)
+    j.meters = Meters(*beside(journal), key=TEST_KEY)  # type: ignore  (beside the journal: meters.py)
     ctrl = boot.build(route, j, name, options, keep_log=False)
     from .compat import unload
     unload("hello")
