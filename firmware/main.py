@@ -170,8 +170,8 @@ def main():
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
-    from .meters import Meters, beside
-    meters = Meters(*beside(boards.JOURNAL), key=key)  # committed after the journal (meters.py)
+    from .meters import Meters  # beside the journal (tally.beside), committed after it
+    meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full = make_room(store, key, ident, meters)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])

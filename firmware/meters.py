@@ -11,33 +11,24 @@
 # stays in the heap; tally.py does the work, loaded for it and unloaded after.
 from .compat import unload
 from .mac import derive
-
-
-class MeterError(Exception):
-    """Both copies of the meters are bad: a RAM error (on_tilt's default: play stops).
-    (Here, not in tally.py, which is unloaded: one class for whoever catches it.)"""
-
-
-def beside(journal_path):
-    """The copies' files beside a journal file: journal.bin -> journal.meters.a and .b."""
-    p = journal_path[:-4] if journal_path.endswith(".bin") else journal_path
-    return p + ".meters.a", p + ".meters.b"
+from .store import JournalError as MeterError  # noqa: F401 (both copies bad: a RAM error, the
+# table refuses to play as for a journal it cannot trust: main.py's halt; no class of its own
+# in the heap)
 
 
 class Meters:
     """A journal's meters (journal.meters): the journal tells them of each record it
     writes (saw) and commits them once the records are on its store."""
-    Error = MeterError  # what tally.py raises (it imports nothing of this module)
 
     def __init__(self, a, b, key=None, on_event=None, on_tilt=None):
         """a, b: the two copies, files (their paths: written whole, then renamed over the
         last) or objects with read() -> bytes (b"" if none) and replace(bytes); key: the
-        device key; on_event(cls, detail): a copy rebuilt (None: kept in .events);
-        on_tilt(cls, detail): both copies bad (None: MeterError, play stops)."""
+        device key; on_event(cls, detail): a copy rebuilt (None: kept in a list, .events);
+        on_tilt(cls, detail): both copies bad (None: MeterError, play stops); a tilt is
+        counted with commit(journal, tilt=cls)."""
         self.copies = (a, b)
         self.key = derive(key, b"meters") if key else None
         self.on_event, self.on_tilt = on_event, on_tilt
-        self.events = []
         self.due = False  # a record at a deal's boundary was written since the last commit
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
@@ -58,7 +49,3 @@ class Meters:
             commit(self, journal, power, tilt)
             unload("tally")
             self.due = False
-
-    def tilt(self, cls, journal):
-        """A tilt of class `cls` counted (the journal's records held are written first)."""
-        self.commit(journal, tilt=cls)

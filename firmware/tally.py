@@ -12,6 +12,7 @@ from hashlib import sha256
 
 from .compat import const
 from .mac import keyed, pads
+from .store import JournalError
 
 ROLL = 1000000000  # every meter rolls over to 0 here (9 digits)
 TILTS = ("ram", "software", "journal", "door", "shoe", "bus", "other")
@@ -48,15 +49,22 @@ def _write(c, b):
 
 def _event(meters, detail):
     if meters.on_event is None:
-        meters.events.append(("meters", detail))
+        meters.events = getattr(meters, "events", []) + [("meters", detail)]
     else:
         meters.on_event("meters", detail)
 
 
 def _ram(meters, detail):
     if meters.on_tilt is None:
-        raise meters.Error("ram error: " + detail)  # (meters.MeterError: tally.py is unloaded)
+        raise JournalError("ram error: " + detail)  # (meters.MeterError)
     meters.on_tilt("ram", detail)
+
+
+def beside(journal_path):
+    """The copies' files beside a journal file: journal.bin -> journal.meters.a and .b
+    (main.py names the board's, /journal.meters.a and .b)."""
+    p = journal_path[:-4] if journal_path.endswith(".bin") else journal_path
+    return p + ".meters.a", p + ".meters.b"
 
 
 class Tally:
@@ -165,7 +173,7 @@ def held(meters, journal):
         if any(raw) or meters.gen:
             _ram(meters, "both copies of the meters are bad")
         elif journal.size:
-            _event(meters, "no meters yet: counted from the journal's records")
+            _event(meters, "no meters yet: counted from the journal")
         t = Tally()
     elif a is None or b is not None and b.gen > a.gen:
         t = b
@@ -205,9 +213,9 @@ def commit(meters, journal, power=False, tilt=None):
         _write(c, image)
     bad = [read(c) != image for c in meters.copies]
     if bad[0] and bad[1]:
-        _ram(meters, "neither copy of the meters reads back as written")
+        _ram(meters, "both copies of the meters are bad")
     elif bad[0] or bad[1]:
-        _event(meters, "meter copy %s did not read back as written" % "ab"[bad[1]])
+        _event(meters, "meter copy %s reads back bad" % "ab"[bad[1]])
     return t
 
 
@@ -223,8 +231,7 @@ def _find(meters, t, store, end):
         at += _length(store.read_at(at, 4))
         if at >= 8 and store.read_at(at - 8, 8) == tag:
             return at
-    _event(meters, "the journal no longer holds the record the meters reflect: "
-                    "counted on from its end")
+    _event(meters, "the meters' record is gone from the journal: counted on from its end")
     return end
 
 

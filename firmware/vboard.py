@@ -90,8 +90,9 @@ def new_controller(name, kw, shoe, bus, journal):
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
     # the test key is the table's device key too: the journal is chained under it
     j = Journal(store, key=TEST_KEY, device="vboard")
-    from .meters import Meters, beside
-    j.meters = Meters(*beside(journal), key=TEST_KEY)  # type: ignore  (beside the journal: meters.py)
+    from .meters import Meters  # beside the journal (tally.beside)
+    p = journal[:-4] if journal.endswith(".bin") else journal
+    j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
     ctrl = boot.build(route, j, name, options, keep_log=False)
     from .compat import unload
     unload("hello")

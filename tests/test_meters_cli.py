@@ -16,7 +16,8 @@ from tapis.firmware import wire as W
 from tapis.firmware.journal import Journal
 from tapis.firmware.link import Link
 from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters, beside
+from tapis.firmware.meters import Meters
+from tapis.firmware.tally import beside
 from tapis.firmware.tally import held
 from tapis.host import schemas as S
 from tapis.host.commands import meters as cmd

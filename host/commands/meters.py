@@ -30,8 +30,8 @@ def from_journal(path, key_file=None, note=None):
     a copy rebuilt or missing. JournalError, KeyError (no key), MeterError (both bad)."""
     from tapis.firmware.journal import Journal
     from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.meters import Meters, beside
-    from tapis.firmware.tally import held
+    from tapis.firmware.meters import Meters
+    from tapis.firmware.tally import beside, held
     from tapis.host.recall_journal import chained
 
     with open(path, "rb") as f:
@@ -79,7 +79,6 @@ def fetch(port, step=None, timeout=10.0):
 
 
 def run(args):
-    from tapis.firmware.meters import MeterError
     from tapis.host.meters_show import as_dict, text
 
     def fail(why):
@@ -94,12 +93,10 @@ def run(args):
                 return fail("the table on %s keeps no meters" % args.port)
         else:
             t = from_journal(args.journal, args.key_file, lambda d: sys.stderr.write("tapis meters: note: %s\n" % d))
-    except JournalError as e:
-        return fail("the journal is corrupt: %s" % e)
+    except JournalError as e:  # (MeterError is JournalError: a RAM error says so)
+        return fail(("the meters are refused: %s" if str(e).startswith("ram error") else "the journal is corrupt: %s") % e)
     except KeyError as e:
         return fail("the journal is chained under a device key: %s" % e.args[0])
-    except MeterError as e:
-        return fail("the meters are refused: %s" % e)
     except (TimeoutError, ValueError) as e:
         return fail(e)
     except OSError as e:

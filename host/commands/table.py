@@ -191,7 +191,8 @@ def _devices(args, options):
                               % (args.journal, j.last["game"], args.game, j.last["game"]))
         args.resumes = j.last is not None
         extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
-        from tapis.firmware.meters import Meters, beside  # the meters beside it, as on a board (tapis meters)
+        from tapis.firmware.meters import Meters  # the meters beside it, as on a board (tapis meters)
+        from tapis.firmware.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)
     if real:
         from tapis.host.ports import PortError, open_port
