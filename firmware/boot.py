@@ -111,10 +111,19 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
-        return ctrl
+        return _seats(journal, ctrl)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor), events)
+    return _seats(journal, _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor), events))
+
+
+def _seats(journal, ctrl):
+    """The meters (meters.py), if any: the table's seats, and a power-up counted (their
+    copies checked, brought up to the journal's end and written)."""
+    if journal.meters is not None:
+        journal.meters.seats = ctrl.table.SEATS
+        journal.meters.commit(journal, power=True)
+    return ctrl

@@ -209,7 +209,7 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or addr == W.SUPERVISOR or addr == W.HOST:
+        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS or addr == W.SUPERVISOR or addr == W.HOST:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:
                 return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))

@@ -84,6 +84,7 @@ class Journal:
         self.last = None
         self.frames = {}
         self.name, self.opts = None, None
+        self.meters = None  # meters.py's, fed each record, committed once it is on the store
 
     def last_frames(self):
         """{device address: the last frame sequence number an input came from}."""
@@ -113,11 +114,15 @@ class Journal:
             n = self._frame(s, rec, n, seg)
             self.fed += 1
         self.size += n
+        if self.meters is not None:
+            self.meters.saw(recs)
         if self.holding:
             s.seek(0)
             self.held += s.read(n)
         else:
             self.store.append_from(s, n)
+            if self.meters is not None:
+                self.meters.commit(self)
 
     def _pieces(self, s, at, n, seg):
         """The n bytes of the stream s from `at`, 128 at a time (small blocks), hashed into
@@ -172,6 +177,8 @@ class Journal:
         if self.held:
             out, self.held = self.held, b""
             self.store.append(out)
+            if self.meters is not None:
+                self.meters.commit(self)
 
     def begin(self, name, game):
         """A new game `name` begins, from its options (a fresh game: no state kept)."""
@@ -234,6 +241,9 @@ class Journal:
             return
         k = len(self.starts) - self.keep - 1
         cut = self.starts[k]
+        m = self.meters  # its copies at the journal's end before its records move, and after
+        if m is not None:
+            m.commit(self, True)
         head = b""
         if self.pads is not None:  # a new head: where the first record kept chains from
             was = self.head
@@ -244,3 +254,5 @@ class Journal:
         cut -= len(head)
         self.starts = [s - cut for s in self.starts[k:]]
         self.size -= cut
+        if m is not None:
+            m.commit(self, True)

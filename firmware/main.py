@@ -97,9 +97,10 @@ def free_bytes():
         return _MIN_FREE
 
 
-def make_room(store, key, ident):
+def make_room(store, key, ident, meters=None):
     """At boot, a filesystem short of space has its journal cut to the unfinished game
-    (not a journal whose chain is broken: that one is refused, never cut)."""
+    (not a journal whose chain is broken: that one is refused, never cut); the meters
+    brought up to its end first (a compaction never drops records they still need)."""
     if free_bytes() >= _MIN_FREE:
         return None
     from .resume import load  # boot-only: boot.unload frees it
@@ -109,6 +110,9 @@ def make_room(store, key, ident):
     except JournalError:
         return None  # boot.build refuses it, on the displays
     if len(j.starts) > 1:
+        if meters is not None:
+            j.meters = meters
+            meters.commit(j, True)
         j.keep = 0
         j.compact()
     if free_bytes() < _MIN_FREE:
@@ -170,7 +174,9 @@ def main():
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
-    full = make_room(store, key, ident)  # (the journal only: a full filesystem never cuts the event log)
+    from .meters import Meters  # beside the journal (tally.beside), committed after it
+    meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
+    full = make_room(store, key, ident, meters)
     from .powerup import open_events  # boot-only: boot.unload frees it
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None))
     if full:
@@ -188,8 +194,10 @@ def main():
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
     try:
-        ctrl = boot.build(route, Journal(store, held=True, key=key, device=ident), game, options,
-                          keep_log=False, signed=config.signer() or "unsigned", events=events)
+        journal = Journal(store, held=True, key=key, device=ident)
+        journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
+        ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned",
+                          events=events)
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)

@@ -59,6 +59,8 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from .compat import unload
         return unload("clears", "events", "eventwalk", "tilts")
+    if ftype == W.METERS:
+        return meters(ctrl, link, addr)
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
@@ -92,3 +94,18 @@ def answer(self, link, addr, last):
         for k in range(n):
             link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
                       g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
+
+
+def meters(ctrl, link, addr):
+    """Answer METERS: the meters as their copies and the journal say (tally.held: the
+    copies checked, brought up to the journal's end in memory), one METERED frame of a
+    copy's bytes; empty without meters."""
+    j = ctrl.journal
+    if j is None or j.meters is None:
+        return link.send(addr, W.METERED, b"")
+    m = j.meters
+    j.flush()
+    from .tally import held, pack
+    link.send(addr, W.METERED, pack(m.key, held(m, j)))
+    from .compat import unload
+    unload("tally")

@@ -91,12 +91,15 @@ def new_controller(name, kw, shoe, bus, journal):
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
     # the test key is the table's device key too: the journal is chained under it, and
-    # the event log beside it (its open tilts lock the table across a power cycle)
+    # the event log and the meters beside it (its open tilts lock the table across a power cycle)
     from .events import beside
     from .powerup import open_events
     events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard")
-    ctrl = boot.build(route, Journal(store, key=TEST_KEY, device="vboard"), name, options, keep_log=False,
-                      events=events)
+    j = Journal(store, key=TEST_KEY, device="vboard")
+    from .meters import Meters  # beside the journal (tally.beside)
+    p = journal[:-4] if journal.endswith(".bin") else journal
+    j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
+    ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
     from .compat import unload
     unload("hello")
     boot.unload()

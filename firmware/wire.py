@@ -30,6 +30,8 @@ RECALL = const(0x50)  # host -> controller: [last n games]
 RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a game's JSON
 RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
 EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's entries after it, in RECORDs
+METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
+METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/tally.py), empty: no meters
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]

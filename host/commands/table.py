@@ -199,6 +199,9 @@ def _devices(args, options):
         if events.locked():
             args.parser.error("--journal %s: the table is locked (%s): see tapis events --journal %s"
                               % (args.journal, ", ".join(events.locked()), args.journal))
+        from tapis.firmware.meters import Meters  # the meters beside it, as on a board (tapis meters)
+        from tapis.firmware.tally import beside
+        extra["journal"].meters = Meters(*beside(args.journal), key=key)
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.realtable import Pacer, TextShoe

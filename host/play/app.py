@@ -22,6 +22,7 @@ MOST_STEPS = 500  # virtual ms stepped in one tick at most, however busy the tab
 COMMON_KEYS = (("h", "hint: what the advisor or the house bot would do"), ("?", "these keys"),
                ("n", "after the settlement: play another game"),
                ("V", "the operator's supervisor device: void the deal in play (écarté, piquet)"),
+               ("M", "the supervisor's meters screen (tapis meters: the table's accounting meters)"),
                ("L", "écarté, club, the supervisor device: double the limits (écarté: the stake and "
                      "the largest bet, from the next game; club: from the next bank)"),
                ("A G", "club, the supervisor device: authorise your responsible bank, give you the bank"),
@@ -159,6 +160,8 @@ class PlayApp(App):
             view = self.table.view()
             self.hint_text = self.ui.hint(view) if view else "Nothing to decide yet."
             self.drawn = None
+        elif key in ("M", "shift+m"):  # the supervisor's meters screen (host/meters_show.py)
+            self.push_screen(KeysScreen("Meters · the supervisor's screen", [(ln, "") for ln in self.table.meters()]))
         elif key in ("V", "shift+v") and not self.over:  # the operator's key: the supervisor device
             self.table.void()
         elif key in OPERATOR and not self.over:  # the supervisor's other commands (L: écarté too)

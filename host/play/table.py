@@ -6,6 +6,7 @@
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
 from tapis.firmware.journal import Journal
+from tapis.firmware.meters import Meters
 from tapis.firmware.link import Link
 from tapis.firmware.memstore import MemoryStore
 from tapis.simulator import kits
@@ -36,8 +37,10 @@ class PlayTable(EmulatedTable):
         players = [self.panel if s == seat else Paced(make(s), pause_s) for s in range(seats)]
         # a pipe per device, not the polled bus as built: a bus master polls for ever, so
         # the table would never rest while the person thinks (docs/play.md)
+        journal = Journal(MemoryStore())
+        journal.meters = Meters(MemoryStore(), MemoryStore())  # as a board keeps them (the M key)
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, wires=False,
-                               journal=Journal(MemoryStore()))
+                               journal=journal)
         # the operator's supervisor device, on a link of its own (SPEC §8: the credential)
         ctrl_end, dev_end = pipe()
         link = Link(ctrl_end)
@@ -103,6 +106,13 @@ class PlayTable(EmulatedTable):
     def view(self):
         """What the person's display shows now (None before the first view)."""
         return self.person.view
+
+    def meters(self):
+        """The supervisor's meters screen, as lines of text (the journal's meters)."""
+        from tapis.firmware.tally import held
+        from tapis.host.meters_show import as_dict, text
+        return text(as_dict(held(self.journal.meters, self.journal)))
+
 
 
 def doubled_limits(game, lim):

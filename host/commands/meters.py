@@ -1,0 +1,110 @@
+# tapis meters: a table's accounting meters (firmware/meters.py, docs/protocol.md "Meters"),
+# offline from a journal file and the two copies beside it (a simulated table's, or a
+# board's copied off: journal.bin, journal.meters.a, journal.meters.b), checked under the
+# device's key and brought up to the journal's end; or live from a table over its link
+# (METERS, the supervisor's credential: the operator's own link). --json: tapis.meters/1.
+import json
+import sys
+import time
+
+from tapis.firmware import wire as W
+from tapis.firmware.store import JournalError
+from tapis.host import args as A
+
+
+def register(sub):
+    p = sub.add_parser("meters", help="show a table's accounting meters")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--journal", metavar="PATH", help="a journal file, its meters beside it "
+                     "(PATH.meters.a and .b, journal.bin: journal.meters.a and .b)")
+    src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
+    p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
+    p.add_argument("--key-file", metavar="PATH",
+                   help="the device key (default: the key store's, for the device the journal names)")
+    p.add_argument("--json", action="store_true", help="one object, schema tapis.meters/1")
+    p.set_defaults(func=run, parser=p)
+
+
+def from_journal(path, key_file=None, note=None):
+    """The meters of the journal at `path` and its copies (as a Tally); note(text) hears of
+    a copy rebuilt or missing. JournalError, KeyError (no key), MeterError (both bad)."""
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.meters import Meters
+    from tapis.firmware.tally import beside, held
+    from tapis.host.recall_journal import chained
+
+    with open(path, "rb") as f:
+        data = f.read()
+    key, torn = None, 0
+    if data[:1] == b"\x4c":  # keyed: its chain checked under the device's key
+        from tapis.host.flash_keys import load_key
+        info = chained(data, key_file)
+        key, torn = load_key(info["device"], key_file), info["torn"]
+    elif data:
+        from tapis.firmware.reader import parse
+        torn = parse(data)[2]
+    j = Journal(MemoryStore(data[:len(data) - torn]))
+    j.size = len(data) - torn
+    m = Meters(*beside(path), key=key, on_event=lambda cls, detail: note and note(detail))
+    return held(m, j)
+
+
+def fetch(port, step=None, timeout=10.0):
+    """Ask a table for its meters over `port`; `step()` lets an in-process table run
+    between polls. A Tally, or None: the table keeps no meters."""
+    from tapis.firmware.link import Link
+    from tapis.firmware.tally import parse
+
+    link = Link(port, W.DEV_HOST, b"tapis-meters")
+    link.send(W.HOST, W.METERS, b"")
+    deadline = time.monotonic() + timeout
+    ms = 0
+    while time.monotonic() < deadline:
+        ms += 1
+        for _a, _s, ftype, payload in link.poll(ms):
+            if ftype == W.METERED:
+                link.poll(ms + 1)  # acknowledge it
+                if not payload:
+                    return None
+                t = parse(bytes(payload))
+                if t is None:
+                    raise ValueError("the table's METERED frame is not a meters copy (%d bytes)" % len(payload))
+                return t
+        if step is not None:
+            step()
+        else:
+            time.sleep(0.001)
+    raise TimeoutError("no answer from the table in %.1f s" % timeout)
+
+
+def run(args):
+    from tapis.host.meters_show import as_dict, text
+
+    def fail(why):
+        sys.stderr.write("tapis meters: %s\n" % why)
+        return 2
+
+    try:
+        if args.port:
+            from tapis.host.ports import open_port
+            t = fetch(open_port(args.port), timeout=args.timeout)
+            if t is None:
+                return fail("the table on %s keeps no meters" % args.port)
+        else:
+            t = from_journal(args.journal, args.key_file, lambda d: sys.stderr.write("tapis meters: note: %s\n" % d))
+    except JournalError as e:  # (MeterError is JournalError: a RAM error says so)
+        return fail(("the meters are refused: %s" if str(e).startswith("ram error") else "the journal is corrupt: %s") % e)
+    except KeyError as e:
+        return fail("the journal is chained under a device key: %s" % e.args[0])
+    except (TimeoutError, ValueError) as e:
+        return fail(e)
+    except OSError as e:
+        what = e.strerror if e.strerror and e.filename else e
+        return fail("%s%s" % ("cannot read %s: " % e.filename if e.filename else "", what))
+    d = as_dict(t)
+    if args.json:
+        print(json.dumps(d))
+    else:
+        print("\n".join(text(d)))
+    return 0
