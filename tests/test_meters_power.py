@@ -45,7 +45,7 @@ class MeteredRig(Rig):
     def __init__(self, seed, game="ecarte", store=None, keep=10, **kw):
         store = store if store is not None else FailingStore()
         self.copies = (FailingCopy(store), FailingCopy(store))
-        self.keep, self.events, self.tilts, self.fails = keep, [], [], 0
+        self.keep, self.said, self.tilts, self.fails = keep, [], [], 0
         Rig.__init__(self, seed, game, store, key=TEST_KEY, device=TEST_DEVICE, **kw)
 
     def _controller(self):
@@ -55,7 +55,7 @@ class MeteredRig(Rig):
                 end.tx.clear()
         self.journal = Journal(self.store, keep=self.keep, held=self.held, key=TEST_KEY, device=TEST_DEVICE)
         self.meters = self.journal.meters = Meters(*self.copies, key=TEST_KEY,
-                                                   on_event=lambda c, d: self.events.append(d),
+                                                   on_event=lambda c, d: self.said.append(d),
                                                    on_tilt=self._tilt)
         ctrl = build(self.route(), self.journal, self.name, self.options)
         self.game = ctrl.game
@@ -102,7 +102,7 @@ def test_a_reset_after_every_write_leaves_the_meters_as_an_uninterrupted_run(gam
     t = held(rig.meters, rig.journal)
     assert 2 <= t.m[3] <= rig.resets + 1
     # a write cut short of a copy is never left: each is whole (written, then renamed)
-    assert not [e for e in rig.events if "bad" in e]
+    assert not [e for e in rig.said if "bad" in e]
 
 
 def test_a_torn_copy_is_rebuilt_from_the_other_at_boot_and_said_so():
@@ -120,7 +120,7 @@ def test_a_torn_copy_is_rebuilt_from_the_other_at_boot_and_said_so():
             d.step(rig.now)
         for line in rig.lines:
             line.step(rig.now)
-    assert any("meter copy a was bad: rebuilt from copy b" in e for e in rig.events)
+    assert any("meter copy a was bad: rebuilt from copy b" in e for e in rig.said)
     a, b = (c.read() for c in rig.copies)
     assert a == b and unpack(rig.meters.key, a) is not None
 
@@ -141,7 +141,7 @@ def test_a_flipped_byte_in_one_copy_is_repaired_at_the_next_deal_and_in_both_til
     _flip(rig.copies[1], 100)
     while rig.ctrl.game.finished_deals() < deals + 2:
         rig.step()
-    assert any("meter copy b was bad: rebuilt from copy a" in e for e in rig.events)
+    assert any("meter copy b was bad: rebuilt from copy a" in e for e in rig.said)
     assert rig.copies[0].read() == rig.copies[1].read() and not rig.tilts
     _flip(rig.copies[0], 50)
     _flip(rig.copies[1], 51)
@@ -157,7 +157,7 @@ def test_at_boot_one_bad_copy_is_rebuilt_and_two_stop_the_table():
     before = rig.meters_now()
     _flip(rig.copies[0], 7)
     rig.boot()
-    assert rig.meters_now() == before and any("copy a was bad" in e for e in rig.events)
+    assert rig.meters_now() == before and any("copy a was bad" in e for e in rig.said)
     _flip(rig.copies[0], 7)
     _flip(rig.copies[1], 200)
     with pytest.raises(MeterError, match="both copies"):
