@@ -4,7 +4,7 @@
 # handed Links routed by device address. The supervisor's frames it hands to whoever
 # built it (supervisor.py): recall and the supervisor's commands sit above this loop.
 from . import wire as W
-from .compat import const
+from .compat import const, unload
 from .devices import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .rules import CHANCE, IllegalAction
@@ -76,6 +76,12 @@ class Controller:
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
+        # the software checks' and deck counts' results (issue 30): handed to on_event(cls,
+        # detail), a tilt's also to on_tilt(cls, detail); None: kept in `noted` (note())
+        self.on_event = self.on_tilt = None
+        self.noted = []
+        self.root = "/"  # where the files the board runs are (swcheck.py)
+        self.asked = self.pack = self.out = 0  # the pack last asked for; the one counted, cards out of it
 
     def step(self, now_ms):
         for link in self.links:
@@ -127,6 +133,14 @@ class Controller:
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
+    def note(self, cls, detail, tilt=False):
+        """A check's result to on_event, a failure that tilts to on_tilt too (else `noted`)."""
+        for f, kind in ((self.on_event, "event"), (self.on_tilt, "tilt"))[:1 + tilt]:
+            if f is None:
+                self.noted.append((kind, cls, detail))
+            else:
+                f(cls, detail)
+
     def apply(self, action, addr, seq):
         """Apply a rules action and journal it with who sent it; its events (IllegalAction
         changes nothing)."""
@@ -141,6 +155,7 @@ class Controller:
 
     def _check(self):
         del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
+        del self.noted[:-16]
         n = 0
         for link in self.links:
             n += link.forged
@@ -163,6 +178,7 @@ class Controller:
 
     def on_frame(self, link, addr, seq, ftype, payload):
         if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
+            self.out += 1  # out of the pack (deckcount.py), whatever becomes of it
             if self.resuming and self.voided:
                 self.faults.append("a card of the voided deal came in flight: set aside")
                 return
@@ -177,7 +193,11 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE:
+        elif addr == W.SHOE and ftype == W.COUNT:  # a pack counted: seldom, so loaded for it
+            from .deckcount import on_count
+            on_count(self, payload)
+            unload("deckcount")
+        elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE or ftype == W.VERIFY:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:
                 return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))
@@ -203,6 +223,8 @@ class Controller:
         elif ftype == W.FAULT:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
+                k = payload[0] if payload else 0  # the cards it brought out of the pack
+                self.out += 1 if k == W.UNREAD else len(payload) - 1 if k in (W.FACE_UP, W.DOUBLE) else 0
                 self.awaiting = 0  # the shoe stopped: ask again for what is still due
                 try:
                     action = self.table.shoe_fault(bytes(payload))

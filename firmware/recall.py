@@ -51,6 +51,8 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
+    if ftype == W.VERIFY and len(payload) == 16:
+        return verify(ctrl, link, addr, bytes(payload))
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
@@ -81,3 +83,23 @@ def answer(self, link, addr, last):
         for k in range(n):
             link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
                       g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
+
+
+def verify(ctrl, link, addr, seed):
+    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
+    (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say what it runs; the
+    result, with who asked and the seed, to the controller's on_event."""
+    from .compat import unload
+    from .swcheck import answer
+    hexed = "".join("%02x" % b for b in seed)
+    try:
+        mac = answer(seed, ctrl.root)
+        j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
+        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
+        ctrl.note("check", "seeded check by %s: seed %s, answered %s" % (
+            serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        why = "no signed manifest to say what the board runs (%r)" % (e,)
+        link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
+        ctrl.note("check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
+    unload("swcheck")
