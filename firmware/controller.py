@@ -81,7 +81,8 @@ class Controller:
         self.on_event = self.on_tilt = None
         self.noted = []
         self.root = "/"  # where the files the board runs are (swcheck.py)
-        self.asked = self.pack = self.out = 0  # the pack last asked for; the one counted, cards out of it
+        # the pack last asked for; the one counted (0: none, -1: pulled), cards out of it
+        self.asked = self.pack = self.out = 0
 
     def step(self, now_ms):
         for link in self.links:
@@ -177,6 +178,8 @@ class Controller:
             self.down[a] = bool(bad)
 
     def on_frame(self, link, addr, seq, ftype, payload):
+        if addr == W.SHOE and self.pack < 0 and ftype != W.COUNT:
+            return self.faults.append("a card of a pulled pack: set aside")  # (deckcount.py)
         if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
             self.out += 1  # out of the pack (deckcount.py), whatever becomes of it
             if self.resuming and self.voided:

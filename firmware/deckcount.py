@@ -26,16 +26,17 @@ def on_count(ctrl, payload):
     n = payload[1] << 8 | payload[2]
     if payload[0] == W.LEFT:
         size, out = ctrl.pack, ctrl.out
-        if size and out + n != size:
+        ctrl.pack = 0  # (a pulled one's cards end here)
+        if size > 0 and out + n != size:
             ctrl.note("deck", "the pack of %d ended with %d cards: %d came out, %d were left in it"
                       % (size, out + n, out, n), True)
         return
     ctrl.pack, ctrl.out = ctrl.asked, 0
     if n != ctrl.asked:
         ctrl.note("deck", "a pack of %d loaded with %d cards: pulled, a fresh one asked for" % (ctrl.asked, n), True)
-        ctrl.pack = 0  # not counted again at its end
-        # set aside what it sends, and ask again as a resumed board does (feed_shoe): no
-        # card of this deal has come, so the fresh pack deals it
-        ctrl.awaiting = 0
-        ctrl.resuming = ctrl.voided = True
         ctrl.faults.append("pack count wrong: %d cards for %d" % (n, ctrl.asked))
+        # what it sends is set aside until the shoe counts again (controller.on_frame: the
+        # next SHUFFLE's COUNTs come after the cards of this DRAW); no card of the deal has
+        # come, so the fresh pack asked for now deals it (outgoing.feed_shoe)
+        ctrl.pack = -1
+        ctrl.awaiting = 0
