@@ -77,10 +77,8 @@ class Controller:
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
         # the software checks' and deck counts' results (issue 30): handed to on_event(cls,
-        # detail), a tilt's also to on_tilt(cls, detail); None: kept in `noted` (note())
-        self.on_event = self.on_tilt = None
-        self.noted = []
-        self.root = "/"  # where the files the board runs are (swcheck.py)
+        # detail), a tilt's also to on_tilt(cls, detail); None: kept in `noted` (swcheck.note)
+        self.on_event = self.on_tilt = self.noted = None
         # the pack last asked for; the one counted (0: none, -1: pulled), cards out of it
         self.asked = self.pack = self.out = 0
 
@@ -134,14 +132,6 @@ class Controller:
         self.errors[kind] = self.errors.get(kind, 0) + 1
         self.faults.append(why)
 
-    def note(self, cls, detail, tilt=False):
-        """A check's result to on_event, a failure that tilts to on_tilt too (else `noted`)."""
-        for f, kind in ((self.on_event, "event"), (self.on_tilt, "tilt"))[:1 + tilt]:
-            if f is None:
-                self.noted.append((kind, cls, detail))
-            else:
-                f(cls, detail)
-
     def apply(self, action, addr, seq):
         """Apply a rules action and journal it with who sent it; its events (IllegalAction
         changes nothing)."""
@@ -156,7 +146,6 @@ class Controller:
 
     def _check(self):
         del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
-        del self.noted[:-16]
         n = 0
         for link in self.links:
             n += link.forged
@@ -199,7 +188,7 @@ class Controller:
         elif addr == W.SHOE and ftype == W.COUNT:  # a pack counted: seldom, so loaded for it
             from .deckcount import on_count
             on_count(self, payload)
-            unload("deckcount")
+            unload("deckcount", "swcheck")
         elif ftype == W.RECALL or addr == W.SUPERVISOR or ftype == W.SUPERVISE or ftype == W.VERIFY:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:

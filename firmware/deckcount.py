@@ -7,7 +7,7 @@
 #           104 (club's shoe)
 #   ended   the cards that came out of it and those left in it make its size (a pack
 #           counted since this boot only: a resumed board did not see its first cards)
-# A wrong count is a shoe tilt (controller.note: on_tilt("deck", ...)), which needs the
+# A wrong count is a shoe tilt (swcheck.note: on_tilt("deck", ...)), which needs the
 # supervisor (the lock is the event log's). What it voids follows the laws (SPEC §4;
 # seed 000:79, an imperfect pack: the deal in which it is found is void, earlier deals
 # stand; piquet and club follow it): at its loading no card of the deal has come, so the
@@ -19,6 +19,11 @@
 from . import wire as W
 
 
+def note(ctrl, cls, detail, tilt):
+    from .swcheck import note  # (loaded for a wrong count only; the controller unloads it)
+    note(ctrl, cls, detail, tilt)
+
+
 def on_count(ctrl, payload):
     """The controller's: a COUNT from the shoe."""
     if len(payload) != 3 or payload[0] not in (W.LOADED, W.LEFT):
@@ -28,12 +33,12 @@ def on_count(ctrl, payload):
         size, out = ctrl.pack, ctrl.out
         ctrl.pack = 0  # (a pulled one's cards end here)
         if size > 0 and out + n != size:
-            ctrl.note("deck", "the pack of %d ended with %d cards: %d came out, %d were left in it"
+            note(ctrl, "deck", "the pack of %d ended with %d cards: %d came out, %d were left in it"
                       % (size, out + n, out, n), True)
         return
     ctrl.pack, ctrl.out = ctrl.asked, 0
     if n != ctrl.asked:
-        ctrl.note("deck", "a pack of %d loaded with %d cards: pulled, a fresh one asked for" % (ctrl.asked, n), True)
+        note(ctrl, "deck", "a pack of %d loaded with %d cards: pulled, a fresh one asked for" % (ctrl.asked, n), True)
         ctrl.faults.append("pack count wrong: %d cards for %d" % (n, ctrl.asked))
         # what it sends is set aside until the shoe counts again (controller.on_frame: the
         # next SHUFFLE's COUNTs come after the cards of this DRAW); no card of the deal has

@@ -90,16 +90,16 @@ def verify(ctrl, link, addr, seed):
     (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say what it runs; the
     result, with who asked and the seed, to the controller's on_event."""
     from .compat import unload
-    from .swcheck import answer
+    from .swcheck import answer, note
     hexed = "".join("%02x" % b for b in seed)
     try:
-        mac = answer(seed, ctrl.root)
+        mac = answer(seed, getattr(ctrl, "root", "/"))  # (a host's table: elsewhere)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
-        ctrl.note("check", "seeded check by %s: seed %s, answered %s" % (
+        note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError) as e:
         why = "no signed manifest to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
-        ctrl.note("check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
+        note(ctrl, "check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
     unload("swcheck")

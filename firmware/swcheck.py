@@ -104,7 +104,7 @@ class Periodic:
     boot, is a failure."""
 
     def __init__(self, pin, root="/"):
-        self.root, self.files, self.f, self.h = root, None, None, None
+        self.root, self.files, self.f, self.h = root, None, None, sha256()
         self.pin, self.n = pin, 0
         self.buf = bytearray(_CHUNK)
 
@@ -140,15 +140,30 @@ class Periodic:
             self.f = None
 
 
+def note(ctrl, cls, detail, tilt=False):
+    """A check's result (this module's, deckcount.py's) to the controller's on_event, and a
+    failure that tilts to its on_tilt too; those not handed in: kept in ctrl.noted, the
+    last 16 ("event" or "tilt", class, detail). Here, not in the controller: loaded only
+    when there is a result."""
+    for f, kind in ((ctrl.on_event, "event"), (ctrl.on_tilt, "tilt"))[:1 + tilt]:
+        if f is None:
+            if ctrl.noted is None:
+                ctrl.noted = []
+            ctrl.noted.append((kind, cls, detail))
+            del ctrl.noted[:-16]
+        else:
+            f(cls, detail)
+
+
 def tick(ctrl, check, pin):
     """A turn of the board's loop once the periodic check is due (main.py): None while it
     waits for a point between deals (a fresh pack due), then the Periodic check, a piece a
     call; False once its result went to the controller (a failure tilts)."""
     if check is None:
         g = ctrl.game
-        return Periodic(pin, ctrl.root) if g.to_act == CHANCE and g.cards_due()[1] else None
+        return Periodic(pin, getattr(ctrl, "root", "/")) if g.to_act == CHANCE and g.cards_due()[1] else None
     r = check.step()
     if r is None:
         return check
-    ctrl.note("check", ("passed: " if r[0] else "failed: ") + r[1], not r[0])
+    note(ctrl, "check", ("passed: " if r[0] else "failed: ") + r[1], not r[0])
     return False

@@ -20,7 +20,7 @@ SIZE = {"ecarte": deck.PACK_32, "piquet": deck.PACK_32, "club": deck.SHOE_104}
 
 
 def tilts(t):
-    return [n[2] for n in t.controller.noted if n[:2] == ("tilt", "deck")]
+    return [n[2] for n in t.controller.noted or () if n[:2] == ("tilt", "deck")]
 
 
 def shoe_cards(t):

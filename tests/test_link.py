@@ -300,6 +300,11 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         # a sealed frame of a session, as a frame (its counter and MAC: tests/test_link_pair.py)
         (0x21, 7, W.BUTTON, bytes.fromhex("0503 01 EB3255FA")):
             "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD",
+        (0x60, 2, W.VERIFY, bytes(range(16))):
+            "A5 60 02 52 00 10 00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 58 78",
+        (0x60, 3, W.CHECKED, b"\x01no manifest"): "A5 60 03 53 00 0C 01 6E 6F 20 6D 61 6E 69 66 65 73 74 35 79",
+        (0x10, 1, W.COUNT, bytes((W.LOADED, 0, 32))): "A5 10 01 14 00 03 4C 00 20 7F BC",
+        (0x10, 9, W.COUNT, bytes((W.LEFT, 0, 11))): "A5 10 09 14 00 03 52 00 0B 21 7A",
         (0x60, 1, 0x06, b""): "A5 60 01 06 00 00 CC C4",  # PAIR (remote.py)
         (0x60, 1, 0x06, b"\x02EMU-2-33"): "A5 60 01 06 00 09 02 45 4D 55 2D 32 2D 33 33 72 1D",
         (0x60, 4, W.RECORD, bytes((0, 2, 0, 1)) + b'{"number": 3}'):
