@@ -90,6 +90,7 @@ def new_controller(name, kw, shoe, bus, journal):
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
     # the test key is the table's device key too: the journal is chained under it
     ctrl = boot.build(route, Journal(store, key=TEST_KEY, device="vboard"), name, options, keep_log=False)
+    ctrl.root = ""  # its files where it runs (the unix port: a directory of the host's), as its journal
     from .compat import unload
     unload("hello")
     boot.unload()

