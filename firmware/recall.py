@@ -87,13 +87,14 @@ def answer(self, link, addr, last):
 
 def verify(ctrl, link, addr, seed):
     """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
-    (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say what it runs; the
-    result, with who asked and the seed, to the controller's on_event."""
+    (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say
+    what it runs; the result, with who asked and the seed, to the controller's on_event
+    (a failure tilts)."""
     from .compat import unload
-    from .swcheck import answer, note
+    from .swcheck import answer as seeded, note
     hexed = "".join("%02x" % b for b in seed)
     try:
-        mac = answer(seed, getattr(ctrl, "root", "/"))  # (a host's table: elsewhere)
+        mac = seeded(seed, getattr(ctrl, "root", "/"))  # (a host's table, a virtual board: elsewhere)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
         note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (

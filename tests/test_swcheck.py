@@ -205,6 +205,8 @@ def test_the_interval_is_in_the_signed_configuration(tmp_path):
     from tapis.host.flash_image import configuration as conf
     (tmp_path / "a.json").write_bytes(conf("ecarte"))
     assert config.check_ms(str(tmp_path / "a.json")) == config.CHECK_MINUTES * 60000
+    (tmp_path / "a.json").write_bytes(conf("ecarte", check_minutes=7))  # tapis flash --check-minutes 7
+    assert config.check_ms(str(tmp_path / "a.json")) == 7 * 60000
     raw = json.loads(conf("ecarte"))
     for m, ok in ((5, True), (0, True), (-1, False), ("5", False), (True, False), (1441, False)):
         (tmp_path / "b.json").write_text(json.dumps(dict(raw, check_minutes=m)))
@@ -274,6 +276,11 @@ def test_a_board_without_a_manifest_says_so_and_tilts(tmp_path):
 
 def tapis(*argv):
     return subprocess.run([sys.executable, "-m", "tapis", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_flash_refuses_a_check_interval_that_is_not_minutes():
+    p = tapis("flash", "--port", "loop://", "--check-minutes", "-5")
+    assert p.returncode == 2 and "--check-minutes wants a whole number of minutes 0..1440" in p.stderr
 
 
 @pytest.mark.parametrize("seed", ["", "abc", "00" * 15, "00" * 17, "zz" * 16])
