@@ -13,8 +13,7 @@
 # stand; piquet and club follow it): at its loading no card of the deal has come, so the
 # deal is dealt again from another pack (the pack is pulled: what it sends is set aside
 # and a fresh one is asked for); at its end the deal it was found in is over and scored,
-# and earlier deals stand: the tilt stops the next one until the supervisor has a look
-# (and may VOID it).
+# and earlier deals stand: the tilt stops the next one until the supervisor has a look.
 # A shoe that never counts (the text dialect's) is not counted. Loaded for a COUNT only.
 from . import wire as W
 

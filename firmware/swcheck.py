@@ -13,7 +13,10 @@
 #                 know before it is asked, so no stored answer can be replayed
 #   Periodic      the files' SHA-256 against the manifest's, one piece a call (the
 #                 watchdog is fed between pieces), and the manifest against the one the
-#                 boot check verified (pinned())
+#                 boot check verified (pinned()); tick() begins it at a point between
+#                 deals (a fresh pack due: each deal in écarté and piquet, each shoe in club)
+#   note()        a result to the controller's on_event, a failure's to its on_tilt too
+#                 (deckcount.py's as well)
 # The host computes the same answer from the files it flashed (host/verify.py).
 import json
 from hashlib import sha256
