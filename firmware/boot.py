@@ -94,7 +94,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     lock the table, and a RAM clear a power cut stopped is finished from it."""
     if events is not None:
         from .eventwalk import finish  # (a RAM clear's, clears.py)
-        finish(journal.store, events)
+        finish(journal, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
@@ -121,9 +121,13 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
 
 
 def _seats(journal, ctrl):
-    """The meters (meters.py), if any: the table's seats, and a power-up counted (their
-    copies checked, brought up to the journal's end and written)."""
-    if journal.meters is not None:
-        journal.meters.seats = ctrl.table.SEATS
-        journal.meters.commit(journal, power=True)
+    """The meters (meters.py), if any: the table's seats, a copy rebuilt an event and both
+    bad a RAM tilt in the controller's event log (unless the caller handed its own), and a
+    power-up counted (their copies checked, brought up to the journal's end and written)."""
+    m = journal.meters
+    if m is not None:
+        m.seats = ctrl.table.SEATS
+        if m.on_event is None:
+            m.on_event, m.on_tilt = ctrl.event, ctrl.tilt
+        m.commit(journal, power=True)
     return ctrl

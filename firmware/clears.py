@@ -67,13 +67,17 @@ def ram_clear(ctrl, who):
     """Meters, journal and event log cleared together: first the new event log, in one
     step, its first entry the old meters' final values and the journal's last tag (so that
     a power cut before the journal is cleared is finished at boot: finish()); then the
-    journal, begun afresh with a new game; then the meters (ctrl.clear_meters, if any)."""
+    journal emptied; the meters (Meters.clear) all 0 from its start; its new game begun.
+    A power cut at any step is finished at boot (eventwalk.finish)."""
     from binascii import hexlify
     from .games import find
     j, ev = ctrl.journal, _log(ctrl)
-    meters = getattr(ctrl, "meters", None)
+    m = j.meters if j is not None else None
+    meters = getattr(ctrl, "meters", None)  # (a host's table may hand its own: a callable)
     if callable(meters):
         meters = meters()
+    elif m is not None:  # committed at the journal's end: a boot finds them there (finish())
+        meters = m.commit(j, force=True).m  # (tally.py's order: docs/protocol.md, "Meters")
     detail = {"meters": meters, "tilts": list(ctrl.locked), "journal": ""}
     if j is not None:
         j.flush()
@@ -90,6 +94,8 @@ def ram_clear(ctrl, who):
         kit = find(j.name)
         game = kit.Rules(kit.Options.restore(j.opts))
         _empty(j)
+        if m is not None:  # before the new game's records: they are counted from 0
+            m.clear(j)
         j.begin(j.name, game)
         j.write({"k": "s", "do": "ram-clear", "who": who})
         j.flush()
@@ -97,9 +103,6 @@ def ram_clear(ctrl, who):
         ctrl.shown = 0
         ctrl.awaiting = 0
         ctrl.resuming = ctrl.voided = True  # what the shoe had in flight is not the new game's
-    reset = getattr(ctrl, "clear_meters", None)
-    if reset is not None:
-        reset()
     ctrl.faults.append("RAM clear by the supervisor %s" % who)
 
 

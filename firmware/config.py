@@ -1,7 +1,8 @@
 # What this table plays (SPEC §9): the game, its variant and its options (seats, stakes,
 # ...), from /config.json, which `tapis flash --game G --variant V` writes and lists in the
 # signed manifest (so it is checked at boot like the code). The firmware hard-codes none:
-#   {"v": 1, "game": "ecarte", "variant": "pool" or null, "options": the Options snapshot}
+#   {"v": 1, "game": "ecarte", "variant": "pool" or null, "options": the Options snapshot,
+#    "check_minutes": N (optional: the software check's interval, swcheck.py; 0: none)}
 # Boot-time only: main.py unloads it once the table is built.
 import json
 
@@ -32,6 +33,9 @@ def parse(raw):
         options = kit.Options.restore(frozen)
     except (TypeError, ValueError, KeyError) as e:
         raise ConfigError("config.json: %s refuses its options: %s" % (game, e))
+    m = c.get("check_minutes", 0)
+    if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m <= 1440:
+        raise ConfigError("config.json: check_minutes is a whole number of minutes 0..1440, not %r" % (m,))
     return game, options
 
 
@@ -72,3 +76,15 @@ def signer(root="/"):
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return "manifest v%s key %s" % (v, k)
+
+
+CHECK_MINUTES = 15  # the software check's interval when the configuration names none
+
+
+def check_ms(path):
+    """How often the board checks its software while idle between deals (swcheck.py), in
+    ms: config.json's "check_minutes" (a whole number, 0 for never); config.load refused
+    anything else before."""
+    with open(path, "rb") as f:
+        m = json.loads(f.read()).get("check_minutes", CHECK_MINUTES)
+    return m * 60000

@@ -20,9 +20,8 @@ _TABLE_SHOW_MS = const(100)  # ... the table display, between bursts of events
 
 class Controller:
     def __init__(self, table, route, journal=None, resumed=False, keep_log=True, supervisor=None):
-        """table: a game's table adapter (firmware/games/<name>/table.py), with .game,
-        .SEATS, press(), view(), shoe_fault(), done() and refuse(); route: {device
-        address: Link};
+        """table: a game's table adapter (firmware/games/<name>/table.py), with .game, .SEATS,
+        press(), view(), shoe_fault(), done() and refuse(); route: {device address: Link};
         journal: a firmware.journal.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
         had in flight are still welcome before the controller asks it again;
@@ -64,8 +63,7 @@ class Controller:
         self.down = {}  # device address greeted -> True while it is dead or refused
         for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]:
             self.down[a] = False
-        self.reask = False
-        self.checked = 0
+        self.reask, self.checked = False, 0
         self.errors = {}  # what went wrong with an input, counted: {kind: n}
         self.writing = False  # the journal is being written
         self.dirty = True  # the views may have changed since they were last made
@@ -83,6 +81,8 @@ class Controller:
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
+        # the pack last asked for; the one counted (0: none, -1: pulled), cards out of it
+        self.asked = self.pack = self.out = 0
 
     def step(self, now_ms):
         for link in self.links:
@@ -137,18 +137,18 @@ class Controller:
     def tilt(self, cls, detail="", locks=True):
         """A tilt (the others' on_tilt): logged; one that locks stops play at this safe point
         (no press taken, no card asked for; cards already asked for still come in) until
-        the supervisor clears it (clears.py)."""
-        self.event(cls, detail, None, locks)
+        the supervisor clears it (clears.py); counted in the meters (tilts.metered)."""
+        self.event(cls, detail, None, locks, True)
         self.faults.append("tilt %s: %s" % (cls, detail))
         self.dirty = True
 
-    def event(self, cls, detail="", who=None, locks=False):
+    def event(self, cls, detail="", who=None, locks=False, tilt=False):
         """An event for the log (the others' on_event); its seq (None without a log).
         Events are seldom: events.py is loaded for one and unloaded after, the log parked
         in between (plain values: EventLog.park)."""
         from .tilts import log
-        n = log(self, cls, detail, who, locks)
-        unload("tilts", "events", "eventwalk")
+        n = log(self, cls, detail, who, locks, tilt)
+        unload("tilts", "events", "eventwalk", "tally")
         return n
 
     def apply(self, action, addr, seq):
@@ -181,8 +181,7 @@ class Controller:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
             if bad and not self.down.get(a):
-                self.faults.append(bad)
-                self.event("device-lost", bad)
+                self.faults.append(bad) or self.event("device-lost", bad)
             if a != W.SHOE and link.lost(a):  # back or reset: its view is sent again, whole
                 self.event("device-rebooted", "device 0x%02x is back or was reset" % a)
                 for d in self.seats + [self.board]:
@@ -194,7 +193,10 @@ class Controller:
             self.down[a] = bool(bad)
 
     def on_frame(self, link, addr, seq, ftype, payload):
+        if addr == W.SHOE and self.pack < 0 and ftype != W.COUNT:
+            return self.faults.append("a card of a pulled pack: set aside")  # (deckcount.py)
         if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
+            self.out += 1  # out of the pack (deckcount.py), whatever becomes of it
             if self.resuming and self.voided:
                 self.faults.append("a card of the voided deal came in flight: set aside")
                 return
@@ -209,7 +211,11 @@ class Controller:
                 self.faults.append(str(e))
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
-        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS or addr == W.SUPERVISOR or addr == W.HOST:
+        elif addr == W.SHOE and ftype == W.COUNT:  # a pack counted: seldom, so loaded for it
+            from .deckcount import on_count
+            on_count(self, payload)
+            unload("deckcount", "swcheck")
+        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS or ftype == W.VERIFY or addr == W.SUPERVISOR or addr == W.HOST:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:
                 return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))
@@ -239,6 +245,8 @@ class Controller:
             self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
                 self.event("shoe-fault", "fault %r" % bytes(payload))
+                k = payload[0] if payload else 0  # the cards it brought out of the pack
+                self.out += 1 if k == W.UNREAD else len(payload) - 1 if k in (W.FACE_UP, W.DOUBLE) else 0
                 self.awaiting = 0  # the shoe stopped: ask again for what is still due
                 try:
                     action = self.table.shoe_fault(bytes(payload))

@@ -56,16 +56,27 @@ def restart(log, cls, detail, who):
     log.take(rec)
 
 
-def finish(journal_store, ev):
+def finish(journal, ev):
     """At boot: a RAM clear that a power cut stopped before the journal was cleared (the
     event log's RAM-clear entry names the journal's last tag, and the journal still ends
-    with it) is finished; True if it was."""
+    with it) is finished, and its meters are cleared if they still stand at that tag (the
+    clear committed them there first); True if the journal was cleared."""
     from binascii import hexlify
     rc = ev.cleared if ev is not None else None
-    size = journal_store.size()
-    if rc is None or not isinstance(rc["d"], dict) or not rc["d"].get("journal") or size < 8:
+    if rc is None or not isinstance(rc["d"], dict) or not rc["d"].get("journal"):
         return False
-    if hexlify(journal_store.read_at(size - 8, 8)).decode() != rc["d"]["journal"]:
-        return False
-    journal_store.keep(0, 0)
-    return True
+    old, store, done = rc["d"]["journal"], journal.store, False
+    size = store.size()
+    if size >= 8 and hexlify(store.read_at(size - 8, 8)).decode() == old:
+        store.keep(0, 0)
+        done = True
+    m = getattr(journal, "meters", None)
+    if m is not None:
+        from .tally import read, unpack
+        for c in m.copies:
+            t = unpack(m.key, read(c))
+            if t is not None and hexlify(t.tag).decode() == old:
+                m.gen = t.gen  # (the fresh copies' generation goes on from theirs)
+                m.clear(journal)  # at the journal's start: its records, the new game's, counted
+                break
+    return done

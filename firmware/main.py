@@ -206,6 +206,7 @@ def main():
         halt(led, ["journal refused: %s" % e, "the table refuses to play: export the journal, then "
                    "move it aside (tapis board journal --port URL --move-aside)"], route)
         return
+    every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
     boot.unload()
     from .compat import unload
     unload("config")
@@ -222,11 +223,22 @@ def main():
     now = 0
     last = time.ticks_ms()
     steady = False
+    check, since, pin = None, 0, None
+    if every:  # the manifest the boot check verified, as the periodic checks compare it
+        from .swcheck import pinned
+        pin = pinned()
+        unload("swcheck")
     while True:
         t = time.ticks_ms()
         now += time.ticks_diff(t, last)  # a clock that does not wrap
         last = t
         ctrl.step(now)
+        if every and now - since >= every:  # a piece of the check a turn, between deals
+            from .swcheck import tick
+            check = tick(ctrl, check, pin)
+            if check is False:
+                check, since = None, now
+                unload("swcheck")
         if not steady and now > 60000:  # a minute up: the crashes before were not in a row
             steady = True
             crashes(False)

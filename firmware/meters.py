@@ -33,6 +33,12 @@ class Meters:
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
 
+    def clear(self, journal):
+        """A RAM clear (clears.py): every meter 0, from the journal's end."""
+        from .tally import commit
+        commit(self, journal, fresh=True)
+        unload("tally")
+
     def saw(self, recs):
         for rec in recs:
             if rec["k"] in ("b", "d", "v", "e"):
@@ -41,11 +47,12 @@ class Meters:
     def commit(self, journal, force=False, power=False, tilt=None):
         """The copies brought up to the journal's end, when a deal's boundary was written
         since the last commit (or force: a boot, a compaction); power: a power-up counted;
-        tilt: a tilt of that class (tally.TILTS)."""
+        tilt: a tilt of that class (tally.TILTS). The Tally written, None when not due."""
         if self.due or force or power or tilt is not None:
             if journal.held:  # its records first: the copies are never ahead of the journal
                 journal.flush()
             from .tally import commit
-            commit(self, journal, power, tilt)
+            t = commit(self, journal, power, tilt)
             unload("tally")
             self.due = False
+            return t

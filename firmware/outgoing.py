@@ -48,6 +48,7 @@ def feed_shoe(ctrl, now_ms):
     n, pack = ctrl.game.cards_due()
     if pack:
         ctrl.shoe.shuffle(pack)
+        ctrl.asked = pack  # what its COUNT must say (deckcount.py)
     ctrl.shoe.draw(n)
     ctrl.awaiting, ctrl.asked_ms = n, now_ms
 

@@ -58,9 +58,11 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from .compat import unload
-        return unload("clears", "events", "eventwalk", "tilts")
+        return unload("clears", "events", "eventwalk", "tilts", "tally")
     if ftype == W.METERS:
         return meters(ctrl, link, addr)
+    if ftype == W.VERIFY and len(payload) == 16:
+        return verify(ctrl, link, addr, bytes(payload))
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
@@ -109,3 +111,24 @@ def meters(ctrl, link, addr):
     link.send(addr, W.METERED, pack(m.key, held(m, j)))
     from .compat import unload
     unload("tally")
+
+
+def verify(ctrl, link, addr, seed):
+    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
+    (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say
+    what it runs; the result, with who asked and the seed, to the event log
+    (a failure tilts)."""
+    from .compat import unload
+    from .swcheck import answer as seeded, note
+    hexed = "".join("%02x" % b for b in seed)
+    try:
+        mac = seeded(seed, getattr(ctrl, "root", "/"))  # (a host's table, a virtual board: elsewhere)
+        j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
+        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
+        note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (
+            serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        why = "no signed manifest to say what the board runs (%r)" % (e,)
+        link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
+        note(ctrl, "check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
+    unload("swcheck")

@@ -49,15 +49,15 @@ def _write(c, b):
 
 def _event(meters, detail):
     if meters.on_event is None:
-        meters.events = getattr(meters, "events", []) + [("meters", detail)]
+        meters.events = getattr(meters, "events", []) + [("meter-repaired", detail)]
     else:
-        meters.on_event("meters", detail)
+        meters.on_event("meter-repaired", detail)
 
 
 def _ram(meters, detail):
     if meters.on_tilt is None:
         raise JournalError("ram error: " + detail)  # (meters.MeterError)
-    meters.on_tilt("ram", detail)
+    meters.on_tilt("ram-error", detail)
 
 
 def beside(journal_path):
@@ -190,10 +190,11 @@ def held(meters, journal):
     return t
 
 
-def commit(meters, journal, power=False, tilt=None):
+def commit(meters, journal, power=False, tilt=None, fresh=False):
     """The copies brought up to the journal's end and written (a power-up, a tilt of class
-    `tilt` counted), then read back and compared."""
-    t = held(meters, journal)
+    `tilt` counted), then read back and compared. fresh: a RAM clear's, every meter 0 from
+    the journal's end (the generation goes on: an old copy is never taken for the newer)."""
+    t = Tally(meters.gen) if fresh else held(meters, journal)
     if power:
         t.add(_POWER)
     if tilt is not None:

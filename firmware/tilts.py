@@ -1,6 +1,6 @@
 # What the controller looks at its safe points (Controller._check, every 50 ms) besides the
 # devices' health: the door's pin, and the frames the links refused, counted into bursts;
-# and its events written to the event log (log: Controller.event, the others' on_event).
+# and its events written to the event log (log: Controller.event; a tilt counted in the meters).
 # Nothing here is per frame: the links count what they refuse (link.forged), the controller
 # reads the sum. The controller keeps the state, `watch`, a plain list, and loads this module
 # only when something changed (the door, a frame refused, a burst's window over): on a board
@@ -46,9 +46,12 @@ def check(ctrl, now, new):
                 w[REFUSED], now - w[START]), w[LOCK])
 
 
-def log(ctrl, cls, detail, who, locks):
+def log(ctrl, cls, detail, who, locks, tilt=False):
     """Controller.event: the entry logged, the open tilts read back; the log parked again
-    (plain values: EventLog.park), so that events.py leaves the heap with this module."""
+    (plain values: EventLog.park), so that events.py leaves the heap with this module. A
+    tilt's is counted in the meters too."""
+    if tilt:
+        metered(ctrl, cls)
     if ctrl.events is None:
         if locks:
             ctrl.locked.append(cls)
@@ -59,6 +62,20 @@ def log(ctrl, cls, detail, who, locks):
     ctrl.locked = ev.locked()
     ctrl.events = ev.park()
     return n
+
+
+# the meters' tilt classes (tally.TILTS) of the event log's
+_METERED = {"ram-error": "ram", "check-failed": "software", "journal-failure": "journal", "door-open": "door",
+            "deck-count": "shoe", "shoe-fault": "shoe", "bus-attack": "bus"}
+
+
+def metered(ctrl, cls):
+    """A tilt counted in the meters by class (a RAM error is the meters' own: their copies
+    are being rebuilt, and a commit now would read them again)."""
+    j = ctrl.journal
+    m = getattr(j, "meters", None) if j is not None else None
+    if m is not None and cls != "ram-error":
+        m.commit(j, tilt=_METERED.get(cls, "other"))
 
 
 def shut(w, now):

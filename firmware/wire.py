@@ -22,6 +22,7 @@ CARD = const(0x10)  # shoe -> controller: [card code]
 FAULT = const(0x11)  # shoe -> controller: [fault code] + its arguments
 DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
 SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack (deck.py)
+COUNT = const(0x14)  # shoe -> controller: [LOADED or LEFT, n hi, n lo]: a pack counted (deckcount.py)
 BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
 SUPERVISE = const(0x21)  # supervisor -> controller: [command] + amounts, 2 bytes each, big-endian
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
@@ -32,6 +33,8 @@ RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
 EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's entries after it, in RECORDs
 METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
 METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/tally.py), empty: no meters
+VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
+CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
@@ -62,3 +65,6 @@ DOUBLE = const(0x44)  # "D" card card: two cards came out together
 EMPTY = const(0x45)  # "E": the shoe ran empty
 CUT = const(0x43)  # "C": the cut card came out (club écarté's shoe); the next DRAW goes on
 OUT_OF_TURN = const(0x54)  # "T" seat: the shoe is being dealt from that seat
+# ---- a COUNT's first byte: when the shoe counted the pack (firmware/deckcount.py) ---------------
+LOADED = const(0x4C)  # "L": as a SHUFFLE loaded it, the cards it holds
+LEFT = const(0x52)  # "R": as the next SHUFFLE unloaded it, the cards still in it

@@ -16,7 +16,8 @@ The board's filesystem after a flash:
   manifest.pub     the public key (hex): the root of the device's signing tree
   device.key       the device key (hex): the journal's and the pairings' keys derive from it;
                    it signs nothing of the code
-The board keeps manifest.high (the highest version it has verified) itself. Both keys are
+The host keeps what it flashed beside the keys (<device id>.image: `tapis verify` computes
+the board's seeded check from it). The board keeps manifest.high (the highest version it has verified) itself. Both keys are
 random per device (32 bytes from `secrets`) and kept by the host outside the repository:
 ~/.config/tapis/keys/<device id>.key and <device id>.sign (the signing seed and the leaves
 used; TAPIS_KEY_DIR or --key-file override), made on the first flash and reused after.
@@ -39,9 +40,10 @@ from tapis.host.flash_board import board_version, check_versions, compiler_versi
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import REMOVE_STALE, board_hashes, unchanged, write_files
 from tapis.host.flash_image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image
-from tapis.host.flash_keys import key_path, provision_key, sign_path
+from tapis.host.flash_keys import image_path, key_path, provision_key, sign_path
 from tapis.host.flash_sign import Signer
 from tapis.host.flash_verify import check_board
+from tapis.host.verify import keep_image
 
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
@@ -85,6 +87,7 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
         todo = {p: d for p, d in files.items() if p not in same}
         with (progress or _no_progress)(len(todo)) as advance:
             write_files(t, todo, advance=advance)
+        keep_image(image_path(device, key_file), image)
         log("deployed %d files, %d unchanged" % (len(todo), len(same)))
         summary = {"device": device, "files": len(image), "written": len(todo), "unchanged": len(same),
                    "key_file": str(key_path(device, key_file)), "entry": entry or None,

@@ -24,10 +24,10 @@ def boot_stub(entry):
             "    __import__(%r)\n" % (entry or "", entry or "")).encode()
 
 
-def configuration(game="ecarte", variant=None, options=None):
+def configuration(game="ecarte", variant=None, options=None, check_minutes=None):
     """config.json's bytes: the game, its variant by name (docs/rules.md) and options
-    (Options keyword arguments over the variant's: seats, stakes...). FlashError names
-    what is wrong."""
+    (Options keyword arguments over the variant's: seats, stakes...), and when given the
+    software check's interval (firmware/config.py check_ms). FlashError names what is wrong."""
     from tapis.firmware.games import find
     from tapis.firmware.games import named
 
@@ -44,8 +44,10 @@ def configuration(game="ecarte", variant=None, options=None):
         opts = kit.Options(**kw)
     except (TypeError, ValueError) as e:
         raise FlashError("%s refuses the options %r: %s" % (game, kw, e)) from None
-    return json.dumps({"v": 1, "game": game, "variant": variant, "options": opts.snapshot()},
-                      sort_keys=True).encode()
+    c = {"v": 1, "game": game, "variant": variant, "options": opts.snapshot()}
+    if check_minutes is not None:  # (else none: the bytes of a configuration flashed before)
+        c["check_minutes"] = check_minutes
+    return json.dumps(c, sort_keys=True).encode()
 
 
 def build_image(entry=DEFAULT_ENTRY, out_dir=None, config=None, extra=None):

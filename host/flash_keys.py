@@ -22,6 +22,12 @@ def sign_path(device, key_file=None):
     return key_path(device, key_file).with_suffix(".sign")
 
 
+def image_path(device, key_file=None):
+    """Where the host keeps what it flashed to the device, every file the manifest lists
+    (firmware/fwimage.py's format): `tapis verify` computes the board's seeded answer from it."""
+    return key_path(device, key_file).with_suffix(".image")
+
+
 def load_key(device, key_file=None):
     path = key_path(device, key_file)
     try:

@@ -33,10 +33,12 @@ class EmuShoe:
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == W.SHUFFLE:
+                self.unload()
                 self.pack = deck.shuffle(deck.pack(payload[0]), self.rng.below)
                 self.dealt = 0
                 span = self.cuts.get(payload[0])
                 self.cut = span[0] + self.rng.below(span[1] - span[0] + 1) if span else None
+                self.count(W.LOADED, len(self.pack))
             elif ftype == W.DRAW:
                 for _ in range(payload[0]):
                     if self.dealt == self.cut:
@@ -49,6 +51,15 @@ class EmuShoe:
         """Answer `tapis pair` on its own cable (EmuDisplay.pair): the key it is given is the
         one its sessions are keyed with from then on."""
         return EmuDisplay.pair(self, port, timeout)
+
+    def count(self, kind, n):
+        """COUNT [kind, n]: the shoe's reader counted the pack (firmware/deckcount.py)."""
+        self.link.send(self.addr, W.COUNT, bytes((kind, n >> 8, n & 255)))
+
+    def unload(self):
+        """A SHUFFLE takes the pack in the shoe out first: what is left in it is counted."""
+        if self.pack:
+            self.count(W.LEFT, len(self.pack) - self.dealt)
 
     def deliver(self):
         if self.dealt >= len(self.pack):

@@ -8,6 +8,10 @@
 #   "overdraw"          one card more than was asked       CARD beyond the DRAW count
 #   "missing"           the pack is short from here on     FAULT "E" when it runs out
 #   ("outofturn", seat) the shoe is dealt from that seat   FAULT "T" seat, then stops
+#   "lose"              a card falls out of the pack unseen  nothing (its end count is short)
+# and, at delivery 0 (as the pack is loaded: its COUNT says so, firmware/deckcount.py):
+#   "short"             the pack loaded lacks a card       COUNT "L" size - 1
+#   "long"              a card of another pack is in it    COUNT "L" size + 1
 #
 # `faults` maps (pack number, delivery number) to a fault: pack 1 is the first pack the
 # table loads, delivery n the n-th card (or fault) to come out of it. `rate`: besides, each
@@ -37,15 +41,23 @@ class FaultyShoe(EmuShoe):
     def step(self, now_ms):
         for _addr, _seq, ftype, payload in self.link.poll(now_ms):
             if ftype == W.SHUFFLE:
+                self.unload()
                 self.packs += 1
                 self.pack = self.stack.pop(0) if self.stack else \
                     deck.shuffle(deck.pack(payload[0]), self.rng.below)
                 self.dealt = self.n = 0
+                loaded = len(self.pack)  # a card missing from here on was in it when counted
                 for (pack, n), fault in list(self.faults.items()):
                     if pack == self.packs and fault == "missing":
                         del self.faults[(pack, n)]
                         self.injected.append((pack, n, fault))
                         self.pack = self.pack[:n - 1]
+                    elif pack == self.packs and n == 0 and fault in ("short", "long"):
+                        del self.faults[(pack, n)]
+                        self.injected.append((pack, n, fault))
+                        self.pack = self.pack[1:] if fault == "short" else self.pack + self.pack[:1]
+                        loaded = len(self.pack)
+                self.count(W.LOADED, loaded)
             elif ftype == W.DRAW:
                 extra = False
                 for _ in range(payload[0]):
@@ -72,6 +84,9 @@ class FaultyShoe(EmuShoe):
         if kind == "duplicate":
             self.link.send(self.addr, W.CARD, bytes((self.pack[0],)))
             return True, False
+        if kind == "lose":  # unseen: the card after this one falls out of the pack
+            self.pack = self.pack[:self.dealt + 1] + self.pack[self.dealt + 2:]
+            return self._card(), False
         if kind == "outofturn":
             self.n -= 1  # nothing came out
             self.link.send(self.addr, W.FAULT, bytes((W.OUT_OF_TURN, fault[1])))

@@ -23,6 +23,7 @@ class EmuSupervisor:
         else:
             self.link = Link(port, W.DEV_SUPERVISOR, serial, rto_ms=RTO_MS, speaks=(W.SUPERVISOR,))
         self.chunks, self.total, self.games = {}, None, None
+        self.checked = None
 
     def command(self, code, arg=0):
         """A supervisor's command of one byte (firmware/supervise.py: VOID, RESPONSIBLE, GIVE)."""
@@ -47,12 +48,20 @@ class EmuSupervisor:
         from tapis.firmware.supervise import GIVE
         self.command(GIVE, seat)
 
+    def verify(self, seed):
+        """VERIFY [seed]: the seeded software check (firmware/swcheck.py); `checked` holds
+        the CHECKED payload once it comes (None until then)."""
+        self.checked = None
+        self.link.send(W.SUPERVISOR, W.VERIFY, bytes(seed))
+
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None
         self.link.send(W.SUPERVISOR, W.RECALL, bytes((last,)))
 
     def step(self, now_ms):
         for _a, _s, ftype, payload in self.link.poll(now_ms):
+            if ftype == W.CHECKED:
+                self.checked = bytes(payload)
             if ftype != W.RECORD or len(payload) < 4:
                 continue
             i, n, k, kn = payload[0], payload[1], payload[2], payload[3]

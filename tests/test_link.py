@@ -305,6 +305,11 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         (0x10, 1, W.CARD, bytes.fromhex("9A 01 6D7D2D1F")): "A5 10 01 10 00 06 9A 01 6D 7D 2D 1F 97 32",
         (0x10, 2, W.DRAW, bytes.fromhex("0B 01 4C0D9D3F")): "A5 10 02 12 00 06 0B 01 4C 0D 9D 3F C8 03",
         (0x10, 2, W.FAULT, bytes.fromhex("2F 02 6FA02398")): "A5 10 02 11 00 06 2F 02 6F A0 23 98 93 6C",
+        (0x60, 2, W.VERIFY, bytes(range(16))):
+            "A5 60 02 55 00 10 00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 62 67",
+        (0x60, 3, W.CHECKED, b"\x01no manifest"): "A5 60 03 56 00 0C 01 6E 6F 20 6D 61 6E 69 66 65 73 74 00 37",
+        (0x10, 1, W.COUNT, bytes((W.LOADED, 0, 32))): "A5 10 01 14 00 03 4C 00 20 7F BC",
+        (0x10, 9, W.COUNT, bytes((W.LEFT, 0, 11))): "A5 10 09 14 00 03 52 00 0B 21 7A",
         (0x60, 1, 0x06, b""): "A5 60 01 06 00 00 CC C4",  # PAIR (remote.py)
         (0x60, 1, 0x06, b"\x02EMU-2-33"): "A5 60 01 06 00 09 02 45 4D 55 2D 32 2D 33 33 72 1D",
         (0x60, 4, W.RECORD, bytes((0, 2, 0, 1)) + b'{"number": 3}'):

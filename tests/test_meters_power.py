@@ -148,7 +148,7 @@ def test_a_flipped_byte_in_one_copy_is_repaired_at_the_next_deal_and_in_both_til
     with pytest.raises(MeterError):
         while True:
             rig.step()
-    assert rig.tilts and rig.tilts[0][0] == "ram"
+    assert rig.tilts and rig.tilts[0][0] == "ram-error"
 
 
 def test_at_boot_one_bad_copy_is_rebuilt_and_two_stop_the_table():
@@ -162,8 +162,13 @@ def test_at_boot_one_bad_copy_is_rebuilt_and_two_stop_the_table():
     _flip(rig.copies[1], 200)
     with pytest.raises(MeterError, match="both copies"):
         rig.boot()
-    # the default (no on_tilt handed in): a clear error, and the table is not built
+    # a board's (no on_tilt handed in: boot.build hands the controller's): a RAM-error tilt,
+    # in the event log, that locks the table until the supervisor's RAM clear
+    from tapis.firmware.events import EventLog
     j = Journal(MemoryStore(rig.store.read()), key=TEST_KEY, device=TEST_DEVICE)
     j.meters = Meters(*rig.copies, key=TEST_KEY)
-    with pytest.raises(MeterError, match="ram error: both copies of the meters are bad"):
-        build(rig.route(), j, "club")
+    ev = EventLog(MemoryStore(), TEST_KEY, TEST_DEVICE, clock=lambda: 0, unit="ms")
+    ctrl = build(rig.route(), j, "club", events=ev)
+    assert ctrl.locked == ["ram-error"]
+    last = EventLog(ev.store, TEST_KEY, TEST_DEVICE).since(0)[-1]
+    assert (last["c"], last["d"], last["l"]) == ("ram-error", "both copies of the meters are bad", 1)

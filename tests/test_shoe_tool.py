@@ -126,8 +126,10 @@ def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
     link.own = W.SHOE
     link.send(W.SHOE, W.SHUFFLE, bytes([32]))
     link.send(W.SHOE, W.DRAW, bytes([5]))
-    frames = collect(link, lambda fs: len(fs) >= 5)
+    frames = collect(link, lambda fs: len(fs) >= 6)
     expected = deck.shuffle(deck.deck32(), Seeded(7).below)
+    assert frames[0][2:] == (W.COUNT, bytes((W.LOADED, 0, 32)))  # a counting shoe (firmware/deckcount.py)
+    frames = frames[1:]
     assert [(a, t) for a, _s, t, _p in frames] == [(W.SHOE, W.CARD)] * 5
     assert [f[3][0] for f in frames] == expected[:5]
     link.send(W.SHOE, W.DRAW, bytes([30]))  # 27 left: then the shoe is empty

@@ -35,7 +35,21 @@ def register(sub):
     g.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="an option of the game over the variant's, e.g. stake=2, gallery=2, "
                    "seats=4 (a JSON value; repeat for more)")
+    g.add_argument("--check-minutes", type=_minutes, metavar="N",
+                   help="the software check while idle between deals every N minutes (0: never; default: "
+                   "the firmware's, 15)")
     p.set_defaults(func=run, parser=p)
+
+
+def _minutes(text):
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 1440:
+        raise argparse.ArgumentTypeError("--check-minutes wants a whole number of minutes 0..1440, got %r" % (text,))
+    return n
 
 
 def parse_options(items):
@@ -67,7 +81,7 @@ def run(args):
     quiet = args.quiet or args.json
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
-        config = configuration(args.game, args.variant, parse_options(args.option))
+        config = configuration(args.game, args.variant, parse_options(args.option), args.check_minutes)
         extra = extra_files(args.boot_py, args.lib)
     except (ValueError, FlashError) as e:
         args.parser.error(str(e))

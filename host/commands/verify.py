@@ -1,0 +1,67 @@
+# tapis verify: the seeded software check (SPEC §10, issue 30; GLI's GAT, SAS's ROM
+# signature): a 128-bit seed to a running table over its link (the supervisor's path, a
+# VERIFY frame), its answer HMAC-SHA256(seed, every byte it runs) beside the host's own
+# from the files it flashed there (host/verify.py): match, or mismatch and exit 2.
+import json
+import sys
+
+from tapis.host import args as A
+
+
+def register(sub):
+    p = sub.add_parser("verify", help="ask a running table for its seeded software check, and check the answer")
+    p.add_argument("--port", metavar="URL", required=True, help="the table's link (pyserial URL)")
+    p.add_argument("--seed", metavar="HEX", required=True,
+                   help="128 bits as 32 hex digits (the regulator's tool's, or any fresh one)")
+    p.add_argument("--image", metavar="PATH",
+                   help="what was flashed to it (default: <device id>.image in the key store, kept by tapis flash)")
+    p.add_argument("--key-file", metavar="PATH", help="the device key the board was flashed with: the image beside it")
+    p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
+    p.add_argument("--json", action="store_true", help="one object (schema tapis.verify/1)")
+    p.set_defaults(func=run, parser=p)
+
+
+def _fail(text):
+    sys.stderr.write("tapis verify: %s\n" % text)
+    return 2
+
+
+def run(args, step=None):
+    from tapis.host.verify import ask, expected, load_image, parse_seed
+    try:
+        seed = parse_seed(args.seed)
+    except ValueError as e:
+        return _fail(str(e))
+    try:
+        from tapis.host.ports import open_port
+        port = open_port(args.port)
+        try:
+            board, device, why = ask(port, seed, step=step, timeout=args.timeout)
+        finally:
+            getattr(port, "close", lambda: None)()
+    except TimeoutError as e:
+        return _fail(str(e))
+    except OSError as e:
+        return _fail("cannot open %s: %s" % (args.port, e.strerror or e))
+    if board is None:
+        return _fail("the table could not answer: %s" % why)
+    from tapis.host.flash_keys import image_path
+    path = args.image or str(image_path(device, args.key_file))
+    try:
+        image = load_image(path)
+    except (OSError, ValueError) as e:
+        return _fail("no record of what was flashed to device %s at %s (%s): flash it with tapis flash, "
+                     "or name the image with --image" % (device or "?", path, getattr(e, "strerror", None) or e))
+    host = expected(image, seed)
+    match = host == board
+    if args.json:
+        print(json.dumps({"schema": "tapis.verify/1", "device": device, "seed": seed.hex(),
+                          "board": board.hex(), "host": host.hex(), "match": match,
+                          "files": sorted(image), "image": path}))
+    else:
+        print("device %s, seed %s" % (device or "?", seed.hex()))
+        print("  board  %s" % board.hex())
+        print("  host   %s  (%d files flashed: %s)" % (host.hex(), len(image), ", ".join(sorted(image))))
+        print("MATCH: the board runs what was flashed" if match else
+              "MISMATCH: the board does not run what was flashed to it")
+    return 0 if match else 2

@@ -1,0 +1,71 @@
+# The seeded software check from the host's side (tapis verify; firmware/swcheck.py is the
+# board's): the host keeps every file it flashed (keep_image, at each tapis flash), computes
+# HMAC-SHA256(seed, those files) as the board feeds them, and asks the board over the
+# supervisor's path (a VERIFY frame on the operator's link, firmware/recall.py) for its own.
+# A board that answers what the host computes runs, byte for byte, what the host flashed; a
+# stored answer is no use against a seed it has not seen.
+import os
+import time
+from pathlib import Path
+
+from tapis.firmware import fwimage
+from tapis.firmware import wire as W
+from tapis.firmware.link import Link
+from tapis.firmware.swcheck import SEED_BYTES, Hmac, header
+
+
+def keep_image(path, image):
+    """Save {board path: bytes}, what the manifest lists, packed (firmware/fwimage.py)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(fwimage.pack(image))
+    os.replace(tmp, path)
+
+
+def load_image(path):
+    """{board path: bytes} as keep_image saved them; OSError or ValueError."""
+    data = Path(path).read_bytes()
+    return {p: data[a:b] for p, (a, b) in fwimage.index(data).items()}
+
+
+def expected(image, seed):
+    """HMAC-SHA256(seed, every file of `image`): what a board running them answers."""
+    h = Hmac(seed)
+    for path in sorted(image):
+        h.update(header(path, len(image[path])))
+        h.update(image[path])
+    return h.digest()
+
+
+def parse_seed(text):
+    """The seed from 32 hex digits (128 bits); ValueError saying what is wrong."""
+    t = text.strip().lower()
+    if t.startswith("0x"):
+        t = t[2:]
+    if len(t) != 2 * SEED_BYTES or any(c not in "0123456789abcdef" for c in t):
+        raise ValueError("a seed is %d hex digits (128 bits), got %r" % (2 * SEED_BYTES, text))
+    return bytes.fromhex(t)
+
+
+def ask(port, seed, step=None, timeout=10.0):
+    """VERIFY [seed] to the table on `port` (read()/write()); `step()` lets an in-process
+    table run between polls. Returns (answer: 32 bytes or None, device id, why when None)."""
+    link = Link(port, W.DEV_HOST, b"tapis-verify")
+    link.send(W.HOST, W.VERIFY, seed)
+    deadline = time.monotonic() + timeout
+    ms = 0
+    while time.monotonic() < deadline:
+        ms += 1
+        for _a, _s, ftype, payload in link.poll(ms):
+            if ftype == W.CHECKED and payload:
+                payload = bytes(payload)
+                link.poll(ms + 1)  # acknowledge it
+                if payload[0] == 0 and len(payload) >= 33:
+                    return payload[1:33], payload[33:].decode("utf-8", "replace"), None
+                return None, "", payload[1:].decode("utf-8", "replace")
+        if step is not None:
+            step()
+        else:
+            time.sleep(0.001)
+    raise TimeoutError("no answer from the table in %.1f s" % timeout)
