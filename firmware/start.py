@@ -1,5 +1,5 @@
 # The product image's start-up (issue 32; docs/security.md, "Firmware"). `tapis image build`
-# freezes a boot.py and a main.py of two lines each that call boot() and main() here; the
+# freezes a boot.py and a main.py of a few lines that call boot() and main() here; the
 # rp2 port runs a frozen boot.py or main.py in place of the filesystem's (MicroPython's
 # pyexec_file_if_exists looks in the frozen modules first), so no file of the filesystem
 # runs before the check: the generated boot.py puts the frozen modules alone on sys.path
@@ -16,19 +16,17 @@ SEEN = "/image.seen"
 verified = None  # (the line it says, ok): boot() sets it, main() reads it (the same interpreter)
 
 
-def boot():
+def boot(public_key):
+    """The check under public_key (tapis_image.PUBLIC_KEY, handed in by the generated boot.py),
+    then a signed boot.py."""
     global verified
     sys.path[:] = [".frozen"]  # (the generated boot.py did it already: this module is frozen)
-    try:
-        from tapis_image import PUBLIC_KEY  # type: ignore
-    except ImportError:
-        PUBLIC_KEY = None
-    if PUBLIC_KEY is None:
+    if public_key is None:
         ok, message = False, "the image has no signing public key baked in (tapis image build --device)"
     else:
         from .manifest import check
 
-        ok, message = check("/", PUBLIC_KEY, True)
+        ok, message = check("/", public_key, True)
     from .compat import unload
 
     unload("manifest", "wots", "trusted", "xip")

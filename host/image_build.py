@@ -57,7 +57,8 @@ def _inputs_key(port, mp, extra, baked):
 
 # The product image's start-up (firmware/start.py): frozen as boot.py and main.py, which the
 # rp2 port runs in place of the filesystem's; the frozen modules alone on the path first.
-START = {"boot.py": "import sys\nsys.path[:] = ['.frozen']\nfrom firmware import start\nstart.boot()\n",
+START = {"boot.py": "import sys\nsys.path[:] = ['.frozen']\nfrom tapis_image import PUBLIC_KEY\n"
+                    "from firmware import start\nstart.boot(PUBLIC_KEY)\n",
          # (the start-up boot.py left, taken from sys.modules: nothing imported from the path)
          "main.py": "import sys\nif 'firmware.start' in sys.modules:\n    sys.modules['firmware.start'].main()\n"}
 

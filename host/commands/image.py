@@ -72,12 +72,12 @@ def public_key_of(args):
         except ValueError:
             pass
         raise FlashError("--public-key is not 64 hex digits")
-    if args.test_key:
+    if getattr(args, "test_key", False):
         from tapis.host.flash_sign import public_key
         from tapis.simulator.testkey import TEST_SIGNING_SEED
 
         return public_key(TEST_SIGNING_SEED).hex()
-    if args.device or args.key_file:
+    if args.device or getattr(args, "key_file", None):
         from tapis.host.flash_keys import sign_path
         from tapis.host.flash_sign import Signer
 
