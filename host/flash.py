@@ -23,6 +23,11 @@ used; TAPIS_KEY_DIR or --key-file override), made on the first flash and reused 
 Each flash of a different manifest takes the next version (= leaf); a leaf never signs two
 different manifests.
 
+A board that runs the product image (tapis image build: the firmware frozen in flash, with
+its own start-up) gets only config.json, device.key and the manifest files, and a manifest
+of version 3 that signs the image's SHA-256 as the board reads it (--image UF2:
+host/flash_product.py, which also copies the UF2 to a Pico's BOOTSEL drive).
+
 This module runs a flash, in order; each step is its own module: the image compiled and
 packed (flash_image.py), the board reached and its MicroPython checked (flash_board.py), the
 keys (flash_keys.py), the manifest signed (flash_sign.py), the files written (flash_files.py),
