@@ -58,8 +58,8 @@ def deploy(pico, game, options, key, say):
                 f.write(key.hex() + "\n")
             argv = [sys.executable, "-m", "tapis", "flash", "--port", path, "--verify", "--json",
                     "--game", game, "--key-file", key_file]
-            if product(pico):  # the image's code is frozen: it bakes in the public test signing key
-                _test_signer(key_file)
+            if product(pico):  # the image's code is frozen: it must bake in the public test signing key
+                _test_signer(key_file, pico.image)
                 argv += ["--image", str(pico.image)]
             for k, v in sorted(_kwargs(options).items()):
                 argv += ["--option", "%s=%s" % (k, json.dumps(list(v) if isinstance(v, tuple) else v))]
@@ -81,11 +81,17 @@ def deploy(pico, game, options, key, say):
     os.replace(str(cached) + ".tmp", cached)
 
 
-def _test_signer(key_file):
+def _test_signer(key_file, image):
     """The signing key beside key_file: the emulated boards' public test seed, whose public
     key `tapis image build --test-key` bakes in (host/flash_sign.py Signer's file)."""
     from tapis.host.flash_keys import sign_path
+    from tapis.host.flash_sign import public_key
+    from tapis.host.image_uf2 import flash
     from tapis.simulator.testkey import TEST_SIGNING_SEED
+
+    if public_key(TEST_SIGNING_SEED) not in flash(image.read_bytes()):
+        raise PicoError("the product image %s does not bake in the emulated boards' public test key: build it "
+                        "with tapis image build --test-key" % image)
 
     with open(sign_path("", key_file), "w") as f:
         json.dump({"seed": TEST_SIGNING_SEED.hex(), "signed": {}}, f)

@@ -249,3 +249,12 @@ def test_tapis_table_on_the_product_image_plays_the_deal_records_of_board_cpytho
     cpython = run_table("--game", game, "--deals", "2", "--board", "cpython")
     assert pico.stdout == cpython.stdout and len(pico.stdout.splitlines()) == 2
     assert json.loads(pico.stdout.splitlines()[0])
+
+
+@needs_build
+def test_an_image_without_the_emulated_boards_test_key_is_refused_saying_how_to_build_one():
+    from tapis.host.image_build import build
+
+    other = build(public_key=hashlib.sha256(b"a test signing key").hexdigest())["path"]  # test_image.py's
+    got = run_table("--deals", "1", "--board", "pico", "--image", other)
+    assert got.returncode != 0 and "tapis image build --test-key" in got.stderr, got.stderr
