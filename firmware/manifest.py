@@ -103,9 +103,25 @@ def _high(root):
         return -1
 
 
-def check(root="/", pub=None):
+def _image(signed):
+    """Why the image this board runs is not the one signed (None: it is)."""
+    from . import xip
+
+    try:
+        got, n = xip.sha256(hashlib)
+    except (ValueError, ImportError, AttributeError) as e:
+        return "the image cannot be read (%s)" % (e,)
+    if (got, n) != (signed.get("sha256"), signed.get("bytes")):
+        return ("the image was modified or replaced (sha256 %s, %d bytes; the manifest signs %s, %r bytes): "
+                "an older or altered image" % (got[:16], n, str(signed.get("sha256"))[:16], signed.get("bytes")))
+    return None
+
+
+def check(root="/", pub=None, whole=False):
     """(ok, message): is the code under `root` exactly what the host signed for this board?
-    pub: the public key (32 bytes) to check under; manifest.pub's by default."""
+    pub: the public key (32 bytes) to check under; manifest.pub's by default. whole: the
+    board runs a product image (its code frozen in flash): the manifest must be version 3,
+    whose "image" entry is the SHA-256 of the image as the board reads it (xip.py)."""
     if not root.endswith("/"):
         root += "/"
     try:
@@ -124,10 +140,13 @@ def check(root="/", pub=None):
     try:
         m = json.loads(raw)
         files, version, device = m["files"], m["version"], m["device"]
-        if m["v"] != 2 or not isinstance(files, dict) or not isinstance(version, int):
+        if m["v"] not in (2, 3) or not isinstance(files, dict) or not isinstance(version, int):
             raise ValueError
+        image = m["image"] if m["v"] == 3 else None
     except (ValueError, KeyError, TypeError):
         return False, "the manifest is not valid JSON with a version, a device and files"
+    if whole and image is None:
+        return False, "the manifest (version %r) does not sign the image: flash it again with tapis flash --image" % m["v"]
     if version != leaf:
         return False, "the manifest says version %r but is signed as version %d" % (version, leaf)
     me = board_id(root)
@@ -136,6 +155,10 @@ def check(root="/", pub=None):
     high = _high(root)
     if version < high:
         return False, "version %d is older than version %d, which this board has run: a downgrade" % (version, high)
+    if image is not None:
+        got = _image(image)
+        if got:
+            return False, got
     for path in sorted(files):
         try:
             got = file_sha256(root + path)
@@ -155,7 +178,8 @@ def check(root="/", pub=None):
                 f.write(str(version))
         except OSError:  # a full filesystem: the floor stays where it was (main.py makes room)
             pass
-    return True, "firmware verified: %d files match the signed manifest, version %d" % (len(files), version)
+    what = "the image (%d bytes) and %d files" % (image["bytes"], len(files)) if image else "%d files" % len(files)
+    return True, "firmware verified: %s match the signed manifest, version %d" % (what, version)
 
 
 def boot(entry=None, root="/"):
@@ -164,7 +188,7 @@ def boot(entry=None, root="/"):
     ok, message = check(root)
     print("tapis: " + (message if ok else "REFUSING TO RUN: " + message))
     from .compat import unload
-    unload("manifest", "wots")
+    unload("manifest", "wots", "xip")
     if ok and entry:
         __import__(entry)
     return ok

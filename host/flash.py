@@ -24,6 +24,11 @@ used; TAPIS_KEY_DIR or --key-file override), made on the first flash and reused 
 Each flash of a different manifest takes the next version (= leaf); a leaf never signs two
 different manifests.
 
+A board that runs the product image (tapis image build: the firmware frozen in flash, with
+its own start-up) gets only config.json, device.key and the manifest files, and a manifest
+of version 3 that signs the image's SHA-256 as the board reads it (--image UF2:
+host/flash_product.py, which also copies the UF2 to a Pico's BOOTSEL drive).
+
 This module runs a flash, in order; each step is its own module: the image compiled and
 packed (flash_image.py), the board reached and its MicroPython checked (flash_board.py), the
 keys (flash_keys.py), the manifest signed (flash_sign.py), the files written (flash_files.py),
@@ -39,7 +44,9 @@ from tapis.firmware import wots as S
 from tapis.host.flash_board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import REMOVE_STALE, board_hashes, unchanged, write_files
-from tapis.host.flash_image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image
+from tapis.host.flash_image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image, configuration
+from tapis.host.flash_product import check_running, read_uf2
+from tapis.host.flash_product import files as product_files
 from tapis.host.flash_keys import image_path, key_path, provision_key, sign_path
 from tapis.host.flash_sign import Signer
 from tapis.host.flash_verify import check_board
@@ -47,25 +54,22 @@ from tapis.host.verify import keep_image
 
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
-          progress=None, config=None, extra=None):
+          progress=None, config=None, extra=None, product=None):
     """Compile, sign, deploy and (verify=True) read back. Returns a summary dict. Files the
     board already holds unchanged are not written again (force=True writes them all);
     `progress(total)` is a context manager giving advance() per file written (host/progress.py);
     config: config.json's bytes (configuration()); écarté's defaults if None; extra: boot.py
-    and lib/ files (extra_files())."""
+    and lib/ files (extra_files()). product: the path of the product image's UF2 the board
+    runs (host/flash_product.py): its code is frozen, only the configuration and keys go."""
+    whole = read_uf2(product)[1] if product else None
     t = connect(url)
     try:
         board = board_version(t)
-        compiler = compiler_version()
-        refused = check_versions(board, compiler)
-        if refused:
-            raise FlashError(refused)
-        log("board: MicroPython %s; the firmware compiled by mpy-cross %s (.mpy v%d.%d)"
-            % (".".join(map(str, board[0])), ".".join(map(str, compiler[0])), compiler[1], compiler[2]))
-        image = build_image(entry, config=config, extra=extra)
-        spans = fwimage.index(image[IMAGE[1:]]).values()
-        log("compiled %d modules (%d bytes of .mpy; all but %s packed in %s)" % (
-            len(spans) + 1, sum(b - a for a, b in spans) + len(image[MOUNTER]), MOUNTER, IMAGE[1:]))
+        if product:
+            image = product_files(entry, config if config is not None else configuration(), extra, DEFAULT_ENTRY)
+            log("board: the product image %s (%d bytes, sha256 %s...)" % (product, whole["bytes"], whole["sha256"][:16]))
+        else:
+            image = _compiled(t, board, entry, config, extra, log)
         device = device_id(t)
         files = dict(image)
         if not device:
@@ -74,7 +78,9 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
         key = provision_key(device, key_file)
         signer = Signer.provision(sign_path(device, key_file))
         log("device %s, keys %s and %s" % (device, key_path(device, key_file), signer.path))
-        files.update(signer.signed_files(image, device))
+        if product:
+            check_running(t, whole, signer.public, product)
+        files.update(signer.signed_files(image, device, whole))
         version = json.loads(files["manifest.json"])["version"]
         log("manifest version %d, signed with leaf %d of %d" % (version, version, 1 << S.HEIGHT))
         files["device.key"] = (key.hex() + "\n").encode()
@@ -93,14 +99,32 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
                    "key_file": str(key_path(device, key_file)), "entry": entry or None,
                    "version": version, "public_key": signer.public.hex(),
                    "micropython": ".".join(map(str, board[0])), "verified": False}
+        if product:
+            summary["image"] = whole
         if verify:
-            check_board(t, device, key_file, image)
+            check_board(t, device, key_file, image, whole)
             summary["verified"] = True
             log("verified: every hash read back matches the signed manifest")
         return summary
     finally:
         t.exit_raw_repl()
         t.close()
+
+
+def _compiled(t, board, entry, config, extra, log):
+    """The stock image's files: the firmware compiled by mpy-cross (the board's MicroPython
+    must load what it makes), packed, with main.py and the configuration."""
+    compiler = compiler_version()
+    refused = check_versions(board, compiler)
+    if refused:
+        raise FlashError(refused)
+    log("board: MicroPython %s; the firmware compiled by mpy-cross %s (.mpy v%d.%d)"
+        % (".".join(map(str, board[0])), ".".join(map(str, compiler[0])), compiler[1], compiler[2]))
+    image = build_image(entry, config=config, extra=extra)
+    spans = fwimage.index(image[IMAGE[1:]]).values()
+    log("compiled %d modules (%d bytes of .mpy; all but %s packed in %s)" % (
+        len(spans) + 1, sum(b - a for a, b in spans) + len(image[MOUNTER]), MOUNTER, IMAGE[1:]))
+    return image
 
 
 @contextmanager

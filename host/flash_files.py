@@ -44,13 +44,14 @@ def walk(d):
         if e[1] == 0x4000:
             if p != %r:  # the image's mount (a soft reboot keeps it on some ports): not littlefs
                 walk(p)
-        elif p[1:] not in keep and (p.startswith('/firmware/') or p.endswith('.py') or p.endswith('.mpy')):
+        elif p[1:] not in keep and (p.startswith('/firmware/') or p.endswith('.py') or p.endswith('.mpy')
+                                    or p == %r):
             os.remove(p)
             gone.append(p[1:])
 gone = []
 walk('')
 print(repr(gone))
-""" % (fwimage.MOUNT,)
+""" % (fwimage.MOUNT, fwimage.IMAGE)
 
 HASH_CODE = """
 import hashlib, binascii

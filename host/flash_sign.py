@@ -14,11 +14,15 @@ from tapis.firmware import wots as S
 from tapis.host.flash_errors import FlashError
 
 
-def manifest(image, device, version=0):
-    """(manifest.json bytes) listing the SHA-256 of every file of the image."""
+def manifest(image, device, version=0, whole=None):
+    """(manifest.json bytes) listing the SHA-256 of every file of the image; whole: the
+    product image's {"sha256", "bytes"} as the board reads it (host/image_uf2.py), which
+    makes it version 3 of the format."""
     files = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(image.items())}
-    return json.dumps({"v": 2, "device": device, "version": version, "files": files},
-                      sort_keys=True).encode()
+    m = {"v": 2, "device": device, "version": version, "files": files}
+    if whole is not None:
+        m.update(v=3, image={"sha256": whole["sha256"], "bytes": whole["bytes"]})
+    return json.dumps(m, sort_keys=True).encode()
 
 
 def sign(key, data):
@@ -113,12 +117,12 @@ class Signer:
             self._save()  # recorded before the signature leaves the host
         return wots_sign(self.seed, leaf, raw)
 
-    def sign_manifest(self, image, device):
+    def sign_manifest(self, image, device, whole=None):
         """(manifest.json bytes, signature, version): the last version again when the
         manifest is the same as it signed, else the next one."""
         if self.signed:
             last = max(self.signed)
-            raw = manifest(image, device, last)
+            raw = manifest(image, device, last, whole)
             if hashlib.sha256(raw).hexdigest() == self.signed[last]:
                 return raw, self.sign(last, raw), last
             version = last + 1
@@ -127,11 +131,11 @@ class Signer:
         if version >= 1 << S.HEIGHT:
             raise FlashError("this device's signing key has signed all its %d versions: "
                              "it needs a new key (see docs/security.md)" % (1 << S.HEIGHT))
-        raw = manifest(image, device, version)
+        raw = manifest(image, device, version, whole)
         return raw, self.sign(version, raw), version
 
-    def signed_files(self, image, device):
+    def signed_files(self, image, device, whole=None):
         """{manifest.json, manifest.sig, manifest.pub: bytes} for the image on this device."""
-        raw, signature, _version = self.sign_manifest(image, device)
+        raw, signature, _version = self.sign_manifest(image, device, whole)
         return {"manifest.json": raw, "manifest.sig": signature,
                 "manifest.pub": (self.public.hex() + "\n").encode()}

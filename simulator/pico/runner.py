@@ -54,6 +54,7 @@ class Runner:
         self.proc = None
         self.err = None
         self.bridge = None  # the pty bridge while free-running (pty.py)
+        self.pokes = {}  # {flash offset: bytes} written over the image at each start (pico.mjs --poke)
 
     def start(self):
         if self.proc is not None:
@@ -64,6 +65,8 @@ class Runner:
             argv += ["--gate", "%d:%d" % (uart, gpio)]
         if not self.flash_timing:
             argv.append("--instant-flash")
+        for offset, data in sorted(self.pokes.items()):
+            argv += ["--poke", "%d:%s" % (offset, bytes(data).hex())]
         # the ring oscillator's noise: another at each boot, the same for the same board and boot
         noise = hashlib.sha256(self.unique_id + b"%d" % self.boots).digest()[:4]
         argv += ["--entropy", str(int.from_bytes(noise, "big"))]
