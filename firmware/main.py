@@ -18,37 +18,14 @@ from machine import UART, Pin
 from . import boards
 from .bus import BusMaster
 from .journal import Journal
-from .store import JournalError
 from .link import Link
-from .store import FileStore
+from .store import FileStore, JournalError
 
 _WDT_MS = 8000  # the watchdog resets a board whose loop stalls this long (rp2: at most 8388)
 _ENOSPC = 28
 _MIN_FREE = 16384  # bytes the filesystem must have free at boot, else the journal is compacted
 _CRASHES = "/crashes"  # resets in a row without a deal finished: after _MAX_CRASHES, refuse
 _MAX_CRASHES = 5
-
-
-def device(root="/"):
-    """(device key, device id) of this board: device.key (hex, written by tapis flash)
-    and machine.unique_id() in hex (else device.id); (None, "") without a key. The
-    journal is chained under the key and names the id."""
-    from binascii import hexlify, unhexlify
-    try:
-        with open(root + "device.key") as f:
-            key = unhexlify(f.read().strip())
-    except (OSError, ValueError):
-        return None, ""
-    try:
-        import machine
-        return key, hexlify(machine.unique_id()).decode()
-    except (ImportError, AttributeError):
-        pass
-    try:
-        with open(root + "device.id") as f:
-            return key, f.read().strip()
-    except OSError:
-        return key, ""
 
 
 def board_name():
@@ -170,6 +147,7 @@ def main():
         return
     game = str(game)
     store = FileStore(boards.JOURNAL)
+    from .powerup import device, open_events  # boot-only: boot.unload frees it
     key, ident = device()  # the journal is chained under it; the bus devices are paired with it
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
@@ -177,7 +155,6 @@ def main():
     from .meters import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full = make_room(store, key, ident, meters)
-    from .powerup import open_events  # boot-only: boot.unload frees it
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None))
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])

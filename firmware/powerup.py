@@ -1,8 +1,31 @@
-# The board's event log opened at boot (main.py; boot-only: boot.unload frees it): this
-# boot's power-up and its cause (machine.reset_cause()), a watchdog reset, the crashes in a
-# row before it; a log whose chain is broken set aside for the lab, never lost nor cut.
+# What a board knows of itself at power-up (main.py; boot-only: boot.unload frees it): its
+# device key and id, and its event log opened with this boot's power-up and its cause
+# (machine.reset_cause()), a watchdog reset, the crashes in a row before it; a log whose
+# chain is broken set aside for the lab, never lost nor cut.
 from .events import EventLog
 from .store import JournalError
+
+
+def device(root="/"):
+    """(device key, device id) of this board: device.key (hex, written by tapis flash)
+    and machine.unique_id() in hex (else device.id); (None, "") without a key. The
+    journal is chained under the key and names the id."""
+    from binascii import hexlify, unhexlify
+    try:
+        with open(root + "device.key") as f:
+            key = unhexlify(f.read().strip())
+    except (OSError, ValueError):
+        return None, ""
+    try:
+        import machine
+        return key, hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        pass
+    try:
+        with open(root + "device.id") as f:
+            return key, f.read().strip()
+    except OSError:
+        return key, ""
 
 
 def open_events(store, key, ident, crashed=0):

@@ -120,9 +120,9 @@ def stopped(pico):
 
 def identity(pico):
     """(device key, device id) the flashed board chains its journal under
-    (firmware/main.py device()), read off the board."""
+    (firmware/powerup.py device()), read off the board."""
     repl = stopped(pico)
-    # (what firmware/main.py device() reads: importing that module would start the table)
+    # (what firmware/powerup.py device() reads, on the board)
     got, err = repl.exec_raw("import binascii, machine\nprint(open('device.key').read().strip(), "
                              "binascii.hexlify(machine.unique_id()).decode())")
     if err or len(got.split()) != 2:
