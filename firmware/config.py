@@ -2,7 +2,8 @@
 # ...), from /config.json, which `tapis flash --game G --variant V` writes and lists in the
 # signed manifest (so it is checked at boot like the code). The firmware hard-codes none:
 #   {"v": 1, "game": "ecarte", "variant": "pool" or null, "options": the Options snapshot,
-#    "check_minutes": N (optional: the software check's interval, swcheck.py; 0: none)}
+#    "check_minutes": N (optional: the software check's interval, swcheck.py; 0: none),
+#    "text_shoe": true (optional: a text-dialect shoe taken, unpaired and unauthenticated)}
 # Boot-time only: main.py unloads it once the table is built.
 import json
 
@@ -36,7 +37,15 @@ def parse(raw):
     m = c.get("check_minutes", 0)
     if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m <= 1440:
         raise ConfigError("config.json: check_minutes is a whole number of minutes 0..1440, not %r" % (m,))
+    t = c.get("text_shoe", False)
+    if t is not True and t is not False:  # (1 == True: compared by identity)
+        raise ConfigError("config.json: text_shoe is true or false, not %r" % (t,))
     return game, options
+
+
+def text_shoe(raw):
+    """Whether the signed configuration takes a text-dialect shoe (bus.route_for)."""
+    return json.loads(raw).get("text_shoe", False) is True
 
 
 def tilts(raw):

@@ -141,7 +141,8 @@ def main():
     try:
         game, options = config.load(boards.CONFIG)
         with open(boards.CONFIG, "rb") as f:
-            policy = config.tilts(f.read())
+            raw = f.read()
+        policy, plain = config.tilts(raw), config.text_shoe(raw)
     except (config.ConfigError, OSError, ValueError) as e:
         halt(led, ["configuration refused: %s" % e])
         return
@@ -169,7 +170,7 @@ def main():
     bus, _baud = open_uart(cfg["bus"])
     rto = boards.rto_ms(baud)
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
-                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key))
+                             BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key), text_shoe=plain)
     try:
         journal = Journal(store, held=True, key=key, device=ident)
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)

@@ -14,12 +14,24 @@ _RECALL_MS = const(5000)  # the displays say "recall" this long after a recall (
 
 
 def mode_of(ctrl):
-    """What the displays say of the table's mode: locked (the open tilts), recall, or None."""
+    """What the displays say of the table's mode: locked (the open tilts), a communication
+    tilt (frames refused within the last 2 s: link.tilt, which counts each), recall, or None."""
     if ctrl.locked:
         return "locked: " + ", ".join(ctrl.locked)
+    for link in ctrl.links:
+        if link.tilt(ctrl.now):
+            return "communication tilt"
     if ctrl.now - ctrl.recalled < _RECALL_MS:
         return "recall"
     return None
+
+
+def board_mode(ctrl, mode):
+    """The table display's: the mode, and a text-dialect shoe taken unpaired on a keyed
+    table (the signed configuration's text_shoe) named as the unauthenticated shoe it is."""
+    if ctrl.shoe.link.keys is None and ctrl.bus is not None and ctrl.bus.keys is not None:
+        return "unauthenticated shoe" if mode is None else mode + "; unauthenticated shoe"
+    return mode
 
 
 def feed_shoe(ctrl, now_ms):
@@ -58,7 +70,7 @@ def refresh(ctrl):
     if ctrl.bus is not None and not ctrl.bus.free():
         return  # a device is answering: its presses are taken together, then shown
     now = ctrl.now
-    mode = mode_of(ctrl)  # locked (by a tilt), recall, or None: every display says it
+    mode = mode_of(ctrl)  # locked (by a tilt), a communication tilt, recall, or None: every display says it
     if mode != ctrl.mode_seats:
         ctrl.dirty = True
     if ctrl.dirty:
@@ -80,6 +92,7 @@ def refresh(ctrl):
     else:
         for d in ctrl.seats:
             d.flush(now)
+    mode = board_mode(ctrl, mode)
     log = ctrl.game.log
     board = ctrl.board
     # a burst waits for more events to go with it, but a full one goes at once: else a

@@ -24,10 +24,11 @@ def boot_stub(entry):
             "    __import__(%r)\n" % (entry or "", entry or "")).encode()
 
 
-def configuration(game="ecarte", variant=None, options=None, check_minutes=None):
+def configuration(game="ecarte", variant=None, options=None, check_minutes=None, text_shoe=False):
     """config.json's bytes: the game, its variant by name (docs/rules.md) and options
     (Options keyword arguments over the variant's: seats, stakes...), and when given the
-    software check's interval (firmware/config.py check_ms). FlashError names what is wrong."""
+    software check's interval (firmware/config.py check_ms); text_shoe: a text-dialect
+    shoe is taken, unauthenticated (config.text_shoe). FlashError names what is wrong."""
     from tapis.firmware.games import find
     from tapis.firmware.games import named
 
@@ -47,6 +48,8 @@ def configuration(game="ecarte", variant=None, options=None, check_minutes=None)
     c = {"v": 1, "game": game, "variant": variant, "options": opts.snapshot()}
     if check_minutes is not None:  # (else none: the bytes of a configuration flashed before)
         c["check_minutes"] = check_minutes
+    if text_shoe:
+        c["text_shoe"] = True
     return json.dumps(c, sort_keys=True).encode()
 
 

@@ -194,12 +194,15 @@ def test_the_link_counts_a_communication_tilt_while_frames_are_refused():
             tilted.append(link.tilt(t.now))
     a.on = False
     assert link.forged > 0 and any(tilted) and link.tilts >= 1
+    board = t.devices[-1]  # the table display, and a seat's: each says so while it lasts
+    assert "communication tilt" in [(board.view or {}).get("mode"), (t.consoles[0].view or {}).get("mode")]
     n = link.tilts
     for _ in range(4000):
         t.step()
         if t.now % 50 == 0:
             tilted.append(link.tilt(t.now))
     assert not tilted[-1] and link.tilts == n  # silent: over, and not counted again
+    assert (board.view or {}).get("mode") is None and (t.consoles[0].view or {}).get("mode") is None
 
 
 @pytest.mark.slow  # (about 5 minutes on the shared machine)

@@ -3,6 +3,8 @@ cable reads no card; a device in the cable that changes, replays, drops, reorder
 injects frames never puts a card where the shoe did not deal it (refused and counted, and
 the deal goes on once the line is clean); a keyed table refuses an unpaired framed shoe,
 and takes an unpaired one only where it is told to (a text-dialect shoe)."""
+import json
+
 import pytest
 
 from tapis.firmware import wire as W
@@ -115,6 +117,33 @@ def test_an_unpaired_shoe_is_taken_only_where_the_configuration_says_so():
     assert text[W.SHOE].keys is None and not text[W.SHOE].keyed(W.SHOE)
     plain = route_for(Link(a), BusMaster(c))  # an unkeyed table (issue 11's bus)
     assert plain[W.SHOE].keys is None
+
+
+def test_the_signed_configuration_takes_a_text_shoe_and_the_table_display_names_it(tmp_path):
+    """config.json's text_shoe (tapis flash --text-shoe): true takes an unpaired shoe, and
+    the table display says the shoe is unauthenticated; anything but true or false is refused."""
+    from tapis.firmware import config
+    from tapis.firmware.controller import Controller
+    from tapis.firmware.games import find
+    from tapis.firmware.outgoing import board_mode
+    from tapis.host.flash_image import configuration
+    assert config.text_shoe(configuration("ecarte", text_shoe=True)) is True
+    assert config.text_shoe(configuration("ecarte")) is False
+    raw = json.loads(configuration("ecarte"))
+    for bad in ("yes", 1, None):
+        (tmp_path / "c.json").write_text(json.dumps(dict(raw, text_shoe=bad)))
+        with pytest.raises(config.ConfigError, match="text_shoe"):
+            config.load(str(tmp_path / "c.json"))
+    kit = find("ecarte")
+
+    def table(text):
+        a, _b = pipe()
+        c, _d = pipe()
+        return Controller(kit.Table(kit.Rules(kit.Options())), route_for(Link(a), BusMaster(c, keys=TEST_KEY),
+                                                                          text_shoe=text))
+    assert board_mode(table(True), None) == "unauthenticated shoe"
+    assert board_mode(table(True), "recall") == "recall; unauthenticated shoe"
+    assert board_mode(table(False), None) is None
 
 
 def test_tapis_pair_learns_a_framed_shoe_and_a_table_with_that_key_deals_from_it(tmp_path):

@@ -43,6 +43,9 @@ def register(sub):
     g.add_argument("--check-minutes", type=_minutes, metavar="N",
                    help="the software check while idle between deals every N minutes (0: never; default: "
                    "the firmware's, 15)")
+    g.add_argument("--text-shoe", action="store_true",
+                   help="take a text-dialect shoe (one line a card: it cannot pair, so its cards cross its "
+                   "cable in clear; the table display says so; docs/security.md)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -86,7 +89,8 @@ def run(args):
     quiet = args.quiet or args.json
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
-        config = configuration(args.game, args.variant, parse_options(args.option), args.check_minutes)
+        config = configuration(args.game, args.variant, parse_options(args.option), args.check_minutes,
+                               args.text_shoe)
         extra = extra_files(args.boot_py, args.lib)
     except (ValueError, FlashError) as e:
         args.parser.error(str(e))
