@@ -44,6 +44,7 @@ class Peer:
     refused = None  # type: str | None  # why it was refused
     info = None  # type: tuple | None  # (type, serial, version) from its HELLO
     session = None  # type: int | None  # its session (drawn at its boot), from its HELLO
+    took = None  # type: int | None  # the last frame taken, while a HELLO has moved rx off it (-1: none)
 
     def __init__(self):
         self.pending = []  # [seq, frame, sent_ms, tries], oldest first
@@ -126,8 +127,7 @@ class Delivery:
         if data:
             self.rx_ms = now
             d = self.decoder
-            before = d.errors
-            heard = False
+            before, heard = d.errors, False
             for addr, seq, ftype, payload in d.feed(data):
                 heard = True
                 self.take(addr, seq, ftype, payload, out)
@@ -186,12 +186,15 @@ class Delivery:
                 p.rx = 0  # its very first frame
             d = (seq - p.rx) & 255
             if d == 1:
-                p.rx = seq
-                p.ack_due = True
-                p.nakked = None
+                p.rx, p.ack_due, p.nakked = seq, True, None
                 if seq == p.expect:
                     p.expect = None
-                if ftype == W.WHOLE:  # a display's view did not decode: it goes again whole
+                t = p.took  # set by hello.greeted: a new session's HELLO named an older frame
+                if t is not None and (t < 0 or later(seq, t) == seq):
+                    p.took = None  # rx is the last frame taken again (or past it)
+                if t is not None and t >= 0 and later(seq, t) == t:  # taken: its ACK was lost,
+                    self.count(p, "duplicates")  # not it (a DRAW taken twice over-draws)
+                elif ftype == W.WHOLE:  # a display's view did not decode: it goes again whole
                     p.lost = True
                 elif ftype != W.PING:
                     out.append((addr, seq, ftype, payload))
@@ -231,14 +234,12 @@ class Delivery:
         if not p.greet:  # a device keeps what it sent until the controller greets it again
             p.quiet = True
             return
-        p.dead = True
-        p.helloed = False
+        p.dead, p.helloed = True, False
         if p.keep:  # held back until it answers HELLO; its HELLO base tells it what they are
             for f in p.pending:
                 f[2] = None
             return
-        p.lost = True  # what was queued for it is gone: the controller sends it again
-        p.pending = []
+        p.lost, p.pending = True, []  # what was queued for it is gone: the controller sends it again
 
     def _timers(self, addr, p, now):
         if p.pending and not p.quiet and p.pending[0][2] is not None and \
@@ -249,8 +250,7 @@ class Delivery:
         if not p.helloed:
             wait = self.heartbeat if p.dead else self.rto
             if p.hello_ms is None or now - p.hello_ms >= wait:
-                p.hello_ms = now
-                p.hellos += 1
+                p.hello_ms, p.hellos = now, p.hellos + 1
                 if p.hellos > self.retries and not p.dead:
                     self.die(addr, p)
                 self.hello(addr, p, 0)

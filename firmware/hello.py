@@ -127,7 +127,8 @@ def greeted(link, addr, p, seq, payload):
     p.refused = None
     rx = (seq - 1) & 255  # everything before its oldest unacknowledged frame was taken
     sess = payload[4] << 8 | payload[5]
-    if p.session is not None and sess != p.session:  # the peer was reset
+    reset = p.session is not None and sess != p.session
+    if reset:  # the peer was reset
         link.count(p, "resets")
         p.restored = None  # what the journal said was of its last session
         if p.greet:  # what was queued was for its last session: gone, sent afresh
@@ -138,7 +139,10 @@ def greeted(link, addr, p, seq, payload):
     # (but a paired device's: a challenge is a new session, under which no older frame
     # opens, and it proves nothing, so one forged must not leave this end ahead for good)
     if not p.greet and p.rx is not None and rx != p.rx:
-        p.lost = True  # (a device) frames skipped, or to be taken again: what it shows is stale
+        p.lost = True  # (a device) frames skipped, or to come again: what it shows may be stale
+    if not p.greet and (reset or rx != p.rx and p.took is None):  # the last frame it took,
+        p.took = -1 if reset or p.rx is None else p.rx  # kept (-1: none since a HELLO's rx) so
+        # that a HELLO moving rx back (their ACK lost) has none taken twice (delivery.take)
     p.session = sess
     p.rx = rx
     last = (payload[3] - 1) & 255  # its last frame sent: wait for it if not taken

@@ -180,3 +180,36 @@ def test_tapis_pair_learns_a_framed_shoe_and_a_table_with_that_key_deals_from_it
     table = EmulatedTable(1, "ecarte", device_key=key)  # its shoe paired with the same key
     table.run_deals(1)
     assert table.controller.route[W.SHOE].stats(W.SHOE)["forged"] == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_draw_whose_ack_was_lost_is_not_taken_again_in_the_next_session(game):
+    """All the shoe sends is lost for 1.3 s just after it takes its second DRAW: the DRAW's ACK
+    with it. The controller, its DRAW unacknowledged, is declared dead (the DRAW kept) and
+    challenges the shoe again: a new session, whose HELLO names that DRAW as the oldest not
+    taken, and it goes again in it. Before (187fe1d) the shoe took it again as new and
+    over-drew: the club deal took 17 cards more ("a card nobody asked for"), the écarté and
+    club deals diverged from a clean run's (as a million bytes of noise on the shoe's line
+    did, at deal 68 of seed 8). Now it is a duplicate: acknowledged, not acted on."""
+    from test_soak import outcomes
+    t, clean = EmulatedTable(1, game), EmulatedTable(1, game)
+    link, port = t.shoe.link, t.shoe.link.port
+    write, poll, draws, cut = port.write, link.poll, [], [None]
+    port.write = lambda data: len(data) if cut[0] is not None and t.now < cut[0] else write(data)
+
+    def polled(now_ms):
+        out = poll(now_ms)
+        for _a, seq, ftype, _p in out:
+            if ftype == W.DRAW:
+                draws.append(seq)
+                if len(draws) == 2:
+                    cut[0] = now_ms + 1300
+        return out
+    link.poll = polled
+    deals = DEALS[game] + 1
+    play(t, deals)
+    clean.run_deals(deals)
+    assert t.controller.route[W.SHOE].stats(W.SHOE)["dead"] >= 1  # (the scene played out)
+    assert len(draws) == len(set(draws)), draws  # each DRAW acted on once
+    assert not [f for f in t.controller.faults if "nobody asked" in f], t.controller.faults
+    assert outcomes(t) == outcomes(clean)
