@@ -45,9 +45,12 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
     else:
         ctrl.locked = [c for c in ctrl.locked if c in keep]
     ctrl.faults.append("tilts cleared by the supervisor %s: %s" % (who, ", ".join(gone) or "none open"))
-    if gone and not ctrl.locked:  # the seats told (their last word was the lock's refusal)
+    if gone and not ctrl.locked:  # the seats told (their last word was the lock's refusal),
+        # each clear in words of its own: a press refused while locked, its refusal not yet
+        # shown, must see a view it has not acted on (the same words again would not be new)
+        n = ev.seq if ev is not None else ctrl.now
         for s in range(ctrl.table.SEATS):
-            ctrl.table.refuse(s, "the supervisor cleared the tilt: play on")
+            ctrl.table.refuse(s, "the supervisor cleared the tilt (#%d): play on" % n)
     ctrl.dirty = True
     send(ev, link, addr, before)
 

@@ -15,7 +15,7 @@ from tapis.firmware.resume import load
 from tapis.firmware.rules import CHANCE
 from tapis.firmware.events import EventLog
 from tapis.simulator.table import EmulatedTable, faulty_table
-from test_tilts import clear_over_usb, frozen
+from test_tilts import frozen, run_cleared
 
 GAMES = ("ecarte", "piquet", "club")
 SIZE = {"ecarte": deck.PACK_32, "piquet": deck.PACK_32, "club": deck.SHOE_104}
@@ -35,17 +35,6 @@ def load_events(t):
     """The rules events the board journaled, in order."""
     t.journal.flush()
     return [e for g in load(t.journal) for _a, evs, _f in g["inputs"] for e in evs]
-
-
-def run_cleared(t, until):
-    """Play until until(game), the supervisor clearing each tilt as it comes (a deck-count
-    tilt locks the table: play waits for the clear, tests/test_tilts.py)."""
-    for _ in range(50):
-        t.run(lambda g: until(g) or bool(t.controller.locked))
-        if not t.controller.locked:
-            return
-        clear_over_usb(t)
-    raise AssertionError("still locked: %r" % t.controller.locked)
 
 
 def shoe_cards(t):

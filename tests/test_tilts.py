@@ -52,6 +52,24 @@ def clear_over_usb(t, ram=False):
     return got
 
 
+def run_cleared(t, until, on_events=None):
+    """Play until until(game), the supervisor clearing each tilt as it comes over the
+    operator's link (a deck-count tilt locks the table: play waits for the clear)."""
+    for i in range(50):
+        again = [i > 0 and on_events is not None]
+
+        def told(events, again=again):  # a run begins by telling the log from its start:
+            if again[0]:  # told by the runs before
+                again[0] = False
+            else:
+                on_events(events)
+        t.run(lambda g: until(g) or bool(t.controller.locked), told if on_events else None)
+        if not t.controller.locked:
+            return
+        clear_over_usb(t)
+    raise AssertionError("still locked: %r" % t.controller.locked)
+
+
 @pytest.mark.parametrize("cls", [E.RAM, E.CHECK_FAILED, E.JOURNAL, E.DECK, E.DOOR])
 def test_each_tilt_locks_survives_a_reboot_and_clears_only_with_the_credential(cls):
     t = rig()
