@@ -216,7 +216,7 @@ def main():
             check = tick(ctrl, check, pin)
             if check is False:
                 check, since = None, now
-                unload("swcheck")
+                unload("swcheck", "xip")
         if not steady and now > 60000:  # a minute up: the crashes before were not in a row
             steady = True
             crashes(False)

@@ -115,20 +115,27 @@ def meters(ctrl, link, addr):
 
 def verify(ctrl, link, addr, seed):
     """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
-    (swcheck.py, loaded for it) + the device's id, or [1] + why when the board cannot say
+    (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
+    image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
     (a failure tilts)."""
     from .compat import unload
-    from .swcheck import answer as seeded, note
+    from .swcheck import answer as seeded, image, note
     hexed = "".join("%02x" % b for b in seed)
+    root = getattr(ctrl, "root", "/")  # (a host's table, a virtual board: elsewhere)
     try:
-        mac = seeded(seed, getattr(ctrl, "root", "/"))  # (a host's table, a virtual board: elsewhere)
+        more = ()
+        if image(root) is not None:  # a product image: its frozen code is most of what it runs
+            from . import xip
+            from .store import FileStore  # the watchdog's feed (main.py), between the pieces
+            more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
+        mac = seeded(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
         note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        why = "no signed manifest to say what the board runs (%r)" % (e,)
+    except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
+        why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
         note(ctrl, "check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("swcheck")
+    unload("swcheck", "xip")

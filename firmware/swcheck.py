@@ -7,14 +7,18 @@
 # firmware.img, config.json, boot.py and lib/** when flashed), in the order of their paths,
 # each fed as  path, 0x00, its length (4 bytes, big-endian), its bytes  so that no two
 # sets of files feed the same bytes. The signed configuration is one of them. A product
-# image's frozen code is one more source: a feed(h) of its own, handed in `more`.
+# image's frozen code is one more source (its manifest, version 3, signs an "image": image()):
+# xip.feed, the image's bytes from 0x10000000 to the end it records, handed in `more` after
+# the files (recall.py; the host feeds the same region of the UF2 it flashed).
 #
 #   answer(seed)  HMAC-SHA256(seed, every byte the board runs): a seed the board cannot
 #                 know before it is asked, so no stored answer can be replayed
 #   Periodic      the files' SHA-256 against the manifest's, one piece a call (the
-#                 watchdog is fed between pieces), and the manifest against the one the
-#                 boot check verified (pinned()); tick() begins it at a point between
-#                 deals (a fresh pack due: each deal in écarté and piquet, each shoe in club)
+#                 watchdog is fed between pieces), then a product image's against its
+#                 "image" entry (xip.py's region, a piece a call too), and the manifest
+#                 against the one the boot check verified (pinned()); tick() begins it at a
+#                 point between deals (a fresh pack due: each deal in écarté and piquet,
+#                 each shoe in club)
 #   note()        a result to the event log (Controller.event), a failure a tilt (Controller.tilt)
 #                 (deckcount.py's as well)
 # The host computes the same answer from the files it flashed (host/verify.py).
@@ -30,12 +34,22 @@ SEED_BYTES = const(16)  # a 128-bit seed
 MANIFEST = "manifest.json"
 
 
+def _manifest(root):
+    with open(root + MANIFEST) as f:
+        return json.loads(f.read())
+
+
 def listed(root="/"):
     """The paths the manifest lists, sorted, with their SHA-256 (hex); OSError or
     ValueError if there is no readable manifest."""
-    with open(root + MANIFEST) as f:
-        files = json.loads(f.read())["files"]
-    return sorted(files.items())
+    return sorted(_manifest(root)["files"].items())
+
+
+def image(root="/"):
+    """The manifest's "image" entry ({"sha256", "bytes"}) when the board runs a product image
+    (a version 3 manifest: the boot check refused any other, firmware/start.py), else None."""
+    m = _manifest(root)
+    return m["image"] if m.get("v") == 3 else None
 
 
 def header(path, size):
@@ -108,7 +122,7 @@ class Periodic:
 
     def __init__(self, pin, root="/"):
         self.root, self.files, self.f, self.h = root, None, None, sha256()
-        self.pin, self.n = pin, 0
+        self.pin, self.n, self.image, self.at = pin, 0, None, None
         self.buf = bytearray(_CHUNK)
 
     def step(self):
@@ -116,10 +130,10 @@ class Periodic:
             if self.files is None:
                 if pinned(self.root) != self.pin:
                     return False, "the manifest is not the one verified at boot"
-                self.files = listed(self.root)
+                self.files, self.image = listed(self.root), image(self.root)
             if self.f is None:
                 if self.n == len(self.files):
-                    return True, "%d files match the signed manifest" % self.n
+                    return self.whole()
                 self.f = open(self.root + self.files[self.n][0], "rb")
                 self.h = sha256()
             n = self.f.readinto(self.buf)
@@ -128,19 +142,44 @@ class Periodic:
                 return None
             self.close()
             path, want = self.files[self.n]
-            got = "".join("%02x" % b for b in self.h.digest())
+            got = _hex(self.h.digest())
             if got != want:
                 return False, "%s was modified (sha256 %s, manifest %s)" % (path, got[:16], want[:16])
             self.n += 1
             return None
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
             self.close()
             return False, "cannot check: %r" % (e,)
+
+    def whole(self):
+        """After the files: a product image's bytes a piece a call (xip.py's region, as the
+        boot check hashed it; None until the last), then the verdict."""
+        what = "%d files" % self.n
+        if self.image is not None:
+            from . import xip  # (unloaded with this module: main.py)
+
+            if self.at is None:
+                self.at, self.stop, self.h = xip.BASE, xip.end(), sha256()
+            if self.at < self.stop:
+                n = min(_CHUNK, self.stop - self.at)
+                self.h.update(xip.view(self.at, n))
+                self.at += n
+                return None
+            got, n = _hex(self.h.digest()), self.stop - xip.BASE
+            if (got, n) != (self.image.get("sha256"), self.image.get("bytes")):
+                return False, "the image was modified (sha256 %s, %d bytes; manifest %s, %r bytes)" % (
+                    got[:16], n, str(self.image.get("sha256"))[:16], self.image.get("bytes"))
+            what = "the image (%d bytes) and %s" % (n, what)
+        return True, "%s match the signed manifest" % what
 
     def close(self):
         if self.f is not None:
             self.f.close()
             self.f = None
+
+
+def _hex(digest):
+    return "".join("%02x" % b for b in digest)
 
 
 def note(ctrl, cls, detail, tilt=False):

@@ -9,8 +9,9 @@
 # flash) run the same code and agree on the region they hash.
 #
 # feed(h) is the board's: it feeds the region into a hash object in pieces (hashlib.sha256,
-# or the seeded HMAC of "A certifiable table"); sha256(hashlib) is the whole-image hash that the
-# signed manifest's "image" entry holds (firmware/manifest.py).
+# or the seeded HMAC of "A certifiable table": firmware/recall.py's VERIFY, after the files);
+# sha256(hashlib) is the whole-image hash that the signed manifest's "image" entry holds
+# (firmware/manifest.py), which swcheck.Periodic hashes again, a view() a piece.
 BASE = 0x10000000
 _HEADER = (0x10000100, 0x10000200)  # where pico-sdk puts the binary info header
 _START, _END = 0x7188EBF2, 0xE71AA390  # its markers
@@ -48,14 +49,23 @@ def end(limit=BASE + 2 * 1024 * 1024):
     return walk(_mem32, limit)
 
 
-def feed(h, piece=PIECE):
-    """Feed the running image's bytes, as the board reads them, into `h` (h.update) in
-    pieces of `piece` bytes (a view of the flash, no copy); the number of bytes fed."""
-    import uctypes  # type: ignore
+def view(at, n):
+    """n bytes of the flash from address `at`, as the board reads them (a view, no copy)."""
+    import uctypes  # type: ignore  # (only on a board: the host reads a UF2)
 
+    return uctypes.bytearray_at(at, n)
+
+
+def feed(h, piece=PIECE, fed=None):
+    """Feed the running image's bytes, as the board reads them, into `h` (h.update) in
+    pieces of `piece` bytes, fed() (the watchdog's) between them; the number of bytes fed.
+    (The seeded check's source for a product image's frozen code: firmware/recall.py hands
+    it to swcheck.answer.)"""
     stop = end()
     for at in range(BASE, stop, piece):
-        h.update(uctypes.bytearray_at(at, min(piece, stop - at)))
+        h.update(view(at, min(piece, stop - at)))
+        if fed is not None:
+            fed()
     return stop - BASE
 
 

@@ -16,8 +16,8 @@ The board's filesystem after a flash:
   manifest.pub     the public key (hex): the root of the device's signing tree
   device.key       the device key (hex): the journal's and the pairings' keys derive from it;
                    it signs nothing of the code
-The host keeps what it flashed beside the keys (<device id>.image: `tapis verify` computes
-the board's seeded check from it). The board keeps manifest.high (the highest version it has verified) itself. Both keys are
+The host keeps what it flashed beside the keys (<device id>.image, with the product image's
+UF2 when there is one: `tapis verify` computes the board's seeded check from it). The board keeps manifest.high (the highest version it has verified) itself. Both keys are
 random per device (32 bytes from `secrets`) and kept by the host outside the repository:
 ~/.config/tapis/keys/<device id>.key and <device id>.sign (the signing seed and the leaves
 used; TAPIS_KEY_DIR or --key-file override), made on the first flash and reused after.
@@ -61,7 +61,7 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
     config: config.json's bytes (configuration()); écarté's defaults if None; extra: boot.py
     and lib/ files (extra_files()). product: the path of the product image's UF2 the board
     runs (host/flash_product.py): its code is frozen, only the configuration and keys go."""
-    whole = read_uf2(product)[1] if product else None
+    uf2, whole = read_uf2(product) if product else (None, None)
     t = connect(url)
     try:
         board = board_version(t)
@@ -93,7 +93,7 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
         todo = {p: d for p, d in files.items() if p not in same}
         with (progress or _no_progress)(len(todo)) as advance:
             write_files(t, todo, advance=advance)
-        keep_image(image_path(device, key_file), image)
+        keep_image(image_path(device, key_file), image, uf2)  # (tapis verify's record: the UF2 too)
         log("deployed %d files, %d unchanged" % (len(todo), len(same)))
         summary = {"device": device, "files": len(image), "written": len(todo), "unchanged": len(same),
                    "key_file": str(key_path(device, key_file)), "entry": entry or None,

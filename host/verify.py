@@ -2,6 +2,10 @@
 # board's): the host keeps every file it flashed (keep_image, at each tapis flash), computes
 # HMAC-SHA256(seed, those files) as the board feeds them, and asks the board over the
 # supervisor's path (a VERIFY frame on the operator's link, firmware/recall.py) for its own.
+# A board that runs the product image (tapis flash --image) runs mostly its frozen code, not
+# files: the record keeps the UF2 flashed too (under UF2, no board path), and the answer feeds
+# after the files the region the board feeds (host/image_uf2.py's feed, the twin of
+# firmware/xip.py's: the same walk to the end the image records).
 # A board that answers what the host computes runs, byte for byte, what the host flashed; a
 # stored answer is no use against a seed it has not seen.
 import os
@@ -12,29 +16,44 @@ from tapis.firmware import fwimage
 from tapis.firmware import wire as W
 from tapis.firmware.link import Link
 from tapis.firmware.swcheck import SEED_BYTES, Hmac, header
+from tapis.host import image_uf2
+
+UF2 = "@product.uf2"  # the record's entry for the product image's UF2 (never a board path)
 
 
-def keep_image(path, image):
-    """Save {board path: bytes}, what the manifest lists, packed (firmware/fwimage.py)."""
+def keep_image(path, image, uf2=None):
+    """Save {board path: bytes}, what the manifest lists, packed (firmware/fwimage.py), and
+    `uf2`, the product image's UF2 the board runs (None: a stock MicroPython)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(fwimage.pack(image))
+    tmp.write_bytes(fwimage.pack(dict(image, **{UF2: uf2}) if uf2 is not None else image))
     os.replace(tmp, path)
+
+
+def load_kept(path):
+    """({board path: bytes}, the product image's UF2 or None) as keep_image saved them;
+    OSError or ValueError."""
+    data = Path(path).read_bytes()
+    files = {p: data[a:b] for p, (a, b) in fwimage.index(data).items()}
+    return files, files.pop(UF2, None)
 
 
 def load_image(path):
     """{board path: bytes} as keep_image saved them; OSError or ValueError."""
-    data = Path(path).read_bytes()
-    return {p: data[a:b] for p, (a, b) in fwimage.index(data).items()}
+    return load_kept(path)[0]
 
 
-def expected(image, seed):
-    """HMAC-SHA256(seed, every file of `image`): what a board running them answers."""
+def expected(image, seed, uf2=None):
+    """HMAC-SHA256(seed, every file of `image`, then the region of the product image's `uf2`
+    the board reads, when it runs one): what a board running them answers. UF2Error (a
+    ValueError) when the UF2 records no end."""
     h = Hmac(seed)
     for path in sorted(image):
         h.update(header(path, len(image[path])))
         h.update(image[path])
+    if uf2 is not None:
+        image_uf2.feed(h, uf2)
     return h.digest()
 
 

@@ -1,7 +1,8 @@
 # tapis verify: the seeded software check (SPEC §10, issue 30; GLI's GAT, SAS's ROM
 # signature): a 128-bit seed to a running table over its link (the supervisor's path, a
 # VERIFY frame), its answer HMAC-SHA256(seed, every byte it runs) beside the host's own
-# from the files it flashed there (host/verify.py): match, or mismatch and exit 2.
+# from the files it flashed there (host/verify.py), and on a product image from the UF2 it
+# flashed (the image's region after the files): match, or mismatch and exit 2.
 import json
 import sys
 
@@ -15,6 +16,8 @@ def register(sub):
                    help="128 bits as 32 hex digits (the regulator's tool's, or any fresh one)")
     p.add_argument("--image", metavar="PATH",
                    help="what was flashed to it (default: <device id>.image in the key store, kept by tapis flash)")
+    p.add_argument("--uf2", metavar="PATH",
+                   help="the product image the board runs (default: the UF2 kept with the image by tapis flash --image)")
     p.add_argument("--key-file", metavar="PATH", help="the device key the board was flashed with: the image beside it")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
     p.add_argument("--json", action="store_true", help="one object (schema tapis.verify/1)")
@@ -27,7 +30,7 @@ def _fail(text):
 
 
 def run(args, step=None):
-    from tapis.host.verify import ask, expected, load_image, parse_seed
+    from tapis.host.verify import ask, expected, load_kept, parse_seed
     try:
         seed = parse_seed(args.seed)
     except ValueError as e:
@@ -48,20 +51,34 @@ def run(args, step=None):
     from tapis.host.flash_keys import image_path
     path = args.image or str(image_path(device, args.key_file))
     try:
-        image = load_image(path)
+        image, uf2 = load_kept(path)
     except (OSError, ValueError) as e:
         return _fail("no record of what was flashed to device %s at %s (%s): flash it with tapis flash, "
                      "or name the image with --image" % (device or "?", path, getattr(e, "strerror", None) or e))
-    host = expected(image, seed)
+    try:
+        if args.uf2:
+            from pathlib import Path
+            uf2 = Path(args.uf2).read_bytes()
+        host, frozen = expected(image, seed, uf2), image_bytes(uf2)
+    except (OSError, ValueError) as e:
+        return _fail("the product image %s: %s" % (args.uf2 or path, getattr(e, "strerror", None) or e))
     match = host == board
     if args.json:
         print(json.dumps({"schema": "tapis.verify/1", "device": device, "seed": seed.hex(),
                           "board": board.hex(), "host": host.hex(), "match": match,
-                          "files": sorted(image), "image": path}))
+                          "files": sorted(image), "image": path,
+                          "product_image": frozen}))
     else:
         print("device %s, seed %s" % (device or "?", seed.hex()))
         print("  board  %s" % board.hex())
-        print("  host   %s  (%d files flashed: %s)" % (host.hex(), len(image), ", ".join(sorted(image))))
+        print("  host   %s  (%d files flashed: %s%s)" % (host.hex(), len(image), ", ".join(sorted(image)),
+                                                      "; the product image, %d bytes" % frozen if frozen else ""))
         print("MATCH: the board runs what was flashed" if match else
               "MISMATCH: the board does not run what was flashed to it")
     return 0 if match else 2
+
+
+def image_bytes(uf2):
+    """How many bytes of the product image the answer covers (None: a stock MicroPython)."""
+    from tapis.host.image_uf2 import region
+    return len(region(uf2)) if uf2 is not None else None
