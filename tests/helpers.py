@@ -34,16 +34,17 @@ def snapshot(g):
     return keep
 
 
-def records_heard(console):
-    """Every RECORD frame the console's link takes, kept as it polls (a seat's console
-    that asks for RECALL: what it was answered)."""
+def records_heard(console, ftype=None):
+    """Every RECORD frame (or frame of `ftype`) the console's link takes, kept as it polls
+    (a seat's console that asks for RECALL or VERIFY: what it was answered)."""
     from tapis.firmware import wire as W
+    ftype = W.RECORD if ftype is None else ftype
     heard = []
     poll = console.link.poll
 
     def spy(now_ms=None):
         out = poll(now_ms)
-        heard.extend(f for f in out if f[2] == W.RECORD)
+        heard.extend(f for f in out if f[2] == ftype)
         return out
     console.link.poll = spy
     return heard

@@ -26,6 +26,7 @@ from tapis.host.verify import ask, expected, keep_image, load_image, parse_seed
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
+from helpers import records_heard
 
 SEED1, SEED2 = bytes(range(16)), bytes(range(16, 32))
 
@@ -256,14 +257,7 @@ def test_the_supervisor_device_gets_it_and_a_seats_console_does_not(board):
     assert sup.checked == b"\0" + expected(image, SEED2) + b"test-board"
     before = t.controller.errors.get("credentials", 0), sum(ln.forged for ln in t.controller.links)
     spy = t.consoles[0]
-    heard = []
-    poll = spy.link.poll
-
-    def spying(now_ms=None):
-        out = poll(now_ms)
-        heard.extend(f for f in out if f[2] == W.CHECKED)
-        return out
-    spy.link.poll = spying
+    heard = records_heard(spy, W.CHECKED)
     for addr in (W.PANEL, W.HOST):
         spy.link.send(addr, W.VERIFY, SEED1)
     for _ in range(4000):
