@@ -124,3 +124,23 @@ def test_a_power_cut_in_a_ram_clear_is_finished_at_boot_meters_and_all(cut, monk
     assert (m["deals"], m["games"]) == (0, 0) and m["power_ups"] <= 1
     play(t, 1)
     assert t.meters()["deals"] >= 1
+
+
+def test_the_meters_answer_while_the_table_is_locked():
+    """Issue 30.3: a tilt stops play, not the supervisor's questions: METERS over the
+    operator's link answers with the meters as the copies and the journal say."""
+    from tapis.firmware import wire as W
+    from tapis.firmware.link import Link
+    from tapis.host.commands import meters as cmd
+    from tapis.simulator.pipes import pipe
+    t = Metered(5, "club")
+    play(t, 2)
+    t.controller.tilt(E.DOOR, "the door was opened")
+    assert t.controller.locked == [E.DOOR]
+    ctrl_end, host_end = pipe()
+    link = Link(ctrl_end)
+    t.controller.route[W.HOST] = link
+    t.controller.links.append(link)
+    got = cmd.fetch(host_end, step=t.step, timeout=30)
+    assert got.m == held(t.journal.meters, t.journal).m and as_dict(got)["deals"] >= 2
+    assert as_dict(got)["tilts"]["door"] == 1 and t.controller.locked == [E.DOOR]
