@@ -252,7 +252,11 @@ CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after e
 # a few bytes anywhere (a tidier journal.py) moved écarté's from 104 to 108. With the
 # journal's seals (issue 11.5): 104, 116 and 116 KB (club's 112 fails: a 512-byte block
 # for a deal's state, in snapshot.freeze, missing).
-UNIX_HEAP_ROM = {"ecarte": 108 * 1024, "piquet": 120 * 1024, "club": 120 * 1024}
+# Issue 30 (4 December): 108/120/120 no longer boot (a 2 KB block for the journal's walk
+# missing) with the meters and event log resident and a meters commit reading records at
+# each deal's end; piquet plays at 136 KB, écarté and club not at 128 and 136 (tally's
+# record reads): 144 and 152 play the 1,000 deals. Not bisected further.
+UNIX_HEAP_ROM = {"ecarte": 144 * 1024, "piquet": 136 * 1024, "club": 152 * 1024}
 
 
 @pytest.mark.slow
