@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 import sys
-import tty
 
 import pytest
 
@@ -177,28 +176,14 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
 def test_recall_over_a_pty_with_pyserial(table):
     from tapis.host.ports import open_port
 
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    os.set_blocking(master, False)
-
-    class PtyEnd:
-        def read(self):
-            try:
-                return os.read(master, 4096)
-            except (BlockingIOError, OSError):
-                return b""
-
-        def write(self, b):
-            os.write(master, bytes(b))
-            return len(b)
-
-    attach(table, PtyEnd())
-    port = open_port(os.ttyname(slave))
+    from helpers import PtyEnd
+    end = PtyEnd()
+    attach(table, end)
+    port = open_port(end.name)
     try:
         got = recall.fetch(port, 1, step=step_table(table), timeout=30)
     finally:
         port.close()
-        os.close(master)
-        os.close(slave)
+        end.close()
     assert [g["number"] for g in got] == [table.journal.last["number"]]
     assert got[0]["game"] == "ecarte"

@@ -6,11 +6,9 @@ deals; the VERIFY request on the supervisor's path only. On the CPython board he
 MicroPython and on the emulated Pico in tests/test_swcheck_boards.py."""
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import threading
-import tty
 
 import pytest
 
@@ -26,7 +24,7 @@ from tapis.host.verify import ask, expected, keep_image, load_image, parse_seed
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
-from helpers import records_heard
+from helpers import PtyEnd, records_heard
 
 SEED1, SEED2 = bytes(range(16)), bytes(range(16, 32))
 
@@ -295,22 +293,8 @@ def test_a_bad_seed_is_one_clear_line_and_exit_2(seed):
 
 def on_a_pty(t):
     """The table stepped in a thread, its host link on a pty: a pyserial URL for tapis."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    os.set_blocking(master, False)
-
-    class PtyEnd:
-        def read(self):
-            try:
-                return os.read(master, 4096)
-            except (BlockingIOError, OSError):
-                return b""
-
-        def write(self, b):
-            os.write(master, bytes(b))
-            return len(b)
-
-    link = Link(PtyEnd())
+    end = PtyEnd()
+    link = Link(end)
     t.controller.route[W.HOST] = link
     t.controller.links.append(link)
     stop = threading.Event()
@@ -324,7 +308,7 @@ def on_a_pty(t):
 
     th = threading.Thread(target=run, daemon=True)
     th.start()
-    return os.ttyname(slave), lambda: (stop.set(), th.join(), os.close(master), os.close(slave))
+    return end.name, lambda: (stop.set(), th.join(), end.close())
 
 
 def verify_cli(argv, capsys):
