@@ -1,0 +1,57 @@
+# `tapis play`'s M key under Textual's pilot (issue 30.7): the supervisor's meters screen
+# opens, shows the meters `tapis meters` computes for the table's journal (per seat wagered,
+# won, lost, pushed, commission; deals, games, tilts), and any key closes it.
+import asyncio
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tapis.firmware.resume import load
+from tapis.host.play.app import KeysScreen
+from tapis.host.play.pilot import SIZE, make_app, play, screen_text
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tapis_meters(table, tmp_path):
+    """What `tapis meters --journal` prints for the table's journal and the meters' copies
+    beside it (as a board's would be copied off: journal.bin, journal.meters.a and .b)."""
+    j = table.journal
+    j.flush()
+    path = tmp_path / "journal.bin"
+    path.write_bytes(j.store.read())
+    for copy, end in zip(j.meters.copies, "ab"):
+        (tmp_path / ("journal.meters." + end)).write_bytes(copy.read())
+    r = subprocess.run([sys.executable, "-m", "tapis", "meters", "--journal", str(path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+@pytest.mark.parametrize("game,seat,seed", [("ecarte", 0, 3), ("club", 0, 7)])
+def test_m_shows_the_meters_tapis_meters_computes_and_any_key_closes_them(game, seat, seed, tmp_path):
+    async def go():
+        app = make_app(game, seat=seat, seed=seed)
+        async with app.run_test(size=SIZE) as pilot:
+            await play(pilot, app, lambda: app.over, seconds=300)  # the table stops at the game's end
+            await pilot.pause()
+            want = tapis_meters(app.table, tmp_path)
+            await pilot.press("M")
+            assert isinstance(app.screen, KeysScreen)
+            text = screen_text(app)
+            for ln in want:  # every line tapis meters prints, as it prints it
+                assert ln.rstrip() in text, ln
+            seats = [ln for ln in want if ln.startswith("seat ")]
+            assert len(seats) == app.table.controller.table.SEATS  # a row each seat
+            assert any(int(ln.split()[2]) for ln in seats)  # money was wagered
+            # the deals begun, by the journal's events (the next game's first is begun in
+            # the step that ends a game), and the one game played
+            deals = sum(e[0] == "deal" for g in load(app.table.journal) for _a, ev, _f in g["inputs"] for e in ev)
+            assert deals > app.table.controller.game.finished_deals() - 1
+            assert "deals %d  games 1 " % deals in text
+            await pilot.press("escape")
+            assert not isinstance(app.screen, KeysScreen)
+            assert "meters (roll over" not in screen_text(app) and "Your display" in screen_text(app)
+    asyncio.run(go())
