@@ -9,8 +9,11 @@ import sys
 import pytest
 
 from tapis.firmware.resume import load
+from tapis.firmware.tally import held
+from tapis.host.meters_show import SEAT, as_dict
 from tapis.host.play.app import KeysScreen
-from tapis.host.play.pilot import SIZE, make_app, play, screen_text
+from tapis.host.play.pilot import SIZE, make_app, play, screen_text, until
+from tapis.simulator.kits.show import meters_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -55,3 +58,37 @@ def test_m_shows_the_meters_tapis_meters_computes_and_any_key_closes_them(game, 
             assert not isinstance(app.screen, KeysScreen)
             assert "meters (roll over" not in screen_text(app) and "Your display" in screen_text(app)
     asyncio.run(go())
+
+
+def test_m_mid_game_shows_the_meters_on_the_table_display_too_until_closed():
+    """While the table waits on the person, M makes the supervisor device ask the table
+    display for its meters screen (firmware/supervise.py SCREEN): the table's pane says
+    "meters" and shows them, the same meters as the supervisor's screen; closing that asks
+    again, and the table display's screen goes."""
+    seen = {}
+
+    async def go():
+        app = make_app("ecarte", seat=0, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            async def on_turn(view):
+                if seen or app.table.controller.game.finished_deals() < 1:
+                    return
+                await pilot.press("M")
+                assert isinstance(app.screen, KeysScreen)
+                await until(lambda: app.board.screen is not None, 10)
+                assert app.board.mode == "meters"
+                assert app.w["events"].border_title == "The table · meters"
+                d = as_dict(held(app.table.journal.meters, app.table.journal))
+                seen["modal"] = screen_text(app)
+                seen["board"] = app.board.screen
+                sent = dict((k, d[k]) for k in ("deals", "games", "voids", "power_ups", "overrides", "house", "tilts"))
+                sent["seats"] = [[s[k] for k in SEAT] for s in d["seats"]]  # as supervise.py sends them
+                assert app.board.screen == meters_lines(sent)
+                assert len(d["seats"]) == 2 and d["deals"] >= 2
+                await pilot.press("escape")
+                await until(lambda: app.board.screen is None, 10)
+                assert app.board.mode is None and app.w["events"].border_title == "The table"
+            await play(pilot, app, lambda: bool(seen) and app.table.controller.game.finished_deals() >= 2,
+                       on_turn)
+    asyncio.run(go())
+    assert seen["board"][0].startswith("METERS  deals ")
