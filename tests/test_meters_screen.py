@@ -119,3 +119,32 @@ def test_a_consoles_ask_for_the_meters_screen_is_refused_and_counted():
     sup.command(SCREEN)  # the supervisor's own is taken
     step(t, 1500)
     assert shown(board)[0] == "meters"
+
+
+def test_on_the_micropython_virtual_board_the_screen_shows_within_the_heap_budget():
+    """The same on the MicroPython virtual board (webassembly, the heap measured at every
+    step): the supervisor's ask shows the meters, asked again they go; the high-water
+    stays under the Pico's budget (the screen's work loaded for the moment: supervise.py,
+    tally.py, unloaded after)."""
+    from tapis.simulator.supervisor import EmuSupervisor
+    from tapis.simulator.vtable import VirtualBoardTable
+    from test_vboard import HEAP_BUDGET
+    with VirtualBoardTable(3, "ecarte", heap=True) as vb:
+        vb.run_deals(1)
+        board = board_of(vb)
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        vb.run(lambda g: g.finished_deals() == 1 and g.to_act >= 0)
+        hold(vb)
+        step(vb, 1500)
+        sup.command(SCREEN)
+        step(vb, 1500)
+        mode, screen = shown(board)
+        assert mode == "meters", (mode, vb.board_log()[-5:] if hasattr(vb, "board_log") else None)
+        assert screen["deals"] >= 1 and len(screen["seats"]) == 2
+        sup.command(SCREEN)
+        step(vb, 1500)
+        assert shown(board) == (None, None)
+        hw = vb.close()
+    assert 0 < hw <= HEAP_BUDGET, hw
+    print("meters screen on the virtual board: heap high-water %d bytes" % hw)
