@@ -82,7 +82,7 @@ def screen(ctrl, who):
     view = {}
     for i in range(len(_TABLE)):
         view[_TABLE[i]] = m[i]
-    tilts = SEAT0 - len(TILTS)
+    tilts = SEAT0 - len(TILTS)  # tally.py: the tilts by class, after the table's seats
     view["tilts"] = dict((TILTS[i], m[tilts + i]) for i in range(len(TILTS)))
     view["seats"] = [m[SEAT0 + 5 * s:SEAT0 + 5 * s + 5] for s in range(m[tilts - 1] or ctrl.table.SEATS)]
     if any(m[_BANK:_BANK + 4]):  # club: the banks, the tableaux

@@ -87,6 +87,7 @@ class PlayApp(App):
         self.hint_text = ""
         self.drawn = None  # (view, table events, over) when last drawn
         self.decision = None  # the decision point the hint was given for
+        self.screen_drawn = None  # the table display's meters screen as last drawn
 
     @property
     def over(self):
@@ -155,12 +156,13 @@ class PlayApp(App):
         title = "The table" + (" · " + b.mode if b.mode else "")
         if w["events"].border_title != title:
             w["events"].border_title = title
-        shown = b.screen is not None
-        if shown:
+        if b.screen is self.screen_drawn:
+            return
+        self.screen_drawn = b.screen
+        if b.screen is not None:
             w["screen"].border_title = "The table display · meters"
             w["screen"].update(Text("\n".join(b.screen)))
-        if w["screen"].display != shown:
-            w["screen"].display = shown
+        w["screen"].display = b.screen is not None
 
     def _prompt(self, view):
         if self.over:
