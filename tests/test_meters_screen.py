@@ -26,7 +26,6 @@ def metered(game="ecarte", seed=3):
     j = Journal(MemoryStore())
     j.meters = Meters(MemoryStore(), MemoryStore())
     t = EmulatedTable(seed, game, journal=j)
-    j.meters.seats = t.controller.table.SEATS  # as boot.py sets them
     return t, with_supervisor(t)
 
 

@@ -39,7 +39,6 @@ class PlayTable(EmulatedTable):
         # the table would never rest while the person thinks (docs/play.md)
         journal = Journal(MemoryStore())
         journal.meters = Meters(MemoryStore(), MemoryStore())  # as a board keeps them (the M key)
-        journal.meters.seats = seats  # a row each seat on the meters screen, as boot.py sets
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, wires=False,
                                journal=journal)
         # the operator's supervisor device, on a link of its own (SPEC §8: the credential)
