@@ -30,7 +30,9 @@ def board_mode(ctrl, mode):
     """The table display's: the mode, and a text-dialect shoe taken unpaired on a keyed
     table (the signed configuration's text_shoe) named as the unauthenticated shoe it is."""
     if ctrl.shoe.link.keys is None and ctrl.bus is not None and ctrl.bus.keys is not None:
-        return "unauthenticated shoe" if mode is None else mode + "; unauthenticated shoe"
+        mode = "unauthenticated shoe" if mode is None else mode + "; unauthenticated shoe"
+    if getattr(ctrl, "screen", None) is not None:  # the supervisor's meters screen (supervise.py)
+        mode = "meters" if mode is None else mode + "; meters"
     return mode
 
 
@@ -92,9 +94,12 @@ def refresh(ctrl):
     else:
         for d in ctrl.seats:
             d.flush(now)
-    mode = board_mode(ctrl, mode)
     log = ctrl.game.log
     board = ctrl.board
+    scr = getattr(ctrl, "screen", None)  # the supervisor's meters screen (supervise.py)
+    if scr is not None and ctrl.sent + len(log) - ctrl.shown > scr[1]:
+        ctrl.screen = scr = None  # play resumed: the screen closes
+    mode = board_mode(ctrl, mode)
     # a burst waits for more events to go with it, but a full one goes at once: else a
     # table that plays faster than 16 events a burst falls behind for ever (and the
     # log it has still to show grows in the heap)
@@ -111,6 +116,8 @@ def refresh(ctrl):
             view["refused"] = ctrl.told = ctrl.forged
         if mode is not None:
             view["mode"] = mode
+        if scr is not None:
+            view["meters"] = scr[0]
         ctrl.mode_shown = mode
         board.show(view, now)
         ctrl.shown += len(chunk)
@@ -123,6 +130,8 @@ def refresh(ctrl):
             view["refused"] = ctrl.forged
         if mode is not None:
             view["mode"] = mode
+        if scr is not None:
+            view["meters"] = scr[0]
         board.show(view, now)
         ctrl.told, ctrl.mode_shown = ctrl.forged, mode
     if not ctrl.keep_log and ctrl.shown:

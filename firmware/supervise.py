@@ -10,6 +10,10 @@
 #                                      (games/ecarte/limits.py); piquet has no money
 #   BUTTON [RESPONSIBLE, seat]         club, supervised: that seat may hold a responsible bank
 #   BUTTON [GIVE, seat]                club: the bank to that seat, out of rotation
+#   BUTTON [SCREEN, 0]                 the table display shows the meters (its mode line
+#                                      "meters") until the supervisor asks again or play
+#                                      resumes (outgoing.refresh); not journaled (it moves
+#                                      nothing), logged as a supervisor action
 # These are the game's own actions (seat SUP, games/club/bank.py), journaled as any
 # input (with who in them) and replayed at a resume; a refused one is counted and changes
 # nothing.
@@ -21,6 +25,7 @@ VOID = const(1)
 LIMITS = const(2)
 RESPONSIBLE = const(3)
 GIVE = const(4)
+SCREEN = const(6)  # (clears.CLEAR is 5)
 _SUP = const(-2)  # games/club/events.py SUP: the seat of the supervisor's actions
 _KINDS = (None, None, "limits", "authorise", "give")
 
@@ -37,6 +42,8 @@ def command(ctrl, who, addr, ftype, payload, seq=None):
         args = tuple(payload[i] << 8 | payload[i + 1] for i in range(1, len(payload), 2))
     if c == VOID and ftype == W.BUTTON:
         return void(ctrl, who)
+    if c == SCREEN and ftype == W.BUTTON:
+        return screen(ctrl, who)
     kind = _KINDS[c] if 1 < c < len(_KINDS) and (ftype == W.SUPERVISE) == (c == LIMITS) else None
     if kind is None:
         return ctrl.error("supervisor", "%s: no supervisor command %d in frame 0x%02x" % (who, c, ftype))
@@ -50,6 +57,40 @@ def command(ctrl, who, addr, ftype, payload, seq=None):
         unload("limits")  # écarté's, loaded for this command only
     ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
     ctrl.event("supervisor", "%s %r" % (kind, args), who)
+
+
+_TABLE = ("deals", "games", "voids", "power_ups", "house", "overrides")  # tally.py's first meters, its order
+_BANK = const(6)  # tally.py: banks laid, broken, the bank's won and lost, from here
+
+
+def screen(ctrl, who):
+    """The supervisor's meters screen on the table display, or its end (asked again).
+    ctrl.screen: (the meters view, how many public events the table had made), which
+    outgoing.refresh adds to the display's views until the table makes another. The
+    meters (tally.held, as METERS answers) are totals of money moved in public events
+    (settlements, pools, commissions) and counts: nothing of a hand in play."""
+    if getattr(ctrl, "screen", None) is not None:
+        ctrl.screen = None
+        return
+    j = ctrl.journal
+    if j is None or j.meters is None:
+        return ctrl.error("supervisor", "%s: no meters at this table" % who)
+    from .tally import SEAT0, TAB0, TILTS, held
+    j.flush()
+    m = held(j.meters, j).m
+    unload("tally")
+    view = {}
+    for i in range(len(_TABLE)):
+        view[_TABLE[i]] = m[i]
+    tilts = SEAT0 - len(TILTS)  # tally.py: the tilts by class, after the table's seats
+    view["tilts"] = dict((TILTS[i], m[tilts + i]) for i in range(len(TILTS)))
+    view["seats"] = [m[SEAT0 + 5 * s:SEAT0 + 5 * s + 5] for s in range(m[tilts - 1] or ctrl.table.SEATS)]
+    if any(m[_BANK:_BANK + 4]):  # club: the banks, the tableaux
+        view["bank"] = m[_BANK:_BANK + 4]
+        view["tableaux"] = [m[TAB0 + 5 * t:TAB0 + 5 * t + 5] for t in range(3)]
+    log = ctrl.game.log
+    ctrl.screen = (view, ctrl.sent + len(log) - ctrl.shown)
+    ctrl.event("supervisor", "meters screen", who)
 
 
 def void(ctrl, who):

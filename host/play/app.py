@@ -66,7 +66,9 @@ class PlayApp(App):
     #body { height: 1fr; }
     #left { width: 3fr; min-width: 56; height: 100%; }  /* twelve piquet cards fit */
     #seat { height: auto; border: round $accent; padding: 0 1; }
-    #events { width: 2fr; height: 100%; border: round $secondary; }
+    #right { width: 2fr; height: 100%; }
+    #events { height: 1fr; border: round $secondary; }
+    #screen { height: auto; border: round $warning; display: none; }
     #prompt { height: auto; padding: 1 1 0 1; text-style: bold; }
     #msg { height: auto; padding: 0 1; color: $error; text-style: bold; }
     #hint { height: auto; padding: 0 1; color: $success; }
@@ -85,6 +87,7 @@ class PlayApp(App):
         self.hint_text = ""
         self.drawn = None  # (view, table events, over) when last drawn
         self.decision = None  # the decision point the hint was given for
+        self.screen_drawn = None  # the table display's meters screen as last drawn
 
     @property
     def over(self):
@@ -100,7 +103,9 @@ class PlayApp(App):
                 yield Static(id="prompt")
                 yield Static(id="msg")
                 yield Static(id="hint")
-            yield RichLog(id="events", wrap=True, markup=False, max_lines=2000, min_width=20)
+            with Vertical(id="right"):
+                yield Static(id="screen")  # the table display's meters screen, while it shows
+                yield RichLog(id="events", wrap=True, markup=False, max_lines=2000, min_width=20)
         yield Static(Text.from_markup("[b]?[/b] keys  [b]h[/b] hint  [b]q[/b] quit   " + self._keybar()),
                      id="keybar")
 
@@ -111,7 +116,7 @@ class PlayApp(App):
 
     def on_mount(self):
         # kept: queries go to the screen on top, which is the keys screen while it shows
-        self.w = {name: self.query_one("#" + name) for name in ("seat", "events", "prompt", "msg", "hint")}
+        self.w = {name: self.query_one("#" + name) for name in ("seat", "events", "prompt", "msg", "hint", "screen")}
         self.w["seat"].border_title = "Your display"
         self.w["events"].border_title = "The table"
         self.set_interval(self.tick_s, self.tick)
@@ -127,6 +132,7 @@ class PlayApp(App):
         log = w["events"]
         for ln in self.board.take():
             log.write(Text(ln, style="bold" if ln.startswith(("★", "──", "══")) else ""))
+        self._table_screen()
         view = self.table.view()
         now = (view, self.board.events, self.over)  # what the screen depends on
         if self.drawn is not None and all(a is b or a == b for a, b in zip(now, self.drawn)):
@@ -144,11 +150,31 @@ class PlayApp(App):
         w["msg"].update(Text("✗ " + msg) if msg else "")
         w["hint"].update(Text("Hint: " + self.hint_text) if self.hint_text else "")
 
+    def _table_screen(self):
+        """The table display's mode line (its pane's title) and its meters screen."""
+        b, w = self.board, self.w
+        title = "The table" + (" · " + b.mode if b.mode else "")
+        if w["events"].border_title != title:
+            w["events"].border_title = title
+        if b.screen is self.screen_drawn:
+            return
+        self.screen_drawn = b.screen
+        if b.screen is not None:
+            w["screen"].border_title = "The table display · meters"
+            w["screen"].update(Text("\n".join(b.screen)))
+        w["screen"].display = b.screen is not None
+
     def _prompt(self, view):
         if self.over:
             return Text("Game over. %s   n: another game · q: quit" % self.ui.result(self.board.lines),
                         style="bold yellow")
         return Text("▶ " + self.ui.prompt(view, self.board), style="bold" if view.get("turn") else "dim")
+
+    def _meters_closed(self, _result=None):
+        """The supervisor's screen closed: the table display's too, if it still shows (play
+        resuming closes it by itself)."""
+        if self.board.screen is not None and not self.over:
+            self.table.screen()
 
     def on_key(self, event):
         key = event.key
@@ -160,8 +186,12 @@ class PlayApp(App):
             view = self.table.view()
             self.hint_text = self.ui.hint(view) if view else "Nothing to decide yet."
             self.drawn = None
-        elif key in ("M", "shift+m"):  # the supervisor's meters screen (host/meters_show.py)
-            self.push_screen(KeysScreen("Meters · the supervisor's screen", [(ln, "") for ln in self.table.meters()]))
+        elif key in ("M", "shift+m"):  # the supervisor's meters screen (host/meters_show.py),
+            # and the supervisor device asks the table display for its own (supervise.py SCREEN)
+            self.push_screen(KeysScreen("Meters · the supervisor's screen", [(ln, "") for ln in self.table.meters()]),
+                             self._meters_closed)
+            if self.board.screen is None and not self.over:  # (over: the table is not stepped)
+                self.table.screen()
         elif key in ("V", "shift+v") and not self.over:  # the operator's key: the supervisor device
             self.table.void()
         elif key in OPERATOR and not self.over:  # the supervisor's other commands (L: écarté too)

@@ -4,7 +4,7 @@
 # the table has finished by what it showed.
 import re
 
-from tapis.simulator.kits.show import seat_name
+from tapis.simulator.kits.show import meters_lines, seat_name
 
 _EMPTY_HAND = re.compile(r":\s*$")  # "  East: " - a hand the person may not see
 
@@ -21,6 +21,8 @@ class Board:
         self.events = 0  # public events seen
         self._partie = False  # piquet: the partie ended, its last deal's "end" follows
         self._bankers = 0  # club: banks opened (the first, and one each time it passes)
+        self.mode = None  # the table display's mode line (locked, recall, meters...)
+        self.screen = None  # the supervisor's meters screen on it, as lines (None: not shown)
         self.renderer = kit.Renderer(self._write, self._no_hands, True)
 
     @staticmethod
@@ -46,6 +48,9 @@ class Board:
         self.fresh.append(ln)
 
     def on_view(self, view):
+        self.mode = view.get("mode")
+        m = view.get("meters")  # firmware/supervise.py SCREEN: the supervisor asked
+        self.screen = meters_lines(m) if isinstance(m, dict) else None
         for e in view.get("events", ()):
             if e and len(e) == 3:
                 self._track(*e)

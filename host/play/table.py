@@ -103,6 +103,13 @@ class PlayTable(EmulatedTable):
             self.supervisor.give(self.seat)
         self.quiet = 0
 
+    def screen(self):
+        """The supervisor device asks for the meters screen on the table display (or asks
+        again: its end; firmware/supervise.py SCREEN)."""
+        from tapis.firmware.supervise import SCREEN
+        self.supervisor.command(SCREEN)
+        self.quiet = 0
+
     def view(self):
         """What the person's display shows now (None before the first view)."""
         return self.person.view
@@ -111,8 +118,8 @@ class PlayTable(EmulatedTable):
         """The supervisor's meters screen, as lines of text (the journal's meters)."""
         from tapis.firmware.tally import held
         from tapis.host.meters_show import as_dict, text
+        self.journal.flush()
         return text(as_dict(held(self.journal.meters, self.journal)))
-
 
 
 def doubled_limits(game, lim):

@@ -90,3 +90,21 @@ class Narrator:
     def score_line(self):
         """The score as it stands, in one line (the watch mode's status line)."""
         return ""
+
+
+def meters_lines(m):
+    """The table display's meters screen (a view's "meters", firmware/supervise.py SCREEN)
+    as lines of text, each a short line or one that wraps at its spaces: the table's
+    counts, the tilts by class, a line a seat (wagered, won, lost, pushed, commission),
+    club's banks and tableaux."""
+    cols = ("wagered", "won", "lost", "pushed", "commission")
+    out = ["METERS  deals %d  games %d  voids %d  power-ups %d  overrides %d  house %d" % tuple(
+        m.get(k, 0) for k in ("deals", "games", "voids", "power_ups", "overrides", "house")),
+        "tilts  " + "  ".join("%s %d" % kv for kv in sorted(m.get("tilts", {}).items()))]
+    rows = [("seat %d" % s, r) for s, r in enumerate(m.get("seats", ()))]
+    if "bank" in m:
+        out.append("banks laid %d  broken %d  bank won %d  lost %d" % tuple(m["bank"]))
+        rows += [("tab. %d" % (t + 1), r) for t, r in enumerate(m.get("tableaux", ())) if r[0]]
+    for label, r in rows:
+        out.append(label + "  " + "  ".join("%s %d" % cv for cv in zip(cols, r)))
+    return out
