@@ -39,10 +39,12 @@ def credential(ctrl, link, addr):
 
 def serial(link, addr):
     """Who: the serial the device gave in its HELLO (its address if it gave none); "usb"
-    for a host tool on the operator's link."""
-    if addr == W.HOST:
-        return "usb"
+    for a host tool on an unkeyed operator's link (a paired host: "host:" + its serial,
+    which its key is derived for: hostlink.py)."""
     p = link.peers.get(addr)
+    if addr == W.HOST:
+        info = p.info if p is not None and link.keys is not None and link.own == W.HOST else None
+        return "host:" + info[1].decode() if info and info[1] else "usb"
     info = p.info if p is not None else None
     return info[1].decode() if info and info[1] else "0x%02x" % addr
 
