@@ -5,16 +5,35 @@
 # (link.py, hello.py); a frame from a host without the key is refused and counted (the
 # communication tilt). A board built without it keeps the unkeyed link of its own, whose
 # being a link of its own is the credential (recall.credential). Used where a link is
-# built (boot, a host tool): loaded for that and unloaded after (compat.unload).
+# built (boot, a host tool); the board's end (Operator) stays, as its link does.
 from . import wire as W
-from .hello import pair_key
 from .link import Link
+
+
+class Operator(Link):
+    """The board's end of the operator's link: a Link that, once a host subscribed
+    (hostops.py sets `notify`: [controller, address, what it was told]), tells it at its
+    poll when the deals over or the last event moved (hostops.notice, loaded for that)."""
+
+    notify = None  # type: list | None
+
+    def poll(self, now_ms):
+        got = Link.poll(self, now_ms)
+        n = self.notify
+        if n is not None:
+            c = n[0]
+            if n[2] != c.game.finished_deals() or n[3] != (c.events[8] if c.events else 0):  # (EventLog.park)
+                from .compat import unload
+                from .hostops import notice
+                notice(self)
+                unload("hostops")
+        return got
 
 
 def board_end(port, device_key=None, **kw):
     """The board's Link for W.HOST on `port`: keyed with `device_key` (bytes) if given,
     else unkeyed (a link of its own, as before)."""
-    link = Link(port, **kw)
+    link = Operator(port, **kw)
     if device_key:
         link.keys, link.own = bytes(device_key), W.HOST
     return link
@@ -26,6 +45,7 @@ def host_end(port, serial, device_key=None, **kw):
     logs as who asked); without it, unkeyed (a board built the old way)."""
     keys = None
     if device_key:
+        from .hello import pair_key
         keys = {W.HOST: pair_key(bytes(device_key), W.DEV_HOST, W.HOST, bytes(serial))}
     return Link(port, W.DEV_HOST, bytes(serial), keys=keys, **kw)
 
