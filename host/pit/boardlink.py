@@ -61,6 +61,7 @@ class BoardLink(TableLink):
         self.link, self.state, self.counts, self.noticed = None, "running", (0, 0), False
         self.wake, self.lock, self.ms = None, threading.RLock(), 0
         self.last = time.monotonic()
+        self.listener, self.closed = None, False
 
     # ---- the frames ---------------------------------------------------------------------
     def _poll(self):
@@ -70,7 +71,7 @@ class BoardLink(TableLink):
         out = []
         try:
             got = self.link.poll(self.ms)
-        except OSError as e:
+        except (OSError, TypeError, ValueError, AttributeError) as e:  # (a port closed under it)
             self.link = None
             raise LinkLost("%s: %s" % (self.where, e)) from None
         for a, s, t, p in got:
@@ -91,7 +92,13 @@ class BoardLink(TableLink):
         if self.link is None:
             raise LinkLost("%s: the link is down" % self.where)
         with self.lock:
-            self.link.send(W.HOST, ftype, payload)
+            if self.link is None:
+                raise LinkLost("%s: the link is down" % self.where)
+            try:
+                self.link.send(W.HOST, ftype, payload)
+            except (OSError, TypeError, ValueError, AttributeError) as e:  # (the port closed under it)
+                self.link = None
+                raise LinkLost("%s: %s" % (self.where, e)) from None
             chunks, self.noticed = {}, False
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:
@@ -110,6 +117,10 @@ class BoardLink(TableLink):
 
     # ---- TableLink ------------------------------------------------------------------------
     def connect(self):
+        with self.lock:  # (not while the listener or an action speaks)
+            return self._connect()
+
+    def _connect(self):
         from tapis.firmware import wire as W
         from tapis.firmware.hostlink import host_end
         if self.port is None or self.url is not None and self.link is None:
@@ -118,7 +129,7 @@ class BoardLink(TableLink):
                 if self.port is not None and hasattr(self.port, "close"):
                     self.port.close()
                 self.port = open_port(self.url)
-            except OSError as e:
+            except OSError as e:  # (ports.PortError is one)
                 raise LinkLost("%s: cannot open: %s" % (self.where, e.strerror or e)) from None
         self.link = host_end(self.port, self.serial, self.key)
         got = self._ask(W.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
@@ -167,7 +178,24 @@ class BoardLink(TableLink):
         return out
 
     def subscribe(self, wake):
+        """wake() at each NOTICE; on a real port a thread listens between the pit's fetches
+        (the board's frames acknowledged, so it never counts the pit gone while it is there)."""
         self.wake = wake
+        if self.step is None and self.listener is None:
+            self.listener = threading.Thread(target=self._listen, name="pit " + self.where, daemon=True)
+            self.listener.start()
+
+    def _listen(self):
+        while not self.closed:
+            time.sleep(0.02)
+            if self.link is not None and self.lock.acquire(blocking=False):
+                try:
+                    if self.link is not None:
+                        self._poll()
+                except LinkLost:
+                    pass
+                finally:
+                    self.lock.release()
 
     def act(self, action, who, credential, seed=None):
         """The pit checked the supervisor's credential (web.py); the board's is the session."""
@@ -175,6 +203,18 @@ class BoardLink(TableLink):
         from tapis.firmware.clears import CLEAR
         if action not in ACTIONS:
             raise ValueError("no action %r: %s" % (action, ", ".join(ACTIONS)))
+        with self.lock:
+            try:
+                if self.link is None:
+                    self._connect()
+                return self._act(action, seed)
+            except LinkLost:  # once more on a fresh session: a supervisor's action is not lost to a cut
+                self._connect()
+                return self._act(action, seed)
+
+    def _act(self, action, seed):
+        from tapis.firmware import wire as W
+        from tapis.firmware.clears import CLEAR
         if action == "verify":
             return self.verify(bytes.fromhex(seed))
         arg = {"clear": 0, "disable": 2, "enable": 3}[action]
@@ -202,8 +242,19 @@ class BoardLink(TableLink):
                     time.sleep(0.002)
         raise LinkLost("%s: no answer to the software check" % self.where)
 
+    def expected(self, seed):
+        """What the board must answer the seed: from what the host flashed to the device it is
+        named after (flash_keys.image_path, host/verify.py); None when the host holds none."""
+        from tapis.host.flash_keys import image_path
+        from tapis.host.verify import expected, load_kept
+        try:
+            files, uf2 = load_kept(image_path(self.name))
+            return expected(files, bytes.fromhex(seed), uf2).hex()
+        except (OSError, ValueError):
+            return None
+
     def close(self):
-        self.link = None
+        self.closed, self.link = True, None
         if self.url is not None and self.port is not None and hasattr(self.port, "close"):
             self.port.close()
             self.port = None

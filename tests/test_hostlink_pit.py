@@ -1,0 +1,103 @@
+"""tapis pit speaking to boards (issue 31.1): the pit's BoardLink over a keyed operator's link,
+in process (a door tilt on the board is a pit alert) and over a pty (`tapis table
+--host-port`): records and events ingested with no gap and no duplicate across cut links;
+disable, enable and clear through the pit."""
+import os
+import subprocess
+import sys
+import time
+
+from sqlalchemy import text
+
+from tapis.firmware import events as E
+from tapis.host.pit import db
+from tapis.host.pit.boardlink import BoardLink
+from tapis.host.pit.ingest import Ingest
+from test_hostlink import wire_host
+from test_tilts import rig, step
+
+
+def stored(engine, what):
+    with engine.connect() as c:
+        return c.execute(text("select seq, %s from pit_%s order by seq" % (
+            "kind, tilt, who" if what == "event" else "ended_at", what))).all()
+
+
+def test_a_door_tilt_on_the_board_is_a_pit_alert(tmp_path):
+    t = rig()
+    step(t, 1000)
+    _b, port = wire_host(t, t.key)
+    link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
+    engine = db.connect(str(tmp_path / "pit.db"))
+    ingest = Ingest(db.sessions(engine), [link])
+    ingest.round()
+    t.controller.tilt(E.DOOR, "the door opened")
+    for _ in range(200):
+        link._poll()
+        t.step()
+    assert ingest.feeds[0].news  # the board's NOTICE woke the pit
+    ingest.round()
+    evs = stored(engine, "event")
+    assert [e[0] for e in evs] == list(range(1, len(evs) + 1))
+    assert ("door-open", True) in [(e[1], bool(e[2])) for e in evs]
+    with engine.connect() as c:
+        assert c.execute(text("select state from pit_table")).scalar() == "locked"
+
+
+def _table(tmp_path, monkeypatch):
+    """`tapis table --host-port` with a journal (its deals and events are what the board
+    answers), its device key in a key store of the test's: (the process, the pty, the device)."""
+    import glob
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    monkeypatch.setenv("TAPIS_KEY_DIR", str(keys))
+    path = str(tmp_path / "host-port")
+    p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--host-port", path, "--journal",
+                          str(tmp_path / "t.jnl"), "--deals", "5000", "--seed", "5", "--json", "--quiet"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    deadline = time.time() + 30
+    while not os.path.exists(path):
+        assert p.poll() is None and time.time() < deadline, p.stderr.read()
+        time.sleep(0.05)
+    return p, path, os.path.basename(glob.glob(str(keys / "*.key"))[0])[:-4]
+
+
+def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypatch):
+    from tapis.host.pit import ingest as I
+    monkeypatch.setattr(I, "RETRY", 0.05)
+    monkeypatch.setattr(I, "POLL", 0.2)
+    from tapis.host.pit.service import board_links
+    table, path, device = _table(tmp_path, monkeypatch)
+    engine = db.connect(str(tmp_path / "pit.db"))
+    link, = board_links([path], [device])  # its key from the key store
+    ingest = Ingest(db.sessions(engine), [link]).start()
+    try:
+        deadline = time.time() + 60
+        cuts = 0
+        while len(stored(engine, "deal")) < 4 or cuts < 3:
+            assert time.time() < deadline and table.poll() is None, stored(engine, "deal")
+            time.sleep(0.5)
+            if link.port is not None and len(stored(engine, "deal")) >= cuts:
+                link.port.close()  # the cable pulled, in the middle of whatever was going on
+                cuts += 1
+        assert ingest.feeds[0].reconnects >= 2
+        said = link.act("disable", "sup", "cred")  # (the pit's web.py checked the credential)
+        assert "disabled" in said
+        assert "nothing" in link.act("clear", "sup", "cred")
+        time.sleep(3)  # the board stops at its next safe point, the pit catches up
+        deadline = time.time() + 20
+        while (ingest.feeds[0].records, ingest.feeds[0].events) != link.counts:  # what the board's NOTICE says
+            assert time.time() < deadline, ((ingest.feeds[0].records, ingest.feeds[0].events), link.counts)
+            time.sleep(0.2)
+        deals, evs = stored(engine, "deal"), stored(engine, "event")
+        assert [d[0] for d in deals] == list(range(1, len(deals) + 1)) and len(deals) == link.counts[0]
+        assert [e[0] for e in evs] == list(range(1, len(evs) + 1))
+        assert ("disabled", "host:tapis-pit") in [(e[1], e[3]) for e in evs]
+        assert link.state == "disabled"
+        assert "clear" in link.act("enable", "sup", "cred")
+    finally:
+        ingest.stop()
+        link.close()
+        table.terminate()
+        table.wait(10)
