@@ -11,6 +11,10 @@
 from . import wire as W
 from .compat import const
 
+# the host interface's frame types (wire.py's range 0x57..0x5A; docs/protocol.md)
+DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games in RECORDs if a deal after since is over
+SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
+NOTICE = const(0x59)  # controller -> host: [deals over: 4, last event: 4, state: 0 running, 1 locked, 2 disabled]
 DISABLED = "disabled"  # the event class a disable logs, open until an enable
 _DISABLE = const(2)
 
@@ -20,7 +24,7 @@ def _u32(n):
 
 
 def on_frame(ctrl, link, addr, ftype, payload, who):
-    if ftype == W.SUBSCRIBE:
+    if ftype == SUBSCRIBE:
         if not hasattr(link, "notify"):  # (a link built before the host interface: hostlink.board_end)
             return ctrl.error("supervisor", "%s: no subscription on this link" % who)
         link.notify = [ctrl, addr, -1, -1, -1] if payload[0] else None
@@ -65,4 +69,4 @@ def notice(link):
     now = [ctrl.game.finished_deals(), ev, state(ctrl)]
     if now != n[2:]:
         n[2:] = now
-        link.send(n[1], W.NOTICE, _u32(now[0]) + _u32(now[1]) + bytes((now[2],)))
+        link.send(n[1], NOTICE, _u32(now[0]) + _u32(now[1]) + bytes((now[2],)))

@@ -9,6 +9,8 @@ from .compat import const
 from .rules import NEW_DEAL
 
 _CLEAR = const(5)  # clears.CLEAR
+_DEALS = const(0x57)  # hostops.DEALS
+_SUBSCRIBE = const(0x58)  # hostops.SUBSCRIBE
 
 
 def withheld(game, flags):
@@ -56,9 +58,9 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
-    if ftype == W.DEALS and len(payload) == 5:
+    if ftype == _DEALS and len(payload) == 5:
         return deals(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3], payload[4])
-    if ftype == W.SUBSCRIBE and len(payload) == 1 or \
+    if ftype == _SUBSCRIBE and len(payload) == 1 or \
             ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR and payload[1] in (2, 3):
         from .hostops import on_frame as host  # the host interface's (disable, enable, deals)
         host(ctrl, link, addr, ftype, payload, serial(link, addr))

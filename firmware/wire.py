@@ -35,10 +35,8 @@ METERS = const(0x53)  # host or supervisor -> controller: no payload (the superv
 METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
 CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
-# the host interface (hostops.py; docs/protocol.md, "The host interface"); 0x5A is left free
-DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games in RECORDs if a deal after since is over
-SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
-NOTICE = const(0x59)  # controller -> host: [deals over: 4 bytes, last event: 4 bytes, state: 0 running, 1 locked, 2 disabled]
+# 0x57 DEALS, 0x58 SUBSCRIBE, 0x59 NOTICE: the host interface's, named in hostops.py (loaded
+# for them: three more names here, resident, and tests/test_vboard.py's 128 KB ROMFS board ran out of heap); 0x5A free
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]

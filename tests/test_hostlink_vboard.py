@@ -5,6 +5,7 @@ none after the last deal over, disable kept over a power cycle
 and a tilt clear, enable."""
 import json
 
+from tapis.firmware import hostops as H
 from tapis.firmware import wire as W
 from tapis.firmware.clears import CLEAR
 from tapis.simulator.supervisor import EmuSupervisor
@@ -31,7 +32,7 @@ def test_deals_disable_and_enable_on_the_micropython_board():
         done = vb.game.finished_deals()
         # (DEALS of games since 0 answers as RECALL does, whose played.recent runs out of this
         # port's heap on the virtual board, RECALL alike: not asked here)
-        assert ask(vb, sup, W.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
+        assert ask(vb, sup, H.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
         sup.command(CLEAR, 2)  # disable
         steps(vb, 2000)
         assert locked(vb) == ["locked: disabled"] * 2

@@ -7,6 +7,7 @@
 import threading
 import time
 
+from tapis.firmware import hostops as H
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused, TableLink
 
 _STATES = ("running", "locked", "disabled")
@@ -75,7 +76,7 @@ class BoardLink(TableLink):
             self.link = None
             raise LinkLost("%s: %s" % (self.where, e)) from None
         for a, s, t, p in got:
-            if t == W.NOTICE and len(p) == 9:
+            if t == H.NOTICE and len(p) == 9:
                 self.counts = (int.from_bytes(p[0:4], "big"), int.from_bytes(p[4:8], "big"))
                 self.state = _STATES[p[8]] if p[8] < 3 else "locked"
                 self.noticed = True
@@ -87,7 +88,7 @@ class BoardLink(TableLink):
 
     def _ask(self, ftype, payload, until=None):
         """One question, its answer's RECORD entries (JSON), LinkLost when none comes; until
-        W.NOTICE: a NOTICE is its answer."""
+        H.NOTICE: a NOTICE is its answer."""
         from tapis.firmware import wire as W
         if self.link is None:
             raise LinkLost("%s: the link is down" % self.where)
@@ -132,9 +133,9 @@ class BoardLink(TableLink):
             except OSError as e:  # (ports.PortError is one)
                 raise LinkLost("%s: cannot open: %s" % (self.where, e.strerror or e)) from None
         self.link = host_end(self.port, self.serial, self.key)
-        got = self._ask(W.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
+        got = self._ask(H.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
         game = got[-1]["game"] if got else None
-        self._ask(W.SUBSCRIBE, b"\1", W.NOTICE)  # answered by a NOTICE: its numbers and state
+        self._ask(H.SUBSCRIBE, b"\1", H.NOTICE)  # answered by a NOTICE: its numbers and state
         return {"table": self.name, "game": game or "unknown", "variant": "", "state": self.state}
 
     def fetch(self, records, events, limit=500):
@@ -146,12 +147,8 @@ class BoardLink(TableLink):
             evs += [event(e) for e in got if e["n"] > events + len(evs)]
             if len(got) < PAGE:
                 break
-        return {"records": self.deals(records, limit), "events": evs[:limit], "state": self._state(evs),
+        return {"records": self.deals(records, limit), "events": evs[:limit], "state": self.state,
                 "meters": None}
-
-    def _state(self, evs):
-        """The state the board last told (a NOTICE), or its log's open locks just fetched."""
-        return self.state
 
     def deals(self, since, limit=500):
         """[(deal, when it came, deal record)] of the finished deals after `since`: the last
@@ -160,7 +157,7 @@ class BoardLink(TableLink):
         from tapis.host.recall_show import deal_records
         n = 1
         while True:
-            games = self._ask(W.DEALS, since.to_bytes(4, "big") + bytes((n,)))
+            games = self._ask(H.DEALS, since.to_bytes(4, "big") + bytes((n,)))
             if not games:
                 return []
             for g in games:  # (a kit's Recorder.resume reads the game's events module as an
