@@ -101,3 +101,28 @@ def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypat
         link.close()
         table.terminate()
         table.wait(10)
+
+
+def test_frames_forged_on_the_operators_link_are_a_pit_alert(tmp_path):
+    """A host without the key, writing on the same wire as the pit: its frames refused and
+    counted by the board, a burst of them logged as a bus attack, which the pit shows."""
+    from tapis.firmware import frames as F
+    from tapis.firmware import wire as W
+    t = rig()
+    step(t, 1000)
+    board, port = wire_host(t, t.key)
+    link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
+    engine = db.connect(str(tmp_path / "pit.db"))
+    ingest = Ingest(db.sessions(engine), [link])
+    ingest.round()
+    for i in range(40):  # (unsealed: no session, no MAC)
+        port.write(F.encode(W.HOST, i + 1, W.BUTTON, bytes((5, 2))))
+        t.step()
+    step(t, 2000)
+    assert board.forged >= 40 and "disabled" not in t.controller.locked
+    for _ in range(200):
+        link._poll()
+        t.step()
+    ingest.round()
+    evs = {e[1]: bool(e[2]) for e in stored(engine, "event")}
+    assert evs.get("bus-attack") is True, evs  # a tilt: the pit's alert

@@ -7,24 +7,27 @@
 import threading
 import time
 
+from tapis.firmware import events as E
 from tapis.firmware import hostops as H
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused, TableLink
 
 _STATES = ("running", "locked", "disabled")
+# the board's tilts (its log marks those that lock; an attack or a shoe's fault is one too, and
+# the host's own disable is none): the pit's alerts
+_TILTS = E.LOCKS + (E.ATTACK, E.SHOE)
 _MAX_GAMES = 255  # a DEALS asks for this many games at most (a byte)
 
 
 def event(e):
     """A board's event log entry as the pit stores it."""
-    d = e.get("d", "")
-    at = e.get("t", 0)
+    d, at = e.get("d", ""), e.get("t", 0)  # (its clock: seconds since boot on a board without one)
     return {"seq": e["n"], "at": at if isinstance(at, (int, float)) and at > 1e9 else time.time(),
-            "kind": e["c"], "tilt": bool(e.get("l")), "who": e.get("w") or "",
-            "detail": d if isinstance(d, str) else str(d)}
+            "kind": e["c"], "tilt": e["c"] in _TILTS or bool(e.get("l")) and e["c"] != H.DISABLED,
+            "who": e.get("w") or "", "detail": d if isinstance(d, str) else str(d)}
 
 
 def _events_of(game):
-    import importlib
+    import importlib  # (a kit's Recorder.resume reads its game's events module off the package)
     try:
         importlib.import_module("tapis.firmware.games.%s.events" % game)
     except ImportError:
@@ -160,8 +163,8 @@ class BoardLink(TableLink):
             games = self._ask(H.DEALS, since.to_bytes(4, "big") + bytes((n,)))
             if not games:
                 return []
-            for g in games:  # (a kit's Recorder.resume reads the game's events module as an
-                _events_of(g["game"])  # attribute of its package: imported here, or it is not there)
+            for g in games:
+                _events_of(g["game"])
             recs = deal_records(games)
             first = min(r["deal"] for r in recs) if recs else since + 2
             if first <= since + 1 or len(games) < n or n >= _MAX_GAMES:
