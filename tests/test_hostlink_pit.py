@@ -126,3 +126,34 @@ def test_frames_forged_on_the_operators_link_are_a_pit_alert(tmp_path):
     ingest.round()
     evs = {e[1]: bool(e[2]) for e in stored(engine, "event")}
     assert evs.get("bus-attack") is True, evs  # a tilt: the pit's alert
+
+
+def test_the_supervisors_actions_through_the_pits_web_need_the_credential(tmp_path):
+    """disable, enable and clear on a board through the pit's web (its credential checked on
+    every action, then the board's session), each on the board's log with who."""
+    import warnings
+
+    from tapis.host.pit.service import Pit
+    from tapis.host.pit.web import app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    t = rig()
+    step(t, 1000)
+    _b, port = wire_host(t, t.key)
+    link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
+    pit = Pit(db.connect(str(tmp_path / "pit.db")), [link], "s3cret")
+    pit.ingest.round()
+    web = TestClient(app(pit))
+    r = web.post("/api/tables/board-1/disable", json={"who": "ann", "credential": "wrong"})
+    assert r.status_code == 401 and t.controller.locked == []
+    r = web.post("/api/tables/board-1/disable", json={"who": "ann", "credential": "s3cret"})
+    assert r.status_code == 200 and "disabled" in r.json()["result"] and t.controller.locked == ["disabled"]
+    r = web.post("/api/tables/board-1/clear", json={"who": "ann", "credential": "s3cret"})
+    assert r.status_code == 200 and t.controller.locked == ["disabled"]  # a tilt clear leaves it
+    r = web.post("/api/tables/board-1/enable", json={"who": "ann", "credential": "s3cret"})
+    assert r.status_code == 200 and t.controller.locked == []
+    pit.ingest.feeds[0].news = True
+    pit.ingest.round()
+    kinds = [e[1] for e in stored(pit.engine, "event")]
+    assert "disabled" in kinds and kinds[-1] == "clear"
