@@ -36,7 +36,8 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
     ev = _log(ctrl)
     before = ev.seq if ev is not None else 0
     from .tilts import shut
-    keep = () if shut(ctrl.watch, ctrl.now) else (_DOOR,)  # an open door stays a tilt
+    keep = ("disabled",) if shut(ctrl.watch, ctrl.now) else (_DOOR, "disabled")  # an open door stays a
+    # tilt; a table the host disabled stays so until it enables it (hostops.py)
     gone = [c for c in ctrl.locked if c not in keep]
     if ev is not None:
         ev.clear(who, gone)

@@ -9,6 +9,8 @@ from .compat import const
 from .rules import NEW_DEAL
 
 _CLEAR = const(5)  # clears.CLEAR
+_DEALS = const(0x57)  # hostops.DEALS
+_SUBSCRIBE = const(0x58)  # hostops.SUBSCRIBE
 
 
 def withheld(game, flags):
@@ -39,10 +41,12 @@ def credential(ctrl, link, addr):
 
 def serial(link, addr):
     """Who: the serial the device gave in its HELLO (its address if it gave none); "usb"
-    for a host tool on the operator's link."""
-    if addr == W.HOST:
-        return "usb"
+    for a host tool on an unkeyed operator's link (a paired host: "host:" + its serial,
+    which its key is derived for: hostlink.py)."""
     p = link.peers.get(addr)
+    if addr == W.HOST:
+        info = p.info if p is not None and link.keys is not None and link.own == W.HOST else None
+        return "host:" + info[1].decode() if info and info[1] else "usb"
     info = p.info if p is not None else None
     return info[1].decode() if info and info[1] else "0x%02x" % addr
 
@@ -54,6 +58,14 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
+    if ftype == _DEALS and len(payload) == 5:
+        return deals(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3], payload[4])
+    if ftype == _SUBSCRIBE and len(payload) == 1 or \
+            ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR and payload[1] in (2, 3):
+        from .hostops import on_frame as host  # the host interface's (disable, enable, deals)
+        host(ctrl, link, addr, ftype, payload, serial(link, addr))
+        from .compat import unload
+        return unload("hostops", "clears", "events", "eventwalk", "tilts")
     if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
@@ -77,25 +89,47 @@ def answer(self, link, addr, last):
     RECORD_CHUNK bytes; the unfinished deal's inputs withheld."""
     if last == 0:
         self.error("recall", "device 0x%02x asked for the last 0 games" % addr)
-    from .played import recent
-    games = recent(self.journal, last) if self.journal is not None and last > 0 else []
-    if games:
-        g = json.loads(games[-1])
-        if not g.get("done"):
-            withheld(g, self.game.EVENTS)
-            games[-1] = json.dumps(g).encode()
-    if not games:
-        link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
+    games = _games(self, last)
     who = serial(link, addr)
     if self.journal is not None:  # who recalled, and how much (tapis recall shows it)
         self.journal.write({"k": "s", "do": "recall", "who": who, "n": len(games)})
     self.event("supervisor", "recall of %d games" % len(games), who)
     self.recalled = self.now  # the displays say so (outgoing.mode_of)
+    _send(link, addr, games)
+
+
+def _games(ctrl, last):
+    """The journal's last games as JSON bytes, the unfinished deal's inputs withheld."""
+    from .played import recent
+    games = recent(ctrl.journal, last) if ctrl.journal is not None and last > 0 else []
+    if games:
+        g = json.loads(games[-1])
+        if not g.get("done"):
+            withheld(g, ctrl.game.EVENTS)
+            games[-1] = json.dumps(g).encode()
+    return games
+
+
+def _send(link, addr, games):
+    """The games in RECORD frames of [game index, games, chunk index, chunks] + up to
+    RECORD_CHUNK bytes; [0, 0, 0, 0]: none."""
+    if not games:
+        link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
     for i, g in enumerate(games):
         n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
         for k in range(n):
             link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
                       g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
+
+
+def deals(ctrl, link, addr, since, n):
+    """DEALS [since: 4 bytes, n] (the host interface, docs/protocol.md): the last n games
+    as RECALL gives them (the deal in play withheld) when a deal after `since` is over,
+    else none. Not logged: a finished deal is no secret, and a pit asks after every one. The
+    host asks one more game each time until the first deal it has not is in them (a deal
+    record carries its deal's number: host/pit/boardlink.py)."""
+    over = ctrl.game.finished_deals() > since
+    _send(link, addr, _games(ctrl, n) if over else [])
 
 
 def meters(ctrl, link, addr):

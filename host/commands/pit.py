@@ -14,6 +14,12 @@ def register(sub):
     p = sub.add_parser("pit", help="the floor: tables' records and events in a database, a live web dashboard")
     p.add_argument("--floor", type=A.positive, metavar="N",
                    help="start N simulated tables and watch them (a demonstration floor)")
+    p.add_argument("--table", action="append", metavar="URL", default=[],
+                   help="a board's operator's link (pyserial URL; `tapis table --host-port PATH` makes one), "
+                   "in a session under its device key (repeatable; beside --floor N too)")
+    p.add_argument("--table-key", action="append", metavar="DEVICE|FILE", default=[],
+                   help="--table's device key: a device name in the key store or a key file, in the order of "
+                   "the --table options (the last one for the rest; default: the test key)")
     p.add_argument("--game", choices=sorted(GAMES), help="--floor: every table plays this game "
                    "(default: écarté, club écarté, piquet and club écarté with a commission, in turn)")
     p.add_argument("--variant", help="--floor with --game: the game's variant by name")
@@ -42,10 +48,11 @@ def run(args):
     from tapis.host.pit import db
     from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, say
 
-    if args.floor is None:
-        args.parser.error("say which tables: --floor N (a simulated floor; board links come with issue 31.1)")
-    if args.floor > MAX_FLOOR:
-        args.parser.error("--floor %d: at most %d tables in one pit" % (args.floor, MAX_FLOOR))
+    if args.floor is None and not args.table:
+        args.parser.error("say which tables: --floor N (a simulated floor) and/or --table URL (a board)")
+    if (args.floor or 0) + len(args.table) > MAX_FLOOR:
+        args.parser.error("--floor and --table: %d tables, at most %d in one pit"
+                          % ((args.floor or 0) + len(args.table), MAX_FLOOR))
     if not 0 <= args.tilt_rate <= 1:
         args.parser.error("--tilt-rate is a chance, 0 to 1, got %r" % args.tilt_rate)
     if not 0 <= args.port < 65536:
@@ -65,11 +72,19 @@ def run(args):
         args.parser.error(str(e))
     credential, fresh = _credential()
     games = ((args.game, args.variant),) if args.game else GAME_ORDER
-    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate)
+    floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate) \
+        if args.floor else (None, [])
+    from tapis.host.flash_errors import FlashError
+    from tapis.host.pit.service import board_links
+    try:
+        links += board_links(args.table, args.table_key)
+    except FlashError as e:
+        sock.close()
+        args.parser.error(str(e))
     pit = Pit(engine, links, credential, floor)
     if fresh:
         sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "
                          "(set TAPIS_PIT_CREDENTIAL to choose it)\n" % credential)
     url = engine.url.render_as_string()
-    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (args.floor, url, at)))
+    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (len(links), url, at)))
     return 0

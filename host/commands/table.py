@@ -34,6 +34,9 @@ def register(sub):
     p.add_argument("--bots", type=A.bots, metavar="LEVEL",
                    help="the bots' strength: random, rules (default) or advisor; per seat: 0=advisor,1=random")
     p.add_argument("--quiet", action="store_true", help="no progress bar with --deals N")
+    p.add_argument("--host-port", metavar="PATH", help="the board's operator's link on a pseudo-terminal "
+                   "linked at PATH, paced on the wall clock, keyed with the table's device key (--journal's "
+                   "device's, else the test key): `tapis pit --table PATH` speaks to it (docs/pit.md)")
     p.add_argument("--interactive", action="store_true",
                    help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
@@ -72,8 +75,15 @@ def run(args):
         def EmulatedTable(seed, game, options=None, evaluator=None, **kw):  # noqa: F811
             return PicoTable(seed, game, options=options, image=image,
                              log=lambda line: sys.stderr.write(line + "\n") if not args.json else None, **kw)
+    if args.host_port and args.board != "cpython":
+        args.parser.error("--host-port needs --board cpython (the firmware here)")
+    if args.host_port and "pacer" not in extra:
+        from tapis.host.realtable import Pacer
+        extra["pacer"] = Pacer()  # a host on the pty answers in real time
     try:
         sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, players=players, **extra)
+        if args.host_port:
+            _host_port(sim, args)
     except Exception as e:
         from tapis.simulator.pico.setup import PicoError
         if not isinstance(e, PicoError):
@@ -179,6 +189,7 @@ def _devices(args, options):
         from tapis.host.tableid import IdentityError, table_identity
         try:  # each journal a device of its own, its key in the host's key store (issue 33.4)
             device, key = table_identity(args.journal)
+            args.device_key = key  # (--host-port keys the operator's link with it)
         except IdentityError as e:
             args.parser.error("--journal %s: %s" % (args.journal, e))
         j = Journal(FileStore(args.journal), key=key, device=device)
@@ -215,3 +226,11 @@ def _devices(args, options):
             args.parser.error(str(e))
         extra["pacer"] = Pacer()
     return extra
+
+
+
+def _host_port(sim, args):
+    """--host-port PATH: the operator's link (firmware/hostlink.py) on a pty linked at PATH."""
+    from tapis.host.hostport import attach
+    keyed = attach(sim, args.host_port, getattr(args, "device_key", None))
+    sys.stderr.write("tapis table: the operator's link at %s (keyed with the %s)\n" % (args.host_port, keyed))

@@ -26,6 +26,28 @@ def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0
     return floor, [FloorLink(floor, i, floor.request("key", i)[1]) for i in range(n)]
 
 
+def board_links(urls, keys=()):
+    """The pit's links to boards (boardlink.BoardLink) on pyserial URLs, each keyed with its
+    device key: keys[i] is a key file or a device name in the host's key store (flash_keys),
+    the last one for the tables after it; none: the test key (a `tapis table --host-port`
+    without --journal). FlashError when a key is not there."""
+    from tapis.firmware.hello import TEST_KEY
+    from tapis.host.flash_keys import load_key
+    from tapis.host.pit.boardlink import BoardLink
+
+    out = []
+    for i, url in enumerate(urls):
+        k = keys[min(i, len(keys) - 1)] if keys else None
+        if k is None:
+            key, name = TEST_KEY, url
+        elif os.path.exists(k):
+            key, name = load_key(None, k), url
+        else:
+            key, name = load_key(k), k
+        out.append(BoardLink(url, key, name))
+    return out
+
+
 class Pit:
     def __init__(self, engine, links, credential, floor=None):
         self.engine, self.sessions, self.floor = engine, db.sessions(engine), floor
@@ -51,6 +73,9 @@ class Pit:
         firmware), and the configuration the table was given (its game and variant)."""
         from tapis.host.pit.models import Table
 
+        link = self.link_of(table_id)
+        if hasattr(link, "expected"):  # a board: from the image the host flashed to it
+            return link.expected(seed)
         with self.sessions() as s:
             t = s.get(Table, table_id)
             return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))

@@ -1,0 +1,99 @@
+"""The host interface's operations (issue 31.1): finished deal records since a number (never
+the deal in play), NOTICE to a subscribed host, disable and enable play logged with who and
+kept over a reboot; spoken by the pit's BoardLink over a keyed operator's link."""
+from tapis.firmware import events as E
+from tapis.firmware import wire as W
+from tapis.host.pit.boardlink import BoardLink
+from test_hostlink import wire_host
+from test_tilts import play, rig, step
+
+
+def board(t, key=True):
+    _link, port = wire_host(t, t.key if key else None)
+    b = BoardLink(port=port, key=t.key if key else None, step=t.step, name="t1")
+    return b
+
+
+def test_deal_records_since_a_number_finished_deals_only():
+    t = rig()
+    play(t, 5)
+    b = board(t)
+    who = b.connect()
+    assert who["game"] == "ecarte" and who["state"] == "running"
+    got = b.fetch(0, 0)
+    done = t.controller.game.finished_deals()
+    assert [n for n, _at, _r in got["records"]] == list(range(1, done + 1))
+    assert all(r.get("complete", True) for _n, _a, r in got["records"])
+    assert got["events"][0]["kind"] == "power-up"
+    assert [e["seq"] for e in got["events"]] == list(range(1, len(got["events"]) + 1))
+    assert b.fetch(done, len(got["events"]))["records"] == []
+    play(t, done + 3)  # three more: only those
+    more = b.fetch(done, 0)["records"]
+    assert [n for n, _a, _r in more] == list(range(done + 1, t.controller.game.finished_deals() + 1))
+    assert [r["deal"] for _n, _a, r in more] == [n for n, _a, _r in more]
+
+
+def test_a_notice_at_each_deal_end_and_event():
+    t = rig()
+    b = board(t)
+    b.connect()
+    woke = []
+    b.subscribe(lambda: woke.append(1))
+    while t.controller.game.finished_deals() < 2:  # the host listening as the table plays
+        b._poll()
+        t.step()
+    for _ in range(50):
+        b._poll()
+        t.step()
+    assert woke and b.counts[0] == t.controller.game.finished_deals()
+    t.controller.tilt(E.DOOR, "x")
+    for _ in range(50):
+        b._poll()
+        t.step()
+    assert b.state == "locked" and b.counts[1] == t.controller.events[8]
+
+
+def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():
+    t = rig()
+    step(t, 1000)
+    b = board(t)
+    b.connect()
+    said = b.act("disable", "sup", "cred")
+    assert "disabled" in said and t.controller.locked == ["disabled"]
+    got = b.fetch(0, 0)
+    assert got["events"][-1]["kind"] == "disabled" and got["events"][-1]["who"] == "host:tapis-pit"
+    assert not got["events"][-1]["tilt"]  # the host's own doing: no alert
+    assert "nothing" in b.act("clear", "sup", "cred") and t.controller.locked == ["disabled"]
+    frozen = t.controller.game.finished_deals()
+    step(t, 20000)
+    assert t.controller.game.finished_deals() <= frozen + 1  # stopped at the next safe point
+    for _ in range(50):
+        b._poll()
+        t.step()
+    assert b.state == "disabled"
+    said = b.act("enable", "sup", "cred")
+    assert "clear" in said and t.controller.locked == []
+    assert b.fetch(0, 0)["events"][-1]["who"] == "host:tapis-pit"
+
+
+def test_a_disable_survives_a_reboot():
+    from tapis.firmware.events import EventLog
+    from test_tilts import KEY
+    t = rig()
+    step(t, 1000)
+    b = board(t)
+    b.connect()
+    b.act("disable", "sup", "cred")
+    assert EventLog(t.events_store, KEY, "dev").locked() == ["disabled"]
+
+
+def test_verify_through_the_board_link():
+    t = rig()
+    step(t, 1000)
+    b = board(t)
+    b.connect()
+    try:
+        b.act("verify", "sup", "cred", "00" * 16)
+    except Exception as e:  # a simulated table has no signed manifest: the board says why
+        assert "manifest" in str(e) or "image" in str(e)
+    assert any(e["kind"] == "check-failed" or "check" in e["kind"] for e in b.fetch(0, 0)["events"])
