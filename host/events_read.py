@@ -50,11 +50,11 @@ def from_file(path, key_file=None):
     return {"device": device, "clock": log.unit, "locked": log.locked(), "torn": log.torn}, log.since(0)
 
 
-def fetch(port, timeout=10.0, step=None, since=0):
+def fetch(port, timeout=10.0, step=None, since=0, key=None):
     """Every entry after `since` from a table over `port`, PAGE at a time (the supervisor's
     credential: the operator's link). TimeoutError if it does not answer."""
-    from tapis.firmware.link import Link
-    link = Link(port, W.DEV_HOST, b"tapis-events")
+    from tapis.host.operator_link import open_link
+    link = open_link(port, b"tapis-events", key)
     out, ms = [], [0]
     while True:
         link.send(W.HOST, W.EVENTS, since.to_bytes(4, "big"))

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from tapis.firmware import fwimage
 from tapis.firmware import wire as W
-from tapis.firmware.link import Link
 from tapis.firmware.swcheck import SEED_BYTES, Hmac, header
 from tapis.host import image_uf2
 
@@ -67,10 +66,11 @@ def parse_seed(text):
     return bytes.fromhex(t)
 
 
-def ask(port, seed, step=None, timeout=10.0):
+def ask(port, seed, step=None, timeout=10.0, key=None):
     """VERIFY [seed] to the table on `port` (read()/write()); `step()` lets an in-process
     table run between polls. Returns (answer: 32 bytes or None, device id, why when None)."""
-    link = Link(port, W.DEV_HOST, b"tapis-verify")
+    from tapis.host.operator_link import open_link
+    link = open_link(port, b"tapis-verify", key)
     link.send(W.HOST, W.VERIFY, seed)
     deadline = time.monotonic() + timeout
     ms = 0

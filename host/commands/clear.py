@@ -6,6 +6,7 @@ import json
 import sys
 
 from tapis.host import args as A
+from tapis.host import operator_link as OL
 
 
 def register(sub):
@@ -16,16 +17,17 @@ def register(sub):
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.add_argument("--json", action="store_true", help="the answer as one tapis.events/1 document")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
+    OL.add_option(p)
     p.set_defaults(func=run, parser=p)
 
 
-def send_clear(port, ram, timeout=10.0, step=None):
+def send_clear(port, ram, timeout=10.0, step=None, key=None):
     """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
     from tapis.firmware import wire as W
     from tapis.firmware.clears import CLEAR
-    from tapis.firmware.link import Link
     from tapis.host.events_read import answer
-    link = Link(port, W.DEV_HOST, b"tapis-clear")
+    from tapis.host.operator_link import open_link
+    link = open_link(port, b"tapis-clear", key)
     link.send(W.HOST, W.BUTTON, bytes((CLEAR, 1 if ram else 0)))
     return answer(link, timeout, step)
 
@@ -43,7 +45,7 @@ def run(args):
             return 1
     try:
         from tapis.host.ports import open_port
-        got = send_clear(open_port(args.port), args.ram, args.timeout)
+        got = send_clear(open_port(args.port), args.ram, args.timeout, key=args.table_key)
     except TimeoutError as e:
         sys.stderr.write("tapis clear: %s (the table answers the operator's link only)\n" % e)
         return 2

@@ -8,6 +8,7 @@ import sys
 from tapis.firmware.events import CLASSES
 from tapis.firmware.store import JournalError
 from tapis.host import args as A
+from tapis.host import operator_link as OL
 
 
 def _class(text):
@@ -25,6 +26,7 @@ def register(sub):
     p.add_argument("--class", dest="cls", type=_class, metavar="C", help="only the entries of class C")
     p.add_argument("--json", action="store_true", help="one tapis.events/1 document (docs/schemas/tapis.events-1.json)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
+    OL.add_option(p)
     p.add_argument("--key-file", metavar="PATH",
                    help="the device key (default: the key store's, for the device the log names)")
     p.set_defaults(func=run, parser=p)
@@ -35,7 +37,7 @@ def run(args):
     try:
         if args.port:
             from tapis.host.ports import open_port
-            doc = R.document(args.port, R.fetch(open_port(args.port), args.timeout), cls=args.cls)
+            doc = R.document(args.port, R.fetch(open_port(args.port), args.timeout, key=args.table_key), cls=args.cls)
         else:
             path = R.log_path(args.journal or "journal.bin")
             head, entries = R.from_file(path, args.key_file)

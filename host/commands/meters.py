@@ -10,6 +10,7 @@ import time
 from tapis.firmware import wire as W
 from tapis.firmware.store import JournalError
 from tapis.host import args as A
+from tapis.host import operator_link as OL
 
 
 def register(sub):
@@ -19,6 +20,7 @@ def register(sub):
                      "(PATH.meters.a and .b, journal.bin: journal.meters.a and .b)")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
+    OL.add_option(p)
     p.add_argument("--key-file", metavar="PATH",
                    help="the device key (default: the key store's, for the device the journal names)")
     p.add_argument("--json", action="store_true", help="one object, schema tapis.meters/1")
@@ -50,13 +52,13 @@ def from_journal(path, key_file=None, note=None):
     return held(m, j)
 
 
-def fetch(port, step=None, timeout=10.0):
+def fetch(port, step=None, timeout=10.0, key=None):
     """Ask a table for its meters over `port`; `step()` lets an in-process table run
     between polls. A Tally, or None: the table keeps no meters."""
-    from tapis.firmware.link import Link
     from tapis.firmware.tally import parse
+    from tapis.host.operator_link import open_link
 
-    link = Link(port, W.DEV_HOST, b"tapis-meters")
+    link = open_link(port, b"tapis-meters", key)
     link.send(W.HOST, W.METERS, b"")
     deadline = time.monotonic() + timeout
     ms = 0
@@ -88,7 +90,7 @@ def run(args):
     try:
         if args.port:
             from tapis.host.ports import open_port
-            t = fetch(open_port(args.port), timeout=args.timeout)
+            t = fetch(open_port(args.port), timeout=args.timeout, key=args.table_key)
             if t is None:
                 return fail("the table on %s keeps no meters" % args.port)
         else:

@@ -7,8 +7,8 @@ import sys
 import time
 
 from tapis.host import args as A
+from tapis.host import operator_link as OL
 from tapis.firmware import wire as W
-from tapis.firmware.link import Link
 from tapis.firmware.store import JournalError
 from tapis.host.recall_journal import check_head, from_journal
 from tapis.host.recall_show import deal_records, text
@@ -22,6 +22,7 @@ def register(sub):
     src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
+    OL.add_option(p)
     p.add_argument("--json", action="store_true",
                    help="one deal record per line (docs/records.md: the schema tapis table --json prints)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no notes, only the games and errors")
@@ -45,11 +46,12 @@ def _positive(text):
     return n
 
 
-def fetch(port, last, step=None, timeout=10.0, advance=None):
+def fetch(port, last, step=None, timeout=10.0, advance=None, key=None):
     """Ask a table for its last games over `port` (read()/write()); `step()` lets an
     in-process table run between polls; `advance(done, total)` hears of each game's record as
     it completes. Returns the games as dicts."""
-    link = Link(port, W.DEV_HOST, b"tapis-recall")
+    from tapis.host.operator_link import open_link
+    link = open_link(port, b"tapis-recall", key)
     link.send(W.HOST, W.RECALL, bytes((last,)))
     chunks, total = {}, None
     deadline = time.monotonic() + timeout
@@ -103,7 +105,7 @@ def run(args):
                         step(done - seen[0], total=total)
                         seen[0] = done
 
-                games = fetch(port, args.last, timeout=args.timeout, advance=advance)
+                games = fetch(port, args.last, timeout=args.timeout, advance=advance, key=args.table_key)
             source = "the table on %s" % args.port
         else:
             path = args.journal or "journal.bin"

@@ -7,6 +7,7 @@ import json
 import sys
 
 from tapis.host import args as A
+from tapis.host import operator_link as OL
 
 
 def register(sub):
@@ -20,6 +21,7 @@ def register(sub):
                    help="the product image the board runs (default: the UF2 kept with the image by tapis flash --image)")
     p.add_argument("--key-file", metavar="PATH", help="the device key the board was flashed with: the image beside it")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
+    OL.add_option(p)
     p.add_argument("--json", action="store_true", help="one object (schema tapis.verify/1)")
     p.set_defaults(func=run, parser=p)
 
@@ -39,7 +41,7 @@ def run(args, step=None):
         from tapis.host.ports import open_port
         port = open_port(args.port)
         try:
-            board, device, why = ask(port, seed, step=step, timeout=args.timeout)
+            board, device, why = ask(port, seed, step=step, timeout=args.timeout, key=args.table_key)
         finally:
             getattr(port, "close", lambda: None)()
     except TimeoutError as e:

@@ -32,19 +32,14 @@ def board_links(urls, keys=()):
     the last one for the tables after it; none: the test key (a `tapis table --host-port`
     without --journal). FlashError when a key is not there."""
     from tapis.firmware.hello import TEST_KEY
-    from tapis.host.flash_keys import load_key
+    from tapis.host.operator_link import key_of
     from tapis.host.pit.boardlink import BoardLink
 
     out = []
     for i, url in enumerate(urls):
         k = keys[min(i, len(keys) - 1)] if keys else None
-        if k is None:
-            key, name = TEST_KEY, url
-        elif os.path.exists(k):
-            key, name = load_key(None, k), url
-        else:
-            key, name = load_key(k), k
-        out.append(BoardLink(url, key, name))
+        name = k if k is not None and not os.path.exists(k) else url  # a device's name, else the URL
+        out.append(BoardLink(url, key_of(k) if k is not None else TEST_KEY, name))
     return out
 
 
