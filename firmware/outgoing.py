@@ -15,9 +15,13 @@ _RECALL_MS = const(5000)  # the displays say "recall" this long after a recall (
 
 def mode_of(ctrl):
     """What the displays say of the table's mode: locked (the open tilts), a communication
-    tilt (frames refused within the last 2 s: link.tilt, which counts each), recall, or None."""
+    tilt (frames refused within the last 2 s: link.tilt, which counts each), recall, or None.
+    Play the host disabled (hostops.py) is said as that, not as a tilt."""
     if ctrl.locked:
-        return "locked: " + ", ".join(ctrl.locked)
+        tilts = [c for c in ctrl.locked if c != "disabled"]
+        if len(tilts) < len(ctrl.locked):
+            return "disabled" + ("; locked: " + ", ".join(tilts) if tilts else "")
+        return "locked: " + ", ".join(tilts)
     for link in ctrl.links:
         if link.tilt(ctrl.now):
             return "communication tilt"

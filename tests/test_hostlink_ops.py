@@ -71,6 +71,7 @@ def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():
         b._poll()
         t.step()
     assert b.state == "disabled"
+    assert t.devices[-1].view.get("mode") == "disabled"  # the table display says so, not a tilt
     said = b.act("enable", "sup", "cred")
     assert "clear" in said and t.controller.locked == []
     assert b.fetch(0, 0)["events"][-1]["who"] == "host:tapis-pit"

@@ -32,7 +32,7 @@ def test_deals_disable_and_enable_on_the_pico():
         assert sup.games == []  # no deal after 1000 is over
         sup.command(CLEAR, 2)
         steps(t, 1500)
-        assert modes(t) == ["locked: disabled"] * 2
+        assert modes(t) == ["disabled"] * 2
         n = len(t.board_log)
         steps(t, 2000)
         assert len(t.board_log) == n  # play stopped

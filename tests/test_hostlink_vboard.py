@@ -35,16 +35,16 @@ def test_deals_disable_and_enable_on_the_micropython_board():
         assert ask(vb, sup, H.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
         sup.command(CLEAR, 2)  # disable
         steps(vb, 2000)
-        assert locked(vb) == ["locked: disabled"] * 2
+        assert locked(vb) == ["disabled"] * 2
         before = len(vb.game.log)
         steps(vb, 3000)
         assert len(vb.game.log) == before  # play stopped
         sup.command(CLEAR, 0)  # a tilt clear leaves it disabled
         steps(vb, 1500)
-        assert locked(vb) == ["locked: disabled"] * 2
+        assert locked(vb) == ["disabled"] * 2
         vb.power_cycle()
         steps(vb, 3000)
-        assert locked(vb) == ["locked: disabled"] * 2 and len(vb.game.log) == before
+        assert locked(vb) == ["disabled"] * 2 and len(vb.game.log) == before
         sup.command(CLEAR, 3)  # enable (its session begun again after the board's power cycle:
         steps(vb, 3000)  # what it sent before that was refused, the communication tilt shown a while)
         assert locked(vb) == [None, None]
