@@ -26,14 +26,6 @@ def event(e):
             "who": e.get("w") or "", "detail": d if isinstance(d, str) else str(d)}
 
 
-def _events_of(game):
-    import importlib  # (a kit's Recorder.resume reads its game's events module off the package)
-    try:
-        importlib.import_module("tapis.firmware.games.%s.events" % game)
-    except ImportError:
-        pass
-
-
 def _collect(chunks, frames):
     """RECORD frames [i, n, k, kn] + JSON chunks gathered into `chunks`: the answer's
     entries once it is whole ([] for [0, 0, 0, 0]), else None."""
@@ -163,8 +155,6 @@ class BoardLink(TableLink):
             games = self._ask(H.DEALS, since.to_bytes(4, "big") + bytes((n,)))
             if not games:
                 return []
-            for g in games:
-                _events_of(g["game"])
             recs = deal_records(games)
             first = min(r["deal"] for r in recs) if recs else since + 2
             if first <= since + 1 or len(games) < n or n >= _MAX_GAMES:

@@ -4,7 +4,7 @@
 # game's declaration of its events (firmware/games/ecarte/events.py).
 from tapis.firmware.cards import name
 from tapis.firmware.games import ecarte as game
-from tapis.firmware.games.ecarte.events import EVENTS
+from tapis.firmware.games.ecarte.events import CUT, EVENTS
 from tapis.firmware.rules import INPUT, LAW
 from tapis.simulator.kits.schema import Records, as_json, base, cards_text, thawed
 
@@ -43,7 +43,7 @@ class Recorder(Records):
         self.balances, self.pot, self.standing = list(w["balances"]), w["pool"], dict(w["standing"])
         self.locked = None if w["locked"] is None else [list(x) for x in w["locked"]]
         self.game = state["game_no"]
-        if state["phase"] != game.events.CUT:
+        if state["phase"] != CUT:
             self._open(state["dealer"], state["deal_no"])
 
     def begin(self, record):
