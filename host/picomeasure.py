@@ -95,12 +95,43 @@ def resumed_game(data, key=None, device=""):
     return resume(j)[0]
 
 
-def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None):
+class _Copy:
+    """A meters copy held in memory (tally.read/_write take an object with read/replace)."""
+
+    def __init__(self):
+        self.b = b""
+
+    def read(self):
+        return self.b
+
+    def replace(self, b):
+        self.b = b
+
+
+def meters_at_end(data, key, ident):
+    """The two meters copies (bytes) a board that wrote journal `data` would hold: brought
+    up to its end (firmware/tally.py commit), so that its boot feeds only what follows them,
+    as on a board that played those games; without them its meters, stale, are searched for
+    through every record of the journal and an event is logged (the meters-lost case)."""
+    from tapis.firmware.journal import Journal
+    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.meters import Meters
+    from tapis.firmware.resume import load
+
+    a, b = _Copy(), _Copy()
+    j = Journal(MemoryStore(data), key=key, device=ident)
+    load(j, False, keep_log=False)
+    Meters(a, b, key=key).commit(j, force=True)
+    return a.b, b.b
+
+
+def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None, meters=True):
     """The emulated ms from power-on to the table playing (the board's game reported on
     its console, firmware/report.py) on the emulated Pico flashed for `game`: with a fresh
     journal, and resuming from a full one (full_journal) put on its filesystem as
     /journal.bin (done: its completed games, KEEP if None). The resumed game must be the
-    CPython one (PicoTable checks its events)."""
+    CPython one (PicoTable checks its events). meters: the meters copies put beside it,
+    at its end (meters_at_end); False leaves the fresh boot's, stale (the meters-lost case)."""
     import time
 
     from tapis.firmware.boards import JOURNAL
@@ -111,7 +142,7 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     from tapis.firmware.resume import load
 
     with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
-        figures = {"game": game, "seed": seed, "fresh_ms": t.boot()}
+        figures = {"game": game, "seed": seed, "meters": meters, "fresh_ms": t.boot()}
         key, ident = t.identity()
         wall = time.monotonic()
         data, events = full_journal(seed, game, done=done, key=key, device=ident)
@@ -125,7 +156,10 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
                         "inputs_replayed": len(board.last["inputs"]),
                         "make_journal_wall_s": round(time.monotonic() - wall, 1)})
         wall = time.monotonic()
-        t.put_files({JOURNAL: data})
+        files = {JOURNAL: data}
+        if meters:
+            files["/journal.meters.a"], files["/journal.meters.b"] = meters_at_end(data, key, ident)
+        t.put_files(files)
         figures["put_wall_s"] = round(time.monotonic() - wall, 1)
         # the mirror: the game played so far is the CPython one that wrote the journal
         t.game, t.board_log, t.applied, t.marks = resumed_game(data, key, ident), events, [], [len(events)]
