@@ -50,31 +50,6 @@ def records_heard(console, ftype=None):
     return heard
 
 
-class PtyEnd:
-    """The table's end of a pseudo-terminal, raw and non-blocking, as a Port (read, write):
-    a host tool opens `name` with pyserial as it would a board's USB. close() both ends."""
-
-    def __init__(self):
-        import os
-        import tty
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        os.set_blocking(self.master, False)
-        self.name = os.ttyname(self.slave)
-
-    def read(self):
-        import os
-        try:
-            return os.read(self.master, 4096)
-        except (BlockingIOError, OSError):
-            return b""
-
-    def write(self, b):
-        import os
-        os.write(self.master, bytes(b))
-        return len(b)
-
-    def close(self):
-        import os
-        os.close(self.master)
-        os.close(self.slave)
+# The table's end of a pseudo-terminal, raw and non-blocking, as a Port (read, write): a host
+# tool opens its `name` with pyserial as it would a board's USB (tapis table --host-port's).
+from tapis.host.hostport import Pty as PtyEnd  # noqa: E402

@@ -23,14 +23,21 @@ def stored(engine, what):
             "kind, tilt, who" if what == "event" else "ended_at", what))).all()
 
 
-def test_a_door_tilt_on_the_board_is_a_pit_alert(tmp_path):
+def pit_on_board(tmp_path):
+    """A CPython table, its keyed operator's link, and a pit on it that fetched once:
+    (the table, the board's end, the wire, the pit's BoardLink, the database, the ingest)."""
     t = rig()
     step(t, 1000)
-    _b, port = wire_host(t, t.key)
+    board, port = wire_host(t, t.key)
     link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
     engine = db.connect(str(tmp_path / "pit.db"))
     ingest = Ingest(db.sessions(engine), [link])
     ingest.round()
+    return t, board, port, link, engine, ingest
+
+
+def test_a_door_tilt_on_the_board_is_a_pit_alert(tmp_path):
+    t, _b, _port, link, engine, ingest = pit_on_board(tmp_path)
     t.controller.tilt(E.DOOR, "the door opened")
     for _ in range(200):
         link._poll()
@@ -108,13 +115,7 @@ def test_frames_forged_on_the_operators_link_are_a_pit_alert(tmp_path):
     counted by the board, a burst of them logged as a bus attack, which the pit shows."""
     from tapis.firmware import frames as F
     from tapis.firmware import wire as W
-    t = rig()
-    step(t, 1000)
-    board, port = wire_host(t, t.key)
-    link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
-    engine = db.connect(str(tmp_path / "pit.db"))
-    ingest = Ingest(db.sessions(engine), [link])
-    ingest.round()
+    t, board, port, link, engine, ingest = pit_on_board(tmp_path)
     for i in range(40):  # (unsealed: no session, no MAC)
         port.write(F.encode(W.HOST, i + 1, W.BUTTON, bytes((5, 2))))
         t.step()
