@@ -44,3 +44,36 @@ def test_the_door_opened_locks_the_pico_across_a_power_cycle_until_the_superviso
         steps(t, 1500)
         assert modes(t) == [None, None]
         t.run_deals(2)  # play goes on
+
+
+def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_event_log(tmp_path):
+    """main.py's path (certification.md note 4): the journal refused at boot is a locking
+    `journal-failure` entry in the event log in the chip's flash, beside the refusal said on
+    the USB console, and the table does not play."""
+    from tapis.host import picoflash
+    from tapis.host.events_read import from_file
+    from tapis.host.picotable import PicoTable
+    with PicoTable(5, "ecarte", image=IMAGE) as t:
+        t.run_deals(1)
+        key, _ident = t.identity()  # (the table stopped at its REPL)
+        repl = picoflash.stopped(t.pico)
+        _out, err = repl.exec_raw("f = open('journal.bin', 'r+b')\nn = f.seek(0, 2) // 2\nf.seek(n)\n"
+                                  "b = f.read(1)\nf.seek(n)\nf.write(bytes((b[0] ^ 0x40,)))\nf.close()")
+        assert not err, err
+        t.pico.power_cycle()  # main.py runs on the broken journal
+        said = b""
+        for _ in range(4000):
+            t.pico.step(1)
+            said += t.pico.usb.read()
+        assert b"journal refused" in said, said[-400:]
+        repl = picoflash.stopped(t.pico)
+        out, err = repl.exec_raw("import binascii\nprint(binascii.hexlify(open('events.bin', 'rb').read()).decode())")
+        assert not err, err
+    log = tmp_path / "events.bin"
+    log.write_bytes(bytes.fromhex(out.strip() if isinstance(out, str) else out.decode().strip()))
+    keyfile = tmp_path / "device.key"
+    keyfile.write_text(key.hex() + "\n")
+    head, entries = from_file(str(log), str(keyfile))  # its chain checked under the device key
+    failures = [e for e in entries if e["c"] == "journal-failure"]  # (the log's own keys: class c, detail d)
+    assert failures and "journal refused" in failures[-1]["d"], entries
+    assert "journal-failure" in head["locked"]
