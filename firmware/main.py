@@ -23,7 +23,6 @@ from .store import FileStore, JournalError
 
 _WDT_MS = 8000  # the watchdog resets a board whose loop stalls this long (rp2: at most 8388)
 _ENOSPC = 28
-_MIN_FREE = 16384  # bytes the filesystem must have free at boot, else the journal is compacted
 _CRASHES = "/crashes"  # resets in a row without a deal finished: after _MAX_CRASHES, refuse
 _MAX_CRASHES = 5
 
@@ -63,38 +62,6 @@ def open_uart(spec):
     uid, tx, rx, de, baud = spec
     uart = UART(uid, baudrate=baud, tx=Pin(tx), rx=Pin(rx), rxbuf=boards.RX_BUFFER)
     return boards.UARTPort(uart, Pin(de, Pin.OUT) if de is not None else None), baud
-
-
-def free_bytes():
-    import os
-    try:
-        s = os.statvfs("/")
-        return s[0] * s[4]
-    except (AttributeError, OSError):
-        return _MIN_FREE
-
-
-def make_room(store, key, ident, meters=None):
-    """At boot, a filesystem short of space has its journal cut to the unfinished game
-    (not a journal whose chain is broken: that one is refused, never cut); the meters
-    brought up to its end first (a compaction never drops records they still need)."""
-    if free_bytes() >= _MIN_FREE:
-        return None
-    from .resume import load  # boot-only: boot.unload frees it
-    j = Journal(store, key=key, device=ident)
-    try:
-        load(j, False, False)  # (where the games start is all it needs)
-    except JournalError:
-        return None  # boot.build refuses it, on the displays
-    if len(j.starts) > 1:
-        if meters is not None:
-            j.meters = meters
-            meters.commit(j, True)
-        j.keep = 0
-        j.compact()
-    if free_bytes() < _MIN_FREE:
-        return "the filesystem is full (%d bytes free) even with the journal compacted" % free_bytes()
-    return None
 
 
 def crashes(add):
@@ -148,15 +115,17 @@ def main():
         return
     game = str(game)
     store = FileStore(boards.JOURNAL)
-    from .powerup import device, open_events  # boot-only: boot.unload frees it
+    from .powerup import compacted, device, make_room, open_events  # boot-only: boot.unload frees it
     key, ident = device()  # the journal is chained under it; the bus devices are paired with it
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
     from .meters import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
-    full = make_room(store, key, ident, meters)
+    full, dropped = make_room(store, key, ident, meters)
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None))
+    if dropped:
+        compacted(events, dropped)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
     # before any UART is opened; the journal is checked as it is read (boot.build: the

@@ -1,9 +1,13 @@
 # What a board knows of itself at power-up (main.py; boot-only: boot.unload frees it): its
 # device key and id, and its event log opened with this boot's power-up and its cause
 # (machine.reset_cause()), a watchdog reset, the crashes in a row before it; a log whose
-# chain is broken set aside for the lab, never lost nor cut.
-from .events import EventLog
+# chain is broken set aside for the lab, never lost nor cut; a filesystem short of space
+# (make_room), its journal compacted and that logged.
+from .compat import const
+from .events import JOURNAL, EventLog
 from .store import JournalError
+
+MIN_FREE = const(16384)  # bytes the filesystem must have free at boot, else the journal is compacted
 
 
 def device(root="/"):
@@ -52,3 +56,46 @@ def open_events(store, key, ident, crashed=0):
     if machine is not None and cause == getattr(machine, "WDT_RESET", -1):
         events.log("watchdog", "the watchdog reset the board: its loop stalled %d ms (main._WDT_MS)" % 8000)
     return events
+
+
+def free_bytes():
+    import os
+    try:
+        s = os.statvfs("/")
+        return s[0] * s[4]
+    except (AttributeError, OSError):
+        return MIN_FREE
+
+
+def make_room(store, key, ident, meters=None, free=free_bytes):
+    """At boot, a filesystem short of space has its journal cut to the unfinished game
+    (not a journal whose chain is broken: that one is refused, never cut); the meters
+    brought up to its end first (a compaction never drops records they still need). The
+    event log and the meters are never its to cut. (why the table cannot run or None, how
+    many finished games were dropped)."""
+    if free() >= MIN_FREE:
+        return None, 0
+    from .journal import Journal
+    from .resume import load  # boot-only: boot.unload frees it
+    j = Journal(store, key=key, device=ident)
+    try:
+        load(j, False, False)  # (where the games start is all it needs)
+    except JournalError:
+        return None, 0  # boot.build refuses it, on the displays
+    dropped = len(j.starts) - 1
+    if dropped > 0:
+        if meters is not None:
+            j.meters = meters
+            meters.commit(j, True)
+        j.keep = 0
+        j.compact()
+    if free() < MIN_FREE:
+        return "the filesystem is full (%d bytes free) even with the journal compacted" % free(), max(dropped, 0)
+    return None, max(dropped, 0)
+
+
+def compacted(events, dropped):
+    """The journal cut by make_room, in the event log: critical memory the supervisor did not
+    clear (SPEC §10), so it is said, with what went (the meters keep their totals)."""
+    events.log(JOURNAL, "the filesystem was short of space: the journal compacted to its unfinished "
+               "game, %d finished game%s dropped (the meters keep their totals)" % (dropped, "" if dropped == 1 else "s"))

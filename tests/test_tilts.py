@@ -224,11 +224,11 @@ def test_a_power_cut_in_a_ram_clear_after_the_new_log_finishes_it_at_boot():
 
 
 def test_a_full_filesystem_never_clears_the_event_log():
-    """main.make_room cuts the journal only (main.py runs on a board: read, not imported):
-    the event log is never its to cut, nor a RAM clear's."""
+    """powerup.make_room (main.py's at boot) cuts the journal only: the event log is never
+    its to cut, nor a RAM clear's (test_make_room.py runs it; this reads it)."""
     import ast
     from pathlib import Path
-    tree = ast.parse((Path(E.__file__).parent / "main.py").read_text())
+    tree = ast.parse((Path(E.__file__).parent / "powerup.py").read_text())
     make_room = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "make_room"][0]
     names = {n.id for n in ast.walk(make_room) if isinstance(n, ast.Name)} | \
         {n.attr for n in ast.walk(make_room) if isinstance(n, ast.Attribute)}

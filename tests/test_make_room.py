@@ -1,0 +1,60 @@
+"""A filesystem short of space at boot (firmware/powerup.make_room, main.py's): the journal
+is cut to its unfinished game, the meters brought up to its end first, and the cut is an
+entry in the event log saying how many finished games went (certification.md note 8); the
+event log itself is never cut. Run on CPython with the board's FileStore on a directory."""
+from tapis.firmware import powerup as P
+from tapis.firmware.events import EventLog
+from tapis.firmware.journal import Journal
+from tapis.firmware.meters import Meters
+from tapis.firmware.resume import load
+from tapis.firmware.store import FileStore
+from tapis.host.commands.meters import from_journal
+from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
+from table_rig import Rig
+
+
+def frees(*values):
+    it = iter(values)
+    return lambda: next(it)
+
+
+def board(tmp_path, games=3):
+    """A board's flash after `games` finished écarté games: its journal, meters and log."""
+    jpath = str(tmp_path / "journal.bin")
+    rig = Rig(3, "ecarte", store=FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
+    rig.run(games)
+    meters = Meters(str(tmp_path / "journal.meters.a"), str(tmp_path / "journal.meters.b"), key=TEST_KEY)
+    return jpath, meters
+
+
+def test_a_full_filesystem_compacts_the_journal_and_the_log_says_so(tmp_path):
+    jpath, meters = board(tmp_path)
+    before = Journal(FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
+    load(before, False, False)
+    finished = len(before.starts) - 1
+    assert finished >= 3
+    keyfile = tmp_path / "device.key"
+    keyfile.write_text(TEST_KEY.hex() + "\n")
+    sums = list(from_journal(jpath, str(keyfile)).m)  # as tapis meters reads them off the board
+    assert sums[0] > 0
+    full, dropped = P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(0, P.MIN_FREE))
+    assert full is None and dropped == finished
+    after = Journal(FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
+    load(after, False, False)  # its chain still checks, from the new head
+    assert len(after.starts) == 1
+    assert list(from_journal(jpath, str(keyfile)).m) == sums  # the totals kept: nothing they needed was cut
+    log = EventLog(FileStore(str(tmp_path / "events.bin")), TEST_KEY, TEST_DEVICE)
+    log.log("power-up")
+    P.compacted(log, dropped)
+    entry = log.since(0)[-1]
+    assert entry["c"] == "journal-failure" and "%d finished games dropped" % finished in entry["d"]
+    assert not entry.get("l") and log.locked() == []  # said, not a lock: the table plays on
+
+
+def test_room_enough_or_still_full(tmp_path):
+    jpath, meters = board(tmp_path, games=1)
+    size = FileStore(jpath).size()
+    assert P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(P.MIN_FREE)) == (None, 0)
+    assert FileStore(jpath).size() == size  # room enough: nothing touched
+    full, dropped = P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(0, 10, 10))
+    assert dropped == 1 and "the filesystem is full (10 bytes free)" in full
