@@ -52,3 +52,38 @@ def test_a_door_tilt_locks_the_micropython_board_across_a_power_cycle_until_the_
     assert classes.count("power-up") == 2 and "door-open" in classes
     door = [e for e in entries if e["c"] == "door-open"][0]
     assert door["cleared"] == "EMU-SUPERVISOR" and entries[-1]["c"] == "clear"
+
+
+def _flip(path, at):
+    data = bytearray(path.read_bytes())
+    data[at % len(data)] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def test_both_meter_copies_damaged_is_a_ram_error_that_locks_the_micropython_board_until_the_ram_clear():
+    """Certification.md note 3: both copies of the meters damaged in the board's flash is a
+    RAM-error tilt at boot (boot.build), locking across a further power cycle; a console's
+    clear is no credential, the supervisor's RAM clear is."""
+    with VirtualBoardTable(4, "ecarte", unix_heap=400 * 1024) as vb:
+        vb.run_deals(1)
+        flash = Path(vb.board.flash.name)
+        _flip(flash / "journal.meters.a", 40)  # (between two steps: nothing rewrites them before the cut)
+        _flip(flash / "journal.meters.b", 41)
+        vb.power_cycle()
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: ram-error"] * 2
+        before = len(vb.game.log)
+        vb.power_cycle()
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: ram-error"] * 2 and len(vb.game.log) == before
+        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
+        steps(vb, 1000)
+        assert locked(vb) == ["locked: ram-error"] * 2
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        steps(vb, 1500)
+        sup.command(CLEAR, 1)  # the RAM clear: meters, journal and event log together
+        steps(vb, 1500)
+        assert locked(vb) == [None, None]
+        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+    assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
