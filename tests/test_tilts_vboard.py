@@ -87,3 +87,38 @@ def test_both_meter_copies_damaged_is_a_ram_error_that_locks_the_micropython_boa
         assert locked(vb) == [None, None]
         entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
     assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
+
+
+def test_a_failed_seeded_check_locks_the_micropython_board_across_a_power_cycle_until_the_supervisor_clears_it():
+    """Certification.md note 3: the supervisor's seeded software check failing on the board
+    (its flash holds no signed manifest, as a board tampered with would) is a locking
+    check-failed tilt, surviving a power cycle, cleared only by the supervisor's credential."""
+    with VirtualBoardTable(5, "ecarte", unix_heap=400 * 1024) as vb:
+        vb.run_deals(1)
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        steps(vb, 1500)
+        sup.verify(bytes(range(16)))
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: check-failed"] * 2, (locked(vb), sup.checked)
+        before = len(vb.game.log)
+        # the supervisor unplugged first: its link would send the VERIFY again to the board
+        # rebooted (a second check, failed too: the lock would read "check-failed, check-failed")
+        vb.devices.remove(sup)
+        vb.power_cycle()
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: check-failed"] * 2 and len(vb.game.log) == before
+        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
+        steps(vb, 1000)
+        assert locked(vb) == ["locked: check-failed"] * 2
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        steps(vb, 1500)
+        sup.command(CLEAR, 0)
+        steps(vb, 1500)
+        assert locked(vb) == [None, None]
+        vb.run_deals(vb.game.finished_deals() + 1)  # play goes on
+        flash = Path(vb.board.flash.name)
+        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+    failed = [e for e in entries if e["c"] == "check-failed"][0]
+    assert failed["l"] and failed["cleared"] == "EMU-SUPERVISOR" and entries[-1]["c"] == "clear"
