@@ -21,6 +21,29 @@ def locked(vb):
     return [c.view.get("mode") for c in vb.consoles]
 
 
+def locked_until_the_supervisor_clears(vb, cls, ram=False):
+    """A tilt of `cls` open on the board: it survives a power cycle (no play), a console's
+    press of the clear is no credential, the supervisor's clear (its RAM clear if `ram`)
+    unlocks it and play goes on (after a plain clear). The board's event log's entries."""
+    mode = ["locked: " + cls] * 2
+    before = len(vb.game.log)
+    vb.power_cycle()
+    steps(vb, 3000)
+    assert locked(vb) == mode and len(vb.game.log) == before
+    vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
+    steps(vb, 1000)
+    assert locked(vb) == mode
+    sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+    vb.devices.append(sup)
+    steps(vb, 1500)
+    sup.command(CLEAR, 1 if ram else 0)
+    steps(vb, 1500)
+    assert locked(vb) == [None, None]
+    if not ram:
+        vb.run_deals(vb.game.finished_deals() + 1)  # play goes on
+    return EventLog(MemoryStore((Path(vb.board.flash.name) / "events.bin").read_bytes()), TEST_KEY).since(0)
+
+
 def test_a_door_tilt_locks_the_micropython_board_across_a_power_cycle_until_the_supervisor_clears_it():
     with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
         vb.run_deals(1)
@@ -32,22 +55,7 @@ def test_a_door_tilt_locks_the_micropython_board_across_a_power_cycle_until_the_
         before = len(vb.game.log)
         steps(vb, 3000)
         assert len(vb.game.log) == before  # play stopped
-        vb.power_cycle()
-        steps(vb, 3000)
-        assert locked(vb) == ["locked: door-open"] * 2 and len(vb.game.log) == before
-        # a console's press of the clear is no credential
-        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
-        steps(vb, 1000)
-        assert locked(vb) == ["locked: door-open"] * 2
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
-        sup.command(CLEAR, 0)
-        steps(vb, 1500)
-        assert locked(vb) == [None, None]
-        vb.run_deals(vb.game.finished_deals() + 1)  # play goes on
-        flash = Path(vb.board.flash.name)
-        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+        entries = locked_until_the_supervisor_clears(vb, "door-open")
     classes = [e["c"] for e in entries]
     assert classes.count("power-up") == 2 and "door-open" in classes
     door = [e for e in entries if e["c"] == "door-open"][0]
@@ -72,20 +80,8 @@ def test_both_meter_copies_damaged_is_a_ram_error_that_locks_the_micropython_boa
         vb.power_cycle()
         steps(vb, 3000)
         assert locked(vb) == ["locked: ram-error"] * 2
-        before = len(vb.game.log)
-        vb.power_cycle()
-        steps(vb, 3000)
-        assert locked(vb) == ["locked: ram-error"] * 2 and len(vb.game.log) == before
-        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
-        steps(vb, 1000)
-        assert locked(vb) == ["locked: ram-error"] * 2
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
-        sup.command(CLEAR, 1)  # the RAM clear: meters, journal and event log together
-        steps(vb, 1500)
-        assert locked(vb) == [None, None]
-        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+        # cleared by the RAM clear: meters, journal and event log together
+        entries = locked_until_the_supervisor_clears(vb, "ram-error", ram=True)
     assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
 
 
@@ -101,24 +97,9 @@ def test_a_failed_seeded_check_locks_the_micropython_board_across_a_power_cycle_
         sup.verify(bytes(range(16)))
         steps(vb, 3000)
         assert locked(vb) == ["locked: check-failed"] * 2, (locked(vb), sup.checked)
-        before = len(vb.game.log)
         # the supervisor unplugged first: its link would send the VERIFY again to the board
         # rebooted (a second check, failed too: the lock would read "check-failed, check-failed")
         vb.devices.remove(sup)
-        vb.power_cycle()
-        steps(vb, 3000)
-        assert locked(vb) == ["locked: check-failed"] * 2 and len(vb.game.log) == before
-        vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
-        steps(vb, 1000)
-        assert locked(vb) == ["locked: check-failed"] * 2
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
-        sup.command(CLEAR, 0)
-        steps(vb, 1500)
-        assert locked(vb) == [None, None]
-        vb.run_deals(vb.game.finished_deals() + 1)  # play goes on
-        flash = Path(vb.board.flash.name)
-        entries = EventLog(MemoryStore((flash / "events.bin").read_bytes()), TEST_KEY).since(0)
+        entries = locked_until_the_supervisor_clears(vb, "check-failed")
     failed = [e for e in entries if e["c"] == "check-failed"][0]
     assert failed["l"] and failed["cleared"] == "EMU-SUPERVISOR" and entries[-1]["c"] == "clear"
