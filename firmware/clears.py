@@ -18,7 +18,7 @@ PAGE = const(16)
 _DOOR = "door-open"
 
 
-def _log(ctrl):
+def unparked(ctrl):
     """The controller's event log, from where it was parked (Controller.event), or None."""
     return EventLog(None, parked=ctrl.events) if ctrl.events is not None else None
 
@@ -26,14 +26,14 @@ def _log(ctrl):
 def on_frame(ctrl, link, addr, ftype, payload, who):
     if ftype == W.EVENTS:
         since = payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3]
-        return send(_log(ctrl), link, addr, since)
+        return send(unparked(ctrl), link, addr, since)
     if who[:2] == "0x":  # no HELLO yet: the log would not say who
         return ctrl.error("supervisor", "%s: a clear before the device said who it is" % who)
     if payload[1] == 1:
         ram_clear(ctrl, who)
         ctrl.dirty = True
-        return send(_log(ctrl), link, addr, 0)
-    ev = _log(ctrl)
+        return send(unparked(ctrl), link, addr, 0)
+    ev = unparked(ctrl)
     before = ev.seq if ev is not None else 0
     from .tilts import shut
     keep = ("disabled",) if shut(ctrl.watch, ctrl.now) else (_DOOR, "disabled")  # an open door stays a
@@ -75,7 +75,7 @@ def ram_clear(ctrl, who):
     A power cut at any step is finished at boot (eventwalk.finish)."""
     from binascii import hexlify
     from .games import find
-    j, ev = ctrl.journal, _log(ctrl)
+    j, ev = ctrl.journal, unparked(ctrl)
     m = j.meters if j is not None else None
     meters = getattr(ctrl, "meters", None)  # (a host's table may hand its own: a callable)
     if callable(meters):

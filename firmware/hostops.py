@@ -32,9 +32,8 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
         return notice(link)
     if who[:2] == "0x":  # no HELLO yet: the log would not say who
         return ctrl.error("supervisor", "%s: a disable or enable before the device said who it is" % who)
-    from .clears import send
-    from .events import EventLog
-    ev = EventLog(None, parked=ctrl.events) if ctrl.events is not None else None
+    from .clears import send, unparked
+    ev = unparked(ctrl)
     before = ev.seq if ev is not None else 0
     if payload[1] == _DISABLE:
         if DISABLED not in ctrl.locked:
@@ -50,7 +49,7 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
         for s in range(ctrl.table.SEATS):
             ctrl.table.refuse(s, "the host enabled play (%s): play on" % who)
     ctrl.dirty = True
-    send(EventLog(None, parked=ctrl.events) if ctrl.events is not None else None, link, addr, before)
+    send(unparked(ctrl), link, addr, before)
 
 
 def state(ctrl):
