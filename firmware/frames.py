@@ -59,13 +59,12 @@ def encode(addr, seq, ftype, payload=b""):
     n = len(payload)
     if n > MAX_PAYLOAD:
         raise FrameError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
-    if (addr | seq | ftype) >> 8 or addr < 0 or seq < 0 or ftype < 0:  # (one test in the usual case)
-        for what, v in (("address", addr), ("sequence", seq), ("type", ftype)):
-            if not 0 <= v <= 255:
-                raise FrameError("%s %r is not a byte" % (what, v))
-    head = bytes((SOF, addr, seq, ftype, n >> 8, n & 255))
-    c = crc16(payload, crc16(head[1:], 0xFFFF))  # the CRC runs on: the body is never joined
-    return head + payload + bytes((c >> 8, c & 255))
+    for what, v in (("address", addr), ("sequence", seq), ("type", ftype)):
+        if not 0 <= v <= 255:
+            raise FrameError("%s %r is not a byte" % (what, v))
+    body = bytes((SOF, addr, seq, ftype, n >> 8, n & 255))  # the header: the CRC runs on
+    c = crc16(payload, crc16(body[1:], 0xFFFF))  # over the payload, never joined to it
+    return body + payload + bytes((c >> 8, c & 255))
 
 
 class Decoder:
