@@ -62,9 +62,9 @@ def encode(addr, seq, ftype, payload=b""):
     for what, v in (("address", addr), ("sequence", seq), ("type", ftype)):
         if not 0 <= v <= 255:
             raise FrameError("%s %r is not a byte" % (what, v))
-    body = bytes((addr, seq, ftype, n >> 8, n & 255)) + bytes(payload)
-    c = crc16(body, 0xFFFF)
-    return bytes((SOF,)) + body + bytes((c >> 8, c & 255))
+    body = bytes((SOF, addr, seq, ftype, n >> 8, n & 255))  # the header: the CRC runs on
+    c = crc16(payload, crc16(body[1:], 0xFFFF))  # over the payload, never joined to it
+    return body + payload + bytes((c >> 8, c & 255))
 
 
 class Decoder:

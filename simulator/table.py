@@ -16,12 +16,14 @@ from tapis.firmware.games import find
 from tapis.firmware.link import Link
 from tapis.firmware.rng import source
 from tapis.firmware.supervisor import frame
-from tapis.simulator import clock, kits
+from tapis.simulator import clock, codecache, kits
 from tapis.firmware.hello import TEST_KEY
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.faults import FaultyShoe
 from tapis.simulator.pipes import pipe
 from tapis.simulator.wires import BAUD, Wire
+
+codecache.install()  # the firmware's modules a board loads for a moment, compiled once
 
 BOARD_RX = 1024  # the board's UART receive buffers (firmware/main.py opens them so)
 

@@ -40,7 +40,7 @@ class WireEnd(WholeEnd):
 
     def write(self, data):
         w = self.wire
-        data = bytearray(data)
+        data = bytes(data)  # (a frame's bytes, as a board's write takes them: no copy)
         if w.rng is not None and data:
             r = w.rng.random()
             if r < w.drop:
@@ -48,11 +48,13 @@ class WireEnd(WholeEnd):
                 return len(data)
             if r < w.drop + w.corrupt:
                 w.damaged += 1
+                data = bytearray(data)
                 data[w.rng.randrange(len(data))] ^= 1 << w.rng.randrange(8)
+                data = bytes(data)
         if len(self.tx) != self.queued:
             self.segs = [[len(self.tx), None, None, None]] if self.tx else []
         self.tx += data
-        self.segs.append([len(data), bytes(data) if w.lazy and clean(data) else None, None, None])
+        self.segs.append([len(data), data if w.lazy and clean(data) else None, None, None])
         self.queued = len(self.tx)
         w.busy = w.written = True
         return len(data)
