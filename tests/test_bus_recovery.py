@@ -144,39 +144,56 @@ def test_on_the_virtual_board_the_bus_and_the_shoes_cable_recover_too(game):
     spliced into the bus and one in the shoe's cable at once, then both silent: the board
     raised nothing, the deal goes on, and (écarté) every card it took is one the shoe dealt,
     in the shoe's order."""
-    from tapis.simulator.attacker import CableAttacker
     from tapis.simulator.vtable import VirtualBoardTable
     t = VirtualBoardTable(11, game)
     try:
-        sent = []
-        send = t.shoe.link.send
-
-        def shoe_send(addr, ftype, payload=b""):
-            if ftype == W.CARD:
-                sent.append(payload[0])
-            return send(addr, ftype, payload)
-        t.shoe.link.send = shoe_send
-        bus = BusAttacker(t, 11, rate=0.1)
-        cable = CableAttacker(t, 11, rate=0.2)
-        while t.now < 3000:
-            bus.step(t.now)
-            t.step()
-        bus.on = cable.on = False
-        deals, off = t.game.finished_deals(), t.now
-        while t.game.finished_deals() <= deals:
-            t.step()
-            assert t.now - off < 60000, "the table did not recover"
-        assert bus.sent > 20 and sum(cable.done.values()) >= 3
+        sent = cards_the_shoe_sends(t)
+        attack_then_recover(t, 11, lambda: t.now < 3000, more=1)
         if game == "ecarte":
-            took = [e[2] for e in t.board_log if e[0] in DEALT]
-            i = 0
-            for c in took:  # in the shoe's order, each once
-                while i < len(sent) and sent[i] != c:
-                    i += 1
-                assert i < len(sent), "a card the shoe did not deal"
-                i += 1
+            assert_taken_in_the_shoes_order(t, sent)
     finally:
         t.close()
+
+
+def cards_the_shoe_sends(t):
+    """The list the shoe's CARD frames' cards are appended to as it sends them."""
+    sent = []
+    send = t.shoe.link.send
+
+    def shoe_send(addr, ftype, payload=b""):
+        if ftype == W.CARD:
+            sent.append(payload[0])
+        return send(addr, ftype, payload)
+    t.shoe.link.send = shoe_send
+    return sent
+
+
+def attack_then_recover(t, seed, attacking, more):
+    """A device spliced into the bus and one in the shoe's cable while attacking(), then
+    both silent: the table finishes `more` deals within a minute of the board's time."""
+    from tapis.simulator.attacker import CableAttacker
+    bus = BusAttacker(t, seed, rate=0.1)
+    cable = CableAttacker(t, seed, rate=0.2)
+    while attacking():
+        bus.step(t.now)
+        t.step()
+    bus.on = cable.on = False
+    deals, off = t.game.finished_deals(), t.now
+    while t.game.finished_deals() < deals + more:
+        t.step()
+        assert t.now - off < 60000, "the table did not recover"
+    assert bus.sent > 20 and sum(cable.done.values()) >= 3
+
+
+def assert_taken_in_the_shoes_order(t, sent):
+    """Every card the board took (écarté's events that name one) is one the shoe dealt, each
+    once, in the shoe's order."""
+    i = 0
+    for c in [e[2] for e in t.board_log if e[0] in DEALT]:
+        while i < len(sent) and sent[i] != c:
+            i += 1
+        assert i < len(sent), "a card the shoe did not deal"
+        i += 1
 
 
 def test_the_link_counts_a_communication_tilt_while_frames_are_refused():
@@ -214,35 +231,11 @@ def test_on_the_emulated_pico_the_bus_and_the_shoes_cable_recover_too():
     silent: the deal goes on, every card it took the shoe's, in the shoe's order."""
     import os
     from tapis.host.picotable import PicoTable
-    from tapis.simulator.attacker import CableAttacker
     t = PicoTable(13, "ecarte", image=os.environ["TAPIS_PICO_IMAGE"])
     try:
-        sent = []
-        send = t.shoe.link.send
-
-        def shoe_send(addr, ftype, payload=b""):
-            if ftype == W.CARD:
-                sent.append(payload[0])
-            return send(addr, ftype, payload)
-        t.shoe.link.send = shoe_send
-        bus = BusAttacker(t, 13, rate=0.1)
-        cable = CableAttacker(t, 13, rate=0.2)
+        sent = cards_the_shoe_sends(t)
         start = t.now
-        while t.game.finished_deals() < 1 and t.now - start < 30000:
-            bus.step(t.now)
-            t.step()
-        bus.on = cable.on = False
-        deals, off = t.game.finished_deals(), t.now
-        while t.game.finished_deals() <= deals + 1:
-            t.step()
-            assert t.now - off < 60000, "the table did not recover"
-        assert bus.sent > 20 and sum(cable.done.values()) >= 3
-        took = [e[2] for e in t.board_log if e[0] in DEALT]
-        i = 0
-        for c in took:
-            while i < len(sent) and sent[i] != c:
-                i += 1
-            assert i < len(sent), "a card the shoe did not deal"
-            i += 1
+        attack_then_recover(t, 13, lambda: t.game.finished_deals() < 1 and t.now - start < 30000, more=2)
+        assert_taken_in_the_shoes_order(t, sent)
     finally:
         t.close()
