@@ -109,6 +109,21 @@ def test_a_disagreement_between_the_meters_and_the_records_is_a_pit_alert(tmp_pa
     assert page(engine)["alerts"][0]["kind"] == "meters"
 
 
+def test_a_ram_clear_on_the_board_is_no_meters_alert(tmp_path):
+    """The board's meters all 0 again (their generation goes on): the check starts afresh."""
+    from tapis.firmware.clears import ram_clear
+    t = rig()
+    games(t, 2)
+    link, engine, ingest = pit_after(tmp_path, t)
+    games(t, 3)
+    rounds(ingest)
+    assert page(engine)["meters"]["checked_seq"] > 0
+    ram_clear(t.controller, "usb")
+    games(t, 1)
+    rounds(ingest)
+    assert alerts(engine) == [] and page(engine)["meters"]["deals"] < 5
+
+
 def test_a_pit_behind_the_journal_records_the_gap_and_goes_on_live(tmp_path):
     t = rig()
     games(t, KEEP + 3)

@@ -15,15 +15,15 @@ COMPACTED = "deals %d..%d compacted away before the pit fetched them"
 
 
 class Check:
-    """The cross-check between readings: at deal `seq` the board's meters (generation gen)
-    said `wagered` {seat: n}; `summed` {seat: n} is what the records stored since add up to.
-    seq None: no reading to check from yet (a pit just started, a gap, a reading not whole)."""
+    """The cross-check between readings: at deal `seq` the board's meters (their deals meter
+    `deals`) said `wagered` {seat: n}; `summed` {seat: n} is what the records stored since add
+    up to. seq None: no reading to check from yet (a pit just started, a gap)."""
 
-    def __init__(self, seq=None, gen=0, wagered=None):
-        self.seq, self.gen, self.wagered, self.summed = seq, gen, wagered or {}, {}
+    def __init__(self, seq=None, deals=0, wagered=None):
+        self.seq, self.deals, self.wagered, self.summed = seq, deals, wagered or {}, {}
 
     def copy(self):
-        c = Check(self.seq, self.gen, self.wagered)
+        c = Check(self.seq, self.deals, self.wagered)
         c.summed = dict(self.summed)
         return c
 
@@ -65,7 +65,7 @@ def meters(s, t, m, seq, check, now):
     if not whole:
         return check, []
     out = []
-    if check.seq is not None and m["generation"] >= check.gen:  # (lower: a RAM clear began them anew)
+    if check.seq is not None and m["deals"] >= check.deals:  # (fewer: a RAM clear began them anew)
         said = wagered(m)
         for k in sorted(set(said) | set(check.summed)):
             board = (said.get(k, 0) - check.wagered.get(k, 0)) % ROLL
@@ -76,4 +76,4 @@ def meters(s, t, m, seq, check, now):
                                  check.seq + 1, seq))
         if not out:
             row.checked_seq = seq
-    return Check(seq, m["generation"], wagered(m)), out
+    return Check(seq, m["deals"], wagered(m)), out
