@@ -3,7 +3,8 @@
 #   EVENTS [since: 4 bytes]   the event log's entries after `since` (tapis events --port)
 #   BUTTON [CLEAR, 0]         clear the open tilts (tapis clear), logged with who
 #   BUTTON [CLEAR, 1]         a RAM clear (tapis clear --ram): meters, journal and event log
-#                             together, the first entry of the new log the old meters' values
+#                             together, the first entry of the new log the old meters' values;
+#                             a disable (the host's, hostops.py) is written again after it
 # Each is answered with RECORD frames [i, n, k, kn] + an entry's JSON (as RECALL's games,
 # chunked), up to PAGE entries; [0, 0, 0, 0] when there are none: a clear's answer is its
 # own entry. A clear is never automatic: only a frame with the credential makes one.
@@ -16,6 +17,7 @@ from .events import EventLog
 CLEAR = const(5)  # supervise.py's commands are 1..4
 PAGE = const(16)
 _DOOR = "door-open"
+_DISABLED = "disabled"  # (hostops.DISABLED: the host's disable, which no clear of the supervisor's lifts)
 
 
 def unparked(ctrl):
@@ -36,7 +38,7 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
     ev = unparked(ctrl)
     before = ev.seq if ev is not None else 0
     from .tilts import shut
-    keep = ("disabled",) if shut(ctrl.watch, ctrl.now) else (_DOOR, "disabled")  # an open door stays a
+    keep = (_DISABLED,) if shut(ctrl.watch, ctrl.now) else (_DOOR, _DISABLED)  # an open door stays a
     # tilt; a table the host disabled stays so until it enables it (hostops.py)
     gone = [c for c in ctrl.locked if c not in keep]
     if ev is not None:
@@ -82,7 +84,9 @@ def ram_clear(ctrl, who):
         meters = meters()
     elif m is not None:  # committed at the journal's end: a boot finds them there (finish())
         meters = m.commit(j, force=True).m  # (tally.py's order: docs/protocol.md, "Meters")
-    detail = {"meters": meters, "tilts": list(ctrl.locked), "journal": ""}
+    # a disable is the host's remote state, not a fault: the new log keeps it (hostops.py)
+    kept = [(e["c"], e["d"], e.get("w")) for e in (ev.open if ev is not None else ()) if e["c"] == _DISABLED]
+    detail = {"meters": meters, "tilts": [c for c in ctrl.locked if c != _DISABLED], "journal": ""}
     if j is not None:
         j.flush()
         if j.store.size() >= 8:
@@ -90,9 +94,9 @@ def ram_clear(ctrl, who):
     if ev is not None:
         detail["events"] = [ev.seq, hexlify(ev.head).decode()]
         from .eventwalk import restart
-        restart(ev, "ram-clear", detail, who)
+        restart(ev, "ram-clear", detail, who, kept)
         ctrl.events = ev.park()
-    ctrl.locked = []
+    ctrl.locked = ev.locked() if ev is not None else [c for c in ctrl.locked if c == _DISABLED]
     ctrl.watch[1] = False  # (tilts.OPEN) a door still open tilts again at the next safe point
     if j is not None:
         kit = find(j.name)

@@ -45,15 +45,22 @@ def compact(log, keep):
     log.count = keep
 
 
-def restart(log, cls, detail, who):
-    """A new log in this one's place, in one step (a RAM clear): its first entry this one."""
+def restart(log, cls, detail, who, locks=()):
+    """A new log in this one's place, in one step (a RAM clear): its first entry this one,
+    then `locks` [(class, detail, who)], each an entry that locks (the host's disable, which
+    a RAM clear keeps: clears.py), written with it so that no power cut comes between."""
     log.seq = log.count = 0
     log.open = []
-    rec = {"k": "e", "n": 1, "t": log.clock(), "c": cls, "d": detail, "w": who}
-    out = log.rehead(b"", []) + log.frame(rec)
+    recs = [{"k": "e", "n": 1, "t": log.clock(), "c": cls, "d": detail, "w": who}]
+    for c, d, w in locks:
+        recs.append({"k": "e", "n": len(recs) + 1, "t": log.clock(), "c": c, "d": d, "w": w, "l": 1})
+    out = log.rehead(b"", [])
+    for rec in recs:
+        out += log.frame(rec)
     log.store.keep(0, 0, out)
     log.size = len(out)
-    log.take(rec)
+    for rec in recs:
+        log.take(rec)
 
 
 def finish(journal, ev):

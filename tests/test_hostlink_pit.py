@@ -102,6 +102,9 @@ def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypat
         assert [e[0] for e in evs] == list(range(1, len(evs) + 1))
         assert ("disabled", "host:tapis-pit") in [(e[1], e[3]) for e in evs]
         assert link.state == "disabled"
+        with engine.connect() as c:  # the board's meters read, and the records' sums agree with them
+            assert c.execute(text("select kind, detail from pit_alert")).all() == []
+            assert c.execute(text("select checked_seq from pit_meters")).scalar() > 0
         assert "clear" in link.act("enable", "sup", "cred")
     finally:
         ingest.stop()

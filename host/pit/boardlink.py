@@ -7,43 +7,11 @@
 import threading
 import time
 
-from tapis.firmware import events as E
 from tapis.firmware import hostops as H
+from tapis.host.pit.boardfetch import collect, fetch
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused, TableLink
 
 _STATES = ("running", "locked", "disabled")
-# the board's tilts (its log marks those that lock; an attack or a shoe's fault is one too, and
-# the host's own disable is none): the pit's alerts
-_TILTS = E.LOCKS + (E.ATTACK, E.SHOE)
-_MAX_GAMES = 255  # a DEALS asks for this many games at most (a byte)
-
-
-def event(e):
-    """A board's event log entry as the pit stores it."""
-    d, at = e.get("d", ""), e.get("t", 0)  # (its clock: seconds since boot on a board without one)
-    return {"seq": e["n"], "at": at if isinstance(at, (int, float)) and at > 1e9 else time.time(),
-            "kind": e["c"], "tilt": e["c"] in _TILTS or bool(e.get("l")) and e["c"] != H.DISABLED,
-            "who": e.get("w") or "", "detail": d if isinstance(d, str) else str(d)}
-
-
-def _collect(chunks, frames):
-    """RECORD frames [i, n, k, kn] + JSON chunks gathered into `chunks`: the answer's
-    entries once it is whole ([] for [0, 0, 0, 0]), else None."""
-    import json
-
-    from tapis.firmware import wire as W
-    for _a, _s, t, p in frames:
-        if t != W.RECORD or len(p) < 4:
-            continue
-        if p[1] == 0:
-            return []
-        chunks.setdefault("n", p[1])
-        chunks.setdefault(p[0], {})[p[2]] = (p[3], bytes(p[4:]))
-    n = chunks.get("n")
-    if n is None or len(chunks) - 1 < n or any(len(chunks[i]) != next(iter(chunks[i].values()))[0]
-                                                for i in range(n) if i in chunks):
-        return None
-    return [json.loads(b"".join(chunks[i][k][1] for k in sorted(chunks[i]))) for i in range(n)]
 
 
 class BoardLink(TableLink):
@@ -81,7 +49,7 @@ class BoardLink(TableLink):
                 out.append((a, s, t, p))
         return out
 
-    def _ask(self, ftype, payload, until=None):
+    def ask(self, ftype, payload, until=None):
         """One question, its answer's RECORD entries (JSON), LinkLost when none comes; until
         H.NOTICE: a NOTICE is its answer."""
         from tapis.firmware import wire as W
@@ -98,7 +66,7 @@ class BoardLink(TableLink):
             chunks, self.noticed = {}, False
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:
-                got = _collect(chunks, self._poll())
+                got = collect(chunks, self._poll())
                 if until is not None and self.noticed:
                     return []
                 if got is not None:
@@ -128,44 +96,13 @@ class BoardLink(TableLink):
             except OSError as e:  # (ports.PortError is one)
                 raise LinkLost("%s: cannot open: %s" % (self.where, e.strerror or e)) from None
         self.link = host_end(self.port, self.serial, self.key)
-        got = self._ask(H.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
+        got = self.ask(H.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
         game = got[-1]["game"] if got else None
-        self._ask(H.SUBSCRIBE, b"\1", H.NOTICE)  # answered by a NOTICE: its numbers and state
+        self.ask(H.SUBSCRIBE, b"\1", H.NOTICE)  # answered by a NOTICE: its numbers and state
         return {"table": self.name, "game": game or "unknown", "variant": "", "state": self.state}
 
     def fetch(self, records, events, limit=500):
-        from tapis.firmware import wire as W
-        from tapis.firmware.clears import PAGE
-        evs = []
-        while len(evs) < limit:
-            got = self._ask(W.EVENTS, (events + len(evs)).to_bytes(4, "big"))
-            evs += [event(e) for e in got if e["n"] > events + len(evs)]
-            if len(got) < PAGE:
-                break
-        return {"records": self.deals(records, limit), "events": evs[:limit], "state": self.state,
-                "meters": None}
-
-    def deals(self, since, limit=500):
-        """[(deal, when it came, deal record)] of the finished deals after `since`: the last
-        games asked for, one more each time, until their first deal reaches back to since + 1."""
-        from tapis.firmware import wire as W
-        from tapis.host.recall_show import deal_records
-        n = 1
-        while True:
-            games = self._ask(H.DEALS, since.to_bytes(4, "big") + bytes((n,)))
-            if not games:
-                return []
-            recs = deal_records(games)
-            first = min(r["deal"] for r in recs) if recs else since + 2
-            if first <= since + 1 or len(games) < n or n >= _MAX_GAMES:
-                break
-            n += 1
-        now, out, want = time.time(), [], since + 1
-        for r in sorted((r for r in recs if r.get("complete", True)), key=lambda r: r["deal"]):
-            if r["deal"] == want and len(out) < limit:
-                out.append((want, now, r))
-                want += 1
-        return out
+        return fetch(self, records, events, limit)
 
     def subscribe(self, wake):
         """wake() at each NOTICE; on a real port a thread listens between the pit's fetches
@@ -208,29 +145,40 @@ class BoardLink(TableLink):
         if action == "verify":
             return self.verify(bytes.fromhex(seed))
         arg = {"clear": 0, "disable": 2, "enable": 3}[action]
-        got = self._ask(W.BUTTON, bytes((CLEAR, arg)))
+        got = self.ask(W.BUTTON, bytes((CLEAR, arg)))
         if not got:
             return "nothing to %s" % action
         return "; ".join("#%d %s: %s" % (e["n"], e["c"], e["d"]) for e in got)
 
-    def verify(self, seed):
+    def answer(self, ftype, payload, want):
+        """One question, the payload of its one-frame answer of type `want`; LinkLost when none comes."""
         from tapis.firmware import wire as W
         with self.lock:
             if self.link is None:
                 raise LinkLost("%s: the link is down" % self.where)
-            self.link.send(W.HOST, W.VERIFY, seed)
+            try:
+                self.link.send(W.HOST, ftype, payload)
+            except (OSError, TypeError, ValueError, AttributeError) as e:  # (the port closed under it)
+                self.link = None
+                raise LinkLost("%s: %s" % (self.where, e)) from None
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:
                 for _a, _s, t, p in self._poll():
-                    if t == W.CHECKED and p[:1] == b"\0":
-                        return p[1:33].hex()
-                    if t == W.CHECKED:
-                        raise LinkRefused(bytes(p[1:]).decode(errors="replace"))
+                    if t == want:
+                        return bytes(p)
                 if self.step is not None:
                     self.step()
                 else:
                     time.sleep(0.002)
-        raise LinkLost("%s: no answer to the software check" % self.where)
+        self.link = None
+        raise LinkLost("%s: no answer to 0x%02x" % (self.where, ftype))
+
+    def verify(self, seed):
+        from tapis.firmware import wire as W
+        p = self.answer(W.VERIFY, seed, W.CHECKED)
+        if p[:1] == b"\0":
+            return p[1:33].hex()
+        raise LinkRefused(p[1:].decode(errors="replace"))
 
     def expected(self, seed):
         """What the board must answer the seed: from what the host flashed to the device it is

@@ -1,8 +1,8 @@
 # What one deal record gives the pit: each seat's wager and actual win, the house's actual
 # win, and the exact theoretical win where Tapis's exact odds give one (docs/pit.md).
 #
-# These are the meters as the deal records tell them, until the board's own meters (issue 30)
-# reach the pit: then link.TableLink.meters() feeds the seats' rows and this stays the check.
+# These are the meters as the deal records tell them: a board's own meters (METERS, kept by
+# checks.py) are the authoritative figures, and these sums their cross-check.
 #
 # Club écarté: a punter's tableau against the banker's from a fresh 2x52 shoe has the exact
 # chances host/club_count.py counts (fractions). Every deal of a shoe has the same chances as

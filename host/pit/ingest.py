@@ -1,9 +1,10 @@
 # The pit's one writer: it asks each table for what came after the last sequence number it
 # stored, and stores it in one transaction a round (every table's new deal records and events,
-# the seats' meters and the tables' rows together), then tells the pages. Nothing lost: a
-# record is taken only as the next number after the last stored (a gap waits for the next
-# fetch, a repeat is dropped), the numbers move on only once the transaction has committed,
-# and the (table, seq) keys are unique besides. A link that drops is reconnected and asked
+# the seats' sums, the boards' meters and the tables' rows together), then tells the pages.
+# Nothing lost: a record is taken only as the next number after the last stored (a gap waits
+# for the next fetch, a repeat is dropped; deals a board's journal compacted away before the
+# pit asked are a pit alert, once, and the pit goes on after them: checks.py), the numbers
+# move on only once the transaction has committed, and the (table, seq) keys are unique besides. A link that drops is reconnected and asked
 # again from the last number stored; a pit restarted on its database asks from there too.
 import json
 import logging
@@ -13,7 +14,7 @@ from fractions import Fraction
 
 from sqlalchemy import select
 
-from tapis.host.pit import figures, queries
+from tapis.host.pit import checks, figures, queries
 from tapis.host.pit.link import LinkLost, LinkRefused
 from tapis.host.pit.models import Deal, Event, Seat, Table
 
@@ -30,6 +31,7 @@ class Feed:
         self.link, self.id, self.up, self.retry_at = link, None, False, 0.0
         self.records = self.events = 0
         self.reconnects = 0
+        self.check = checks.Check()  # the records' sums against the board's meters (checks.py)
         self.told_state = None  # the state the pages were last told
         self.news = True  # it said it has something new (link.subscribe)
         self.visited = 0.0  # when it was last fetched
@@ -116,7 +118,7 @@ class Ingest:
                 continue
             if len(g["records"]) >= LIMIT or len(g["events"]) >= LIMIT:
                 more = f.news = True
-            if g["records"] or g["events"] or g["meters"] is not None or g["state"] != f.told_state:
+            if g["records"] or g["events"] or g["meters"] is not None or g.get("gap") or g["state"] != f.told_state:
                 got.append((f, g))
         if not got and not lost:
             return more
@@ -129,11 +131,12 @@ class Ingest:
                 seats.setdefault(x.table_id, {})[x.seat] = x
             for f in lost:
                 tables[f.id].connected = False
-                told.append({"type": "table", "row": queries.row(tables[f.id]), "deals": [], "events": []})
+                told.append({"type": "table", "row": queries.row(tables[f.id]), "deals": [], "events": [],
+                             "alerts": []})
             for f, g in got:
                 moved.append(self._store(s, f, tables[f.id], seats.setdefault(f.id, {}), g, now, told))
-        for f, r, e in moved:  # committed: the numbers move on
-            f.records, f.events = r, e
+        for f, r, e, c in moved:  # committed: the numbers move on
+            f.records, f.events, f.check = r, e, c
         for m in told:
             self.stored += len(m["deals"])
             if self.hub is not None:
@@ -143,16 +146,23 @@ class Ingest:
     def _store(self, s, f, t, seats, got, now, told):
         records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
         t.state, t.connected = state, True
-        seq, deals = f.records, []
+        seq, deals, alerts, check = f.records, [], [], f.check.copy()  # (f's moves on once committed)
+        gap = got.get("gap")
+        if gap is not None and gap[0] == seq + 1:  # the table no longer has them: said once, then on
+            alerts.append(checks.compacted(s, t, gap, now))
+            seq, check = gap[1], checks.Check()
+            log.warning("pit: %s: %s", t.id, alerts[-1]["detail"])
         theo = Fraction(t.theo)
         for n, ended, record in records:
             if n != seq + 1:
                 if n <= seq:
                     continue  # a repeat: stored already
+                meters = meters and dict(meters, whole=False)  # (they count records not stored yet)
                 break  # a gap: asked again from seq next round
             seq = n
             s.add(Deal(table_id=t.id, seq=n, ended_at=ended, stored_at=now, record=json.dumps(record)))
             fig = figures.of(record)
+            check.add(fig)
             t.actual += fig.actual
             theo += fig.theo if fig.exact else 0
             t.inexact += not fig.exact
@@ -167,11 +177,9 @@ class Ingest:
                 if th is not None:
                     x.theo = str(Fraction(x.theo or 0) + th)
             deals.append({"seq": n, "ended_at": ended})
-        if meters is not None:  # the board's own meters, once a table gives them, are the seats' figures
-            for k, m in meters.items():
-                x = seats.get(k) or Seat(table_id=t.id, seat=k, deals=0, theo="")
-                x.wagered, x.won = m["wagered"], m["won"]
-                s.add(x)
+        if meters is not None:  # the board's own, kept beside the records' sums, which check them
+            check, said = checks.meters(s, t, meters, seq, check, now)
+            alerts += said
         t.theo, t.record_seq = str(theo), seq
         ev, out = f.events, []
         for e in events:
@@ -184,7 +192,7 @@ class Ingest:
                         detail=e["detail"] or "", who=e["who"] or ""))
             out.append(dict(e, table=t.id))
         t.event_seq = ev
-        if deals or out or state != f.told_state:
+        if deals or out or alerts or state != f.told_state:
             f.told_state = state
-            told.append({"type": "table", "row": queries.row(t), "deals": deals, "events": out})
-        return f, seq, ev
+            told.append({"type": "table", "row": queries.row(t), "deals": deals, "events": out, "alerts": alerts})
+        return f, seq, ev, check

@@ -2,8 +2,8 @@
 # things, so a table reached another way is one more class here (docs/pit.md):
 #   floorlink.FloorLink  a table the pit started itself (tapis pit --floor N), in its floor's
 #                    process (floorproc.py);
-#   next:            a board's host interface over its link (issue 31.1, a pyserial URL), which
-#                    answers the same calls with the board's own meters and event log.
+#   boardlink.BoardLink  a board's host interface over its link (issue 31.1, a pyserial URL),
+#                    which answers the same calls with the board's own meters and event log.
 # Sequence numbers are the table's: deal records count from 1, events count from 1, and the
 # pit asks "since n" (what it stored last), so a link that drops loses nothing: the next
 # connect() fetches from there again.
@@ -36,8 +36,12 @@ class TableLink:
          never a deal in play),
          "events": [{"seq", "at", "kind", "tilt", "detail", "who"}],
          "state": "running" | "locked" | "disabled",
-         "meters": the board's own meters {seat: {"wagered", "won"}}, or None while the table
-                   gives none (the pit then sums them from the deal records: figures.py)}."""
+         "meters": the board's own meters as tapis.meters/1 (host/meters_show.py) with
+                   "whole": True when they count exactly the records given up to the last
+                   (read before and after them, alike), or None: the table gives none (the
+                   pit's figures are then the records' sums: figures.py; checks.py),
+         "gap": (first, last), deals after `records` the table no longer keeps (its journal
+                compacted them away), the records given beginning after them; absent or None}."""
         raise NotImplementedError
 
     def subscribe(self, wake):

@@ -62,6 +62,31 @@ class Event(Base):
     who: Mapped[str] = mapped_column(String(64), default="")
 
 
+class Meters(Base):
+    """A board's own meters (METERS: its critical memory, counted over its whole life since
+    its last RAM clear, not only the journal's last games), as last read; and the last deal
+    the pit's sum of the deal records was checked against them at (checks.py)."""
+    __tablename__ = "pit_meters"
+    table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)  # when read
+    generation: Mapped[int] = mapped_column(Integer)  # the copies' commit count
+    meters: Mapped[str] = mapped_column(Text)  # tapis.meters/1 (host/meters_show.py), JSON
+    checked_seq: Mapped[int] = mapped_column(Integer, default=0)  # the records agreed up to here (0: not yet)
+
+
+class Alert(Base):
+    """What the pit itself found wrong with a table (not the board's events): deals compacted
+    away before it fetched them (first..last), the board's meters and the records disagreeing."""
+    __tablename__ = "pit_alert"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), index=True)
+    at: Mapped[float] = mapped_column(Float)
+    kind: Mapped[str] = mapped_column(String(32))  # "compacted", "meters"
+    detail: Mapped[str] = mapped_column(Text)
+    first: Mapped[int] = mapped_column(Integer, default=0)  # compacted: the deals lost, first..last
+    last: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class Action(Base):
     """The supervisor's actions asked of the pit, refused or done: the pit's own audit."""
     __tablename__ = "pit_action"

@@ -4,7 +4,8 @@ import json
 from sqlalchemy import select
 
 from tapis.host.pit import figures
-from tapis.host.pit.models import Deal, Event, Seat, Table
+from tapis.host.pit import checks
+from tapis.host.pit.models import Alert, Deal, Event, Meters, Seat, Table
 
 LAST_EVENTS = 20
 
@@ -24,10 +25,18 @@ def event(e):
             "detail": e.detail, "who": e.who}
 
 
+def alerts(s, table_id=None):
+    """The pit's own alerts (checks.py), the newest first."""
+    q = select(Alert).order_by(Alert.id.desc()).limit(LAST_EVENTS)
+    if table_id is not None:
+        q = q.where(Alert.table_id == table_id)
+    return [checks.as_dict(a.table_id, a.at, a.kind, a.detail, a.first, a.last) for a in s.scalars(q)]
+
+
 def floor(s):
     tables = s.scalars(select(Table).order_by(Table.id)).all()
     events = s.scalars(select(Event).order_by(Event.at.desc(), Event.id.desc()).limit(LAST_EVENTS)).all()
-    return {"tables": [row(t) for t in tables], "events": [event(e) for e in events]}
+    return {"tables": [row(t) for t in tables], "events": [event(e) for e in events], "alerts": alerts(s)}
 
 
 def table(s, table_id, deals=20):
@@ -43,7 +52,17 @@ def table(s, table_id, deals=20):
             "seats": [{"seat": x.seat, "deals": x.deals, "wagered": x.wagered, "won": x.won, "theo": x.theo or None,
                        "theo_approx": figures.approx(x.theo) if x.theo else None} for x in seats],
             "events": [event(e) for e in events],
-            "deals": [{"seq": q, "ended_at": at} for q, at in recent]}
+            "deals": [{"seq": q, "ended_at": at} for q, at in recent],
+            "meters": meters(s, table_id), "alerts": alerts(s, table_id)}
+
+
+def meters(s, table_id):
+    """The board's own meters as last read (tapis.meters/1, with when and the last deal the
+    records agreed with them up to), or None: the table gives none (a floor's own table)."""
+    m = s.get(Meters, table_id)
+    if m is None:
+        return None
+    return dict(json.loads(m.meters), read_at=m.at, checked_seq=m.checked_seq)
 
 
 def deal(s, table_id, seq):

@@ -79,17 +79,44 @@ function showSeats(seats) {
     `<td>${x.won}</td><td>${theo(x.theo_approx, x.theo)}</td></tr>`).join("");
 }
 
+// The board's own meters (METERS, its critical memory: every deal since its last RAM clear).
+function showMeters(m) {
+  $("#meters").hidden = !m;
+  $("#meters-none").hidden = !!m;
+  if (!m) return;
+  const cols = ["wagered", "won", "lost", "pushed", "commission"];
+  $("#meters tbody").innerHTML = m.seats.map((x) => `<tr><td>${x.seat}</td>` +
+    cols.map((k) => `<td>${x[k]}</td>`).join("") + "</tr>").join("");
+  $("#meters-say").textContent = `deals ${m.deals} · games ${m.games} · voids ${m.voids} · house ${m.house} · ` +
+    `generation ${m.generation}, read ${time(m.read_at)}` +
+    (m.checked_seq ? ` · the deal records agree with them up to deal ${m.checked_seq}` : "");
+}
+
+// What the pit itself found wrong: deals compacted away before it fetched them, meters and records apart.
+function showAlert(a, atTop = true) {
+  if (page === "table" && a.table !== tableId) return;
+  const li = document.createElement("li");
+  li.className = "tilt";
+  li.textContent = `${time(a.at)} · ${a.table} · ${a.kind}: ${a.detail}`;
+  atTop ? $("#pit-alerts").prepend(li) : $("#pit-alerts").append(li);
+}
+
 async function load() {
   if (page === "floor") {
     const f = await (await fetch("/api/floor")).json();
     f.tables.forEach(showRow);
     $("#events").innerHTML = "";
     f.events.forEach((e) => showEvent(e, false));
+    $("#pit-alerts").innerHTML = "";
+    (f.alerts || []).forEach((a) => showAlert(a, false));
   } else {
     const t = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
     $("#name").textContent = tableId;
     showRow(t.table);
     showSeats(t.seats);
+    showMeters(t.meters);
+    $("#pit-alerts").innerHTML = "";
+    (t.alerts || []).forEach((a) => showAlert(a, false));
     $("#events").innerHTML = "";
     t.events.forEach((e) => showEvent(e, false));
     $("#deals").innerHTML = "";
@@ -106,11 +133,14 @@ function listen() {
     const msg = JSON.parse(m.data);
     showRow(msg.row);
     msg.events.forEach((e) => showEvent(e));
+    (msg.alerts || []).forEach((a) => showAlert(a));
     if (page === "table" && msg.row.table === tableId) {
       msg.deals.forEach((d) => showDeal(d));
       if (msg.deals.length && !seatsDue) seatsDue = setTimeout(async () => {
         seatsDue = null;
-        showSeats((await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json()).seats);
+        const t = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
+        showSeats(t.seats);
+        showMeters(t.meters);
       }, 500);
     }
     window.pitLastMessage = Date.now();
