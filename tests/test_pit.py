@@ -62,7 +62,7 @@ def test_a_floor_of_three_end_to_end_on_sqlite(tmp_path):
                                          {"t": club["table"]})]
     assert acts[0] == ("disable", "test", "not the supervisor's credential") and acts[1][2] == "disabled"
     assert {"disabled", "software check", "enabled"} <= set(kinds)
-    assert db.revision(engine) == "0002"
+    assert db.revision(engine) == "0003"
 
 
 def test_a_link_cut_mid_stream_loses_nothing_and_stores_nothing_twice(tmp_path, monkeypatch):

@@ -121,7 +121,42 @@ def test_a_ram_clear_on_the_board_is_no_meters_alert(tmp_path):
     ram_clear(t.controller, "usb")
     games(t, 1)
     rounds(ingest)
-    assert alerts(engine) == [] and page(engine)["meters"]["deals"] < 5
+    assert [a for a in alerts(engine) if a[0] == "meters"] == [] and page(engine)["meters"]["deals"] < 5
+
+
+def test_after_a_ram_clear_the_pit_goes_on_numbering_after_what_it_stored(tmp_path):
+    """The board numbers its deals and events from 1 again after a RAM clear; the pit sees
+    its meters begin again, says so once (an alert naming where the new numbers begin), and
+    stores what follows after what it held: no stall, no duplicate, no gap, nothing dropped."""
+    from tapis.firmware.clears import ram_clear
+    from test_meters_log import Metered
+    t = Metered()  # (with an event log: the board's RAM clear begins a new one)
+    games(t, 2)
+    link, engine, ingest = pit_after(tmp_path, t)
+    rounds(ingest)
+    before, events = deals_stored(engine), events_stored(engine)
+    assert before and events
+    ram_clear(t.controller, "usb")
+    games(t, 3)
+    rounds(ingest, 5)
+    after, evs = deals_stored(engine), events_stored(engine)
+    done = t.controller.game.finished_deals()
+    assert done >= 2 and after == list(range(1, len(before) + done + 1))  # the new deals after the old
+    with engine.connect() as c:
+        recs = [json.loads(r[0])["deal"] for r in c.execute(text("select record from pit_deal order by seq"))]
+    assert recs == before + list(range(1, done + 1))  # each the board's own record, once
+    assert [n for n, _k in evs] == list(range(1, len(evs) + 1)) and len(evs) > len(events)
+    assert evs[len(events)][1] == "ram-clear"  # the new log's first entry, right after the old log's
+    (kind, detail, a, b), = [a for a in alerts(engine) if a[0] == "ram-clear"]
+    assert (a, b) == (len(before) + 1, len(events) + 1) and "RAM clear" in detail
+    games(t, 4)  # and live from there
+    rounds(ingest)
+    assert deals_stored(engine) == list(range(1, len(before) + t.controller.game.finished_deals() + 1))
+
+
+def events_stored(engine):
+    with engine.connect() as c:
+        return [tuple(r) for r in c.execute(text("select seq, kind from pit_event order by seq"))]
 
 
 def test_a_pit_behind_the_journal_records_the_gap_and_goes_on_live(tmp_path):

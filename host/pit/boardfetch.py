@@ -5,7 +5,10 @@
 #                            journal compacted away before the pit asked (it keeps its last
 #                            KEEP games: a pit further behind finds them gone);
 #   fetch(link, ...)         both, the events, and whether the meters count exactly the
-#                            records given (they were read before and after, and agree).
+#                            records given (they were read before and after, and agree);
+#                            the last event the pit stored is asked again, its "mark": if the
+#                            board no longer has it as it was, its log was begun anew (a RAM
+#                            clear numbers deals and events from 1 again: ingest.py).
 import time
 
 from tapis.firmware import events as E
@@ -21,7 +24,7 @@ def event(e):
     """A board's event log entry as the pit stores it."""
     d, at = e.get("d", ""), e.get("t", 0)  # (its clock: seconds since boot on a board without one)
     return {"seq": e["n"], "at": at if isinstance(at, (int, float)) and at > 1e9 else time.time(),
-            "kind": e["c"], "tilt": e["c"] in _TILTS or bool(e.get("l")) and e["c"] != H.DISABLED,
+            "mark": marked(e), "kind": e["c"], "tilt": e["c"] in _TILTS or bool(e.get("l")) and e["c"] != H.DISABLED,
             "who": e.get("w") or "", "detail": d if isinstance(d, str) else str(d)}
 
 
@@ -90,9 +93,11 @@ def fetch(link, records, events, limit=500):
     from tapis.firmware import wire as W
     from tapis.firmware.clears import PAGE
     before = meters(link)
-    evs = []
+    evs, since = [], max(events - 1, 0)  # (from the last event stored: it comes again, its mark)
+    mark = None
     while len(evs) < limit:
-        got = link.ask(W.EVENTS, (events + len(evs)).to_bytes(4, "big"))
+        got = link.ask(W.EVENTS, (since + len(evs)).to_bytes(4, "big"))
+        mark = mark or [e for e in got if e["n"] == events]
         evs += [event(e) for e in got if e["n"] > events + len(evs)]
         if len(got) < PAGE:
             break
@@ -100,4 +105,11 @@ def fetch(link, records, events, limit=500):
     after = meters(link) if before is not None else None
     if after is not None:
         after["whole"] = after == before and len(recs) < limit
-    return {"records": recs, "events": evs[:limit], "state": link.state, "meters": after, "gap": gap}
+    return {"records": recs, "events": evs[:limit], "state": link.state, "meters": after, "gap": gap,
+            "mark": marked(mark[0]) if mark else None}
+
+
+def marked(e):
+    """What tells an entry of the board's event log from another of the same number: the
+    mark the pit compares to see whether the log it follows was begun anew (a RAM clear)."""
+    return "%s|%s|%s|%s" % (e["n"], e.get("t"), e["c"], e.get("d"))

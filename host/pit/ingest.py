@@ -6,6 +6,10 @@
 # pit asked are a pit alert, once, and the pit goes on after them: checks.py), the numbers
 # move on only once the transaction has committed, and the (table, seq) keys are unique besides. A link that drops is reconnected and asked
 # again from the last number stored; a pit restarted on its database asks from there too.
+# A board's RAM clear numbers its deals and events from 1 again: the pit sees the last event
+# it stored gone from the board's log as it was (boardfetch's mark), says so (an alert), and
+# stores what follows after what it holds (the table's record_base and event_base: the pit's
+# numbers are the base plus the board's).
 import json
 import logging
 import threading
@@ -29,7 +33,8 @@ class Feed:
 
     def __init__(self, link):
         self.link, self.id, self.up, self.retry_at = link, None, False, 0.0
-        self.records = self.events = 0
+        self.records = self.events = 0  # the table's own numbers (the pit's less the table's bases)
+        self.mark = None  # the last event stored, as boardfetch.marked tells it (None: not known)
         self.reconnects = 0
         self.check = checks.Check()  # the records' sums against the board's meters (checks.py)
         self.told_state = None  # the state the pages were last told
@@ -90,11 +95,11 @@ class Ingest:
             t = s.get(Table, who["table"])
             if t is None:
                 t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=f.link.where,
-                          state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, first_at=0.0,
-                          last_at=0.0, actual=0, theo="0", inexact=0)
+                          state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, record_base=0,
+                          event_base=0, first_at=0.0, last_at=0.0, actual=0, theo="0", inexact=0)
                 s.add(t)
             if f.id is None:  # a pit (re)started on its database asks from what it holds
-                f.id, f.records, f.events = t.id, t.record_seq, t.event_seq
+                f.id, f.records, f.events = t.id, t.record_seq - t.record_base, t.event_seq - t.event_base
             t.connected, f.up = True, True
         f.reconnects += 1
         return True
@@ -135,8 +140,8 @@ class Ingest:
                              "alerts": []})
             for f, g in got:
                 moved.append(self._store(s, f, tables[f.id], seats.setdefault(f.id, {}), g, now, told))
-        for f, r, e, c in moved:  # committed: the numbers move on
-            f.records, f.events, f.check = r, e, c
+        for f, r, e, c, m in moved:  # committed: the numbers move on
+            f.records, f.events, f.check, f.mark = r, e, c, m
         for m in told:
             self.stored += len(m["deals"])
             if self.hub is not None:
@@ -146,6 +151,15 @@ class Ingest:
     def _store(self, s, f, t, seats, got, now, told):
         records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
         t.state, t.connected = state, True
+        if begun_anew(f, got):  # asked with numbers the board no longer means: asked again from 1
+            a = checks.alert(s, t, "ram-clear", RESTARTED % (t.record_seq + 1, t.event_seq + 1), now,
+                             t.record_seq + 1, t.event_seq + 1)
+            log.warning("pit: %s: %s", t.id, a["detail"])
+            t.record_base, t.event_base = t.record_seq, t.event_seq
+            f.told_state = state
+            told.append({"type": "table", "row": queries.row(t), "deals": [], "events": [], "alerts": [a]})
+            return f, 0, 0, checks.Check(), None
+        base = t.record_base
         seq, deals, alerts, check = f.records, [], [], f.check.copy()  # (f's moves on once committed)
         gap = got.get("gap")
         if gap is not None and gap[0] == seq + 1:  # the table no longer has them: said once, then on
@@ -160,7 +174,7 @@ class Ingest:
                 meters = meters and dict(meters, whole=False)  # (they count records not stored yet)
                 break  # a gap: asked again from seq next round
             seq = n
-            s.add(Deal(table_id=t.id, seq=n, ended_at=ended, stored_at=now, record=json.dumps(record)))
+            s.add(Deal(table_id=t.id, seq=base + n, ended_at=ended, stored_at=now, record=json.dumps(record)))
             fig = figures.of(record)
             check.add(fig)
             t.actual += fig.actual
@@ -176,23 +190,39 @@ class Ingest:
                 x.deals, x.wagered, x.won = x.deals + 1, x.wagered + wagered, x.won + won
                 if th is not None:
                     x.theo = str(Fraction(x.theo or 0) + th)
-            deals.append({"seq": n, "ended_at": ended})
+            deals.append({"seq": base + n, "ended_at": ended})
         if meters is not None:  # the board's own, kept beside the records' sums, which check them
-            check, said = checks.meters(s, t, meters, seq, check, now)
+            check, said = checks.meters(s, t, meters, base + seq, check, now)
             alerts += said
-        t.theo, t.record_seq = str(theo), seq
-        ev, out = f.events, []
+        t.theo, t.record_seq = str(theo), base + seq
+        ev, out, mark = f.events, [], got.get("mark", f.mark)
         for e in events:
             if e["seq"] != ev + 1:
                 if e["seq"] <= ev:
                     continue
                 break
-            ev = e["seq"]
-            s.add(Event(table_id=t.id, seq=ev, at=e["at"], kind=e["kind"], tilt=bool(e["tilt"]),
+            ev, mark = e["seq"], e.pop("mark", None)
+            s.add(Event(table_id=t.id, seq=t.event_base + ev, at=e["at"], kind=e["kind"], tilt=bool(e["tilt"]),
                         detail=e["detail"] or "", who=e["who"] or ""))
-            out.append(dict(e, table=t.id))
-        t.event_seq = ev
+            out.append(dict(e, seq=t.event_base + ev, table=t.id))
+        t.event_seq = t.event_base + ev
         if deals or out or alerts or state != f.told_state:
             f.told_state = state
             told.append({"type": "table", "row": queries.row(t), "deals": deals, "events": out, "alerts": alerts})
-        return f, seq, ev, check
+        return f, seq, ev, check, mark
+
+
+RESTARTED = ("the table's numbers began again (a RAM clear): its deal 1 is the pit's deal %d, "
+             "its event 1 the pit's event %d")
+
+
+def begun_anew(f, got):
+    """Whether a board's event log was begun anew since the pit's last fetch (a RAM clear):
+    the last event stored (f.events, its mark f.mark) is no longer there as it was: another
+    entry with its number, or none and none after it (gone, and not by the log's own
+    compaction, which keeps what follows). A table that gives no mark (the floor's) never is."""
+    if "mark" not in got or not f.events:
+        return False
+    if got["mark"] is None:
+        return not got["events"]
+    return f.mark is not None and got["mark"] != f.mark

@@ -21,6 +21,9 @@ class Table(Base):
     deals: Mapped[int] = mapped_column(Integer, default=0)
     record_seq: Mapped[int] = mapped_column(Integer, default=0)  # the last deal record stored
     event_seq: Mapped[int] = mapped_column(Integer, default=0)  # the last event stored
+    # the pit's numbers before the table's began again (its RAM clear): the pit's = base + the table's
+    record_base: Mapped[int] = mapped_column(Integer, default=0)
+    event_base: Mapped[int] = mapped_column(Integer, default=0)
     first_at: Mapped[float] = mapped_column(Float, default=0.0)  # the first deal's end (epoch s)
     last_at: Mapped[float] = mapped_column(Float, default=0.0)
     actual: Mapped[int] = mapped_column(Integer, default=0)  # the house's actual win
