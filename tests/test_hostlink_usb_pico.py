@@ -1,0 +1,118 @@
+"""The host interface on the board's USB (issue 31.1): the real firmware on the emulated Pico,
+flashed with `tapis flash --host-link usb`, runs the keyed operator's link on its USB CDC
+(firmware/usblink.py), bridged here to a pty as a real board's USB is a /dev/ttyACM. The host
+tools with the table's key are answered there (`tapis meters`, `tapis events`), a host without
+it is refused and its frames logged, and `tapis pit --table PTY --table-key FILE` stores the
+board's deal records. The board's own text (report.py's lines, which PicoTable reads) shares
+the wire with the frames and breaks none. The chip is stepped in lockstep here while the host
+tool runs in its own process."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tapis.simulator.pico.board import IMAGE_ENV
+
+IMAGE = os.environ.get(IMAGE_ENV)
+pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WALL = 300  # seconds a host tool may take against the emulated chip on a loaded machine
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    """A PicoTable flashed with the USB host link, a deal over, its USB on a pty:
+    (the table, the pty's path, the device key's file)."""
+    from tapis.host.hostport import Pty
+    from tapis.host.picotable import PicoTable
+    tmp = tmp_path_factory.mktemp("usb")
+    with PicoTable(5, "ecarte", image=IMAGE, host_link="usb") as t:
+        t.usb = port = Pty()
+        t.run_deals(1)
+        key = tmp / "table.key"
+        key.write_text(t.key.hex() + "\n")
+        yield t, port.name, str(key)
+        port.close()
+
+
+def stepping(t, argv, until=None):
+    """Run `tapis ARGV` while the chip steps; its CompletedProcess (or, with `until`, stop it
+    once until() holds and return None)."""
+    p = subprocess.Popen([sys.executable, "-m", "tapis", *argv], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.time() + WALL
+    try:
+        while p.poll() is None:
+            assert time.time() < deadline, "tapis %s: no end in %d s" % (" ".join(argv), WALL)
+            for _ in range(20):
+                t.step()
+            if until is not None and until():
+                return None
+        out, err = p.communicate()
+        return subprocess.CompletedProcess(argv, p.returncode, out, err)
+    finally:
+        if p.poll() is None:
+            p.terminate()
+            p.wait(10)
+
+
+def test_the_host_tools_with_the_key_are_answered_on_the_usb(board):
+    t, path, key = board
+    got = stepping(t, ["meters", "--port", path, "--table-key", key, "--json", "--timeout", str(WALL)])
+    assert got.returncode == 0, got.stderr
+    meters = json.loads(got.stdout)
+    assert meters["deals"] >= 1
+    got = stepping(t, ["events", "--port", path, "--table-key", key, "--json", "--timeout", str(WALL)])
+    assert got.returncode == 0, got.stderr
+    entries = json.loads(got.stdout)["entries"]
+    assert entries and entries[0]["class"] == "power-up"
+
+
+def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path):
+    from tapis.firmware import frames as F
+    from tapis.firmware import wire as W
+    t, path, key = board
+    other = tmp_path / "other.key"
+    other.write_text("11" * 32 + "\n")
+    got = stepping(t, ["meters", "--port", path, "--table-key", str(other), "--timeout", "20"])
+    assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
+    got = stepping(t, ["meters", "--port", path, "--timeout", "20"])  # unkeyed: refused too
+    assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    try:  # a host without the key disabling play: unsealed, a burst of them
+        for i in range(40):
+            os.write(fd, F.encode(W.HOST, i + 1, W.BUTTON, bytes((5, 2))))
+            t.step()
+    finally:
+        os.close(fd)
+    for _ in range(12000):  # the refused frames' window closes (tilts.py): logged
+        t.step()
+    got = stepping(t, ["events", "--port", path, "--table-key", key, "--json", "--timeout", str(WALL)])
+    assert got.returncode == 0, got.stderr
+    classes = [e["class"] for e in json.loads(got.stdout)["entries"]]
+    assert "bus-attack" in classes and "disabled" not in classes, classes
+
+
+def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
+    t, path, key = board
+    t.run_deals(2)  # (deals over while no host listened: the pit fetches them by number)
+    db = tmp_path / "pit.db"
+
+    def deals():
+        if not db.exists():
+            return 0
+        try:
+            with sqlite3.connect(str(db)) as c:
+                return c.execute("select count(*) from pit_deal").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    got = stepping(t, ["pit", "--table", path, "--table-key", key, "--db", str(db), "--port", "0"],
+                   until=lambda: deals() >= 2)
+    assert got is None, (got.returncode, got.stderr)
+    with sqlite3.connect(str(db)) as c:
+        assert [r[0] for r in c.execute("select seq from pit_deal order by seq")][:2] == [1, 2]
