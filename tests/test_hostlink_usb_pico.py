@@ -151,3 +151,29 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
         ingest.stop()
         link.close()
     assert deals()[:2] == [1, 2]
+
+
+def test_the_product_image_answers_on_the_usb(tmp_path):
+    """The product image (the firmware frozen in, tapis image build) flashed with --host-link
+    usb (tapis flash --image): the same link on its USB."""
+    from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+    if not (os.environ.get(MICROPYTHON_ENV) and os.environ.get(PICOTOOL_ENV)):
+        pytest.skip("no MicroPython or picotool source to build the product image: set $%s and $%s"
+                    % (MICROPYTHON_ENV, PICOTOOL_ENV))
+    from tapis.host.flash_sign import public_key
+    from tapis.host.hostport import Pty
+    from tapis.host.image_build import build
+    from tapis.host.picotable import PicoTable
+    from tapis.simulator.testkey import TEST_SIGNING_SEED
+    image = build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]
+    with PicoTable(7, "ecarte", image=image, host_link="usb") as t:
+        t.usb = port = Pty()
+        try:
+            t.run_deals(1)
+            key = tmp_path / "table.key"
+            key.write_text(t.key.hex() + "\n")
+            got = stepping(t, ["meters", "--port", port.name, "--table-key", str(key), "--json", "--timeout", str(WALL)])
+            assert got.returncode == 0, got.stderr
+            assert json.loads(got.stdout)["deals"] >= 1
+        finally:
+            port.close()
