@@ -77,9 +77,9 @@ def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path
     t, path, key = board
     other = tmp_path / "other.key"
     other.write_text("11" * 32 + "\n")
-    got = stepping(t, ["meters", "--port", path, "--table-key", str(other), "--timeout", "20"])
+    got = stepping(t, ["meters", "--port", path, "--table-key", str(other), "--timeout", "10"])
     assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
-    got = stepping(t, ["meters", "--port", path, "--timeout", "20"])  # unkeyed: refused too
+    got = stepping(t, ["meters", "--port", path, "--timeout", "10"])  # unkeyed: refused too
     assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     try:  # a host without the key disabling play: unsealed, a burst of them
