@@ -3,7 +3,9 @@
 # signed manifest (so it is checked at boot like the code). The firmware hard-codes none:
 #   {"v": 1, "game": "ecarte", "variant": "pool" or null, "options": the Options snapshot,
 #    "check_minutes": N (optional: the software check's interval, swcheck.py; 0: none),
-#    "text_shoe": true (optional: a text-dialect shoe taken, unpaired and unauthenticated)}
+#    "text_shoe": true (optional: a text-dialect shoe taken, unpaired and unauthenticated),
+#    "host_link": "usb" (optional: the operator's link, keyed, on the USB, where the console
+#    was: usblink.py; without it the USB stays MicroPython's console)}
 # Boot-time only: main.py unloads it once the table is built.
 import json
 
@@ -40,12 +42,20 @@ def parse(raw):
     t = c.get("text_shoe", False)
     if t is not True and t is not False:  # (1 == True: compared by identity)
         raise ConfigError("config.json: text_shoe is true or false, not %r" % (t,))
+    h = c.get("host_link")
+    if h is not None and h != "usb":
+        raise ConfigError("config.json: host_link is \"usb\" or absent, not %r" % (h,))
     return game, options
 
 
 def text_shoe(raw):
     """Whether the signed configuration takes a text-dialect shoe (bus.route_for)."""
     return json.loads(raw).get("text_shoe", False) is True
+
+
+def host_link(raw):
+    """Whether the signed configuration puts the operator's link on the USB (usblink.py)."""
+    return json.loads(raw).get("host_link") == "usb"
 
 
 def tilts(raw):

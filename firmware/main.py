@@ -10,6 +10,12 @@
 # the journal compacted; what cannot be mended (a bad configuration, a failed self-test, a
 # corrupt journal, a filesystem still full) is refused on the displays, the console and
 # the LED. The controller is the same code as on the host.
+#
+# A configuration with "host_link": "usb" puts the operator's link (the host interface,
+# keyed with the device key) on the USB, where the console was (usblink.py, loaded only
+# then): from the moment the table's links open, the console is closed and Ctrl-C does
+# nothing; what is printed after goes out between the link's frames, which the host finds
+# by their start byte and CRC.
 import sys
 import time
 
@@ -109,7 +115,7 @@ def main():
         game, options = config.load(boards.CONFIG)
         with open(boards.CONFIG, "rb") as f:
             raw = f.read()
-        policy, plain = config.tilts(raw), config.text_shoe(raw)
+        policy, plain, usb = config.tilts(raw), config.text_shoe(raw), config.host_link(raw)
     except (config.ConfigError, OSError, ValueError) as e:
         halt(led, ["configuration refused: %s" % e])
         return
@@ -140,6 +146,10 @@ def main():
     rto = boards.rto_ms(baud)
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key), text_shoe=plain)
+    if usb:  # the host interface on the USB: the console closes here (usblink.py)
+        from .usblink import open_link
+        from .wire import HOST
+        route[HOST] = open_link(key, rto)
     try:
         journal = Journal(store, held=True, key=key, device=ident)
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)

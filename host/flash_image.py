@@ -24,11 +24,14 @@ def boot_stub(entry):
             "    __import__(%r)\n" % (entry or "", entry or "")).encode()
 
 
-def configuration(game="ecarte", variant=None, options=None, check_minutes=None, text_shoe=False):
+def configuration(game="ecarte", variant=None, options=None, check_minutes=None, text_shoe=False,
+                  host_link=None):
     """config.json's bytes: the game, its variant by name (docs/rules.md) and options
     (Options keyword arguments over the variant's: seats, stakes...), and when given the
     software check's interval (firmware/config.py check_ms); text_shoe: a text-dialect
-    shoe is taken, unauthenticated (config.text_shoe). FlashError names what is wrong."""
+    shoe is taken, unauthenticated (config.text_shoe); host_link "usb": the operator's link,
+    keyed, on the USB in place of the console (firmware/usblink.py). FlashError names what
+    is wrong."""
     from tapis.firmware.games import find
     from tapis.firmware.games import named
 
@@ -50,6 +53,10 @@ def configuration(game="ecarte", variant=None, options=None, check_minutes=None,
         c["check_minutes"] = check_minutes
     if text_shoe:
         c["text_shoe"] = True
+    if host_link is not None:
+        if host_link != "usb":
+            raise FlashError("the host link is on the USB (usb) or absent, not %r" % (host_link,))
+        c["host_link"] = host_link
     return json.dumps(c, sort_keys=True).encode()
 
 

@@ -43,18 +43,26 @@ class PicoBridge:
         pico = t.pico
         pico.uart0.write(self.shoe.read())
         pico.uart1.write(self.bus.read())
+        usb = t.usb  # the operator's link's pty (a board flashed with --host-link usb), or None
+        if usb is not None:
+            pico.usb.write(usb.read())
         pico.step(1)
         for port, end in ((pico.uart0, self.shoe), (pico.uart1, self.bus)):
             data = port.read()
             if data:
                 end.write(data)
-        t.console(pico.usb.read())
+        data = pico.usb.read()
+        if usb is not None and data:
+            usb.write(data)  # frames and the board's text alike: the host's decoder skips the text
+        t.console(data)
 
 
 class PicoTable(EmulatedTable):
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None, on_table=None,
-                 image=None, flash_path=None, log=None, **kw):
+                 image=None, flash_path=None, log=None, host_link=None, **kw):
         self.image, self.flash_path, self.say = image, flash_path, log or (lambda line: None)
+        self.host_link = host_link  # "usb": flashed with the operator's link on the USB
+        self.usb = None  # then a Port (host/hostport.py Pty) the USB is bridged to, once given
         self.options = options
         self.board_log = []  # the board's events, across power cycles
         self.applied = []  # the (action, events) the mirror took, in order
@@ -78,7 +86,7 @@ class PicoTable(EmulatedTable):
     def flash(self):
         """`tapis flash --verify` with this game's configuration, or the cached flash
         (host/picoflash.py)."""
-        picoflash.deploy(self.pico, self.name, self.options, self.key, self.say)
+        picoflash.deploy(self.pico, self.name, self.options, self.key, self.say, self.host_link)
 
     def boot(self, ms=BOOT_MS):
         """Power cycle the board and step until its game reports; the emulated ms it took."""
@@ -103,6 +111,10 @@ class PicoTable(EmulatedTable):
             i = self._line.index(b"\n")
             line = self._line[:i].decode(errors="replace").rstrip("\r")
             del self._line[:i + 1]
+            for tag in (APPLIED, HEAP):  # after the tail of a frame of the operator's link on the USB
+                at = line.find(tag)
+                if at > 0:
+                    line = line[at:]
             if line.startswith(APPLIED):
                 self._applied(*ast.literal_eval(line[len(APPLIED):]))
             elif line.startswith(HEAP):

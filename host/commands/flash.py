@@ -46,6 +46,11 @@ def register(sub):
     g.add_argument("--text-shoe", action="store_true",
                    help="take a text-dialect shoe (one line a card: it cannot pair, so its cards cross its "
                    "cable in clear; the table display says so; docs/security.md)")
+    g.add_argument("--host-link", choices=["usb"],
+                   help="usb: the host interface (keyed with the device key: tapis meters/events/recall "
+                   "--table-key, tapis pit --table) on the board's USB, where the MicroPython console was; "
+                   "the console is then closed while the table runs, and the board is flashed again "
+                   "from BOOTSEL or right after power-up (docs/hardware.md)")
     p.set_defaults(func=run, parser=p)
 
 
@@ -90,7 +95,7 @@ def run(args):
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:
         config = configuration(args.game, args.variant, parse_options(args.option), args.check_minutes,
-                               args.text_shoe)
+                               args.text_shoe, args.host_link)
         extra = extra_files(args.boot_py, args.lib)
     except (ValueError, FlashError) as e:
         args.parser.error(str(e))
