@@ -94,13 +94,54 @@ def group(recs, store=None):
 
 
 def recent(journal, last):
-    """The journal's last `last` games (completed ones, then the unfinished) as JSON bytes
-    each, its records held written first."""
+    """The journal's last `last` games (completed ones, then the unfinished) as group()
+    games whose inputs stay in flash (Inputs: a whole game's records held parsed ran a
+    Pico out of heap answering a pit's DEALS), its records held written first."""
     journal.flush()
     starts = journal.starts
     if not starts:
         return []
     first = starts[max(0, len(starts) - last)]
-    recs = [r for _o, r in (records(journal.store, 0, None, journal, first) if journal.pads is not None
-                            else records(journal.store, first)) if r is not None]
-    return [json.dumps(g).encode() for g in group(recs)]
+    recs = [o if r["k"] == "i" else r for o, r in (records(journal.store, 0, None, journal, first)
+                                                   if journal.pads is not None else records(journal.store, first))
+            if r is not None]
+    return group(recs, journal.store)
+
+
+def _pieces(v):
+    """A game's JSON as text pieces, in order, its inputs read from flash one at a time."""
+    if isinstance(v, dict):
+        yield "{"
+        sep = ""
+        for k in v:
+            yield sep + json.dumps(k) + ": "
+            yield from _pieces(v[k])
+            sep = ", "
+        yield "}"
+    elif isinstance(v, (list, tuple, Inputs)):
+        yield "["
+        sep = ""
+        for x in v:
+            yield sep
+            yield from _pieces(x)
+            sep = ", "
+        yield "]"
+    else:
+        yield json.dumps(v)
+
+
+def chunks(game, size):
+    """(how many, the chunks): a group() game's JSON in bytes of `size` at most, made as
+    they are sent: the whole text is never held (it is written twice: counted, then cut)."""
+    n = sum(len(p.encode()) for p in _pieces(game))
+
+    def cut():
+        buf = b""
+        for p in _pieces(game):
+            buf += p.encode()
+            while len(buf) >= size:
+                yield buf[:size]
+                buf = buf[size:]
+        if buf:
+            yield buf
+    return (n + size - 1) // size, cut()

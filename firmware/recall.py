@@ -2,7 +2,6 @@
 # operator's USB link, and the supervisor device's commands (supervise.py); the
 # credential checked first (SPEC §8). Out of the board's heap until one comes:
 # supervisor.py loads it for that and unloads it after.
-import json
 
 from . import wire as W
 from .compat import const
@@ -99,27 +98,25 @@ def answer(self, link, addr, last):
 
 
 def _games(ctrl, last):
-    """The journal's last games as JSON bytes, the unfinished deal's inputs withheld."""
+    """The journal's last games (played.recent: their inputs left in flash), the
+    unfinished deal's inputs withheld."""
     from .played import recent
     games = recent(ctrl.journal, last) if ctrl.journal is not None and last > 0 else []
-    if games:
-        g = json.loads(games[-1])
-        if not g.get("done"):
-            withheld(g, ctrl.game.EVENTS)
-            games[-1] = json.dumps(g).encode()
+    if games and not games[-1]["done"]:
+        withheld(games[-1], ctrl.game.EVENTS)
     return games
 
 
 def _send(link, addr, games):
     """The games in RECORD frames of [game index, games, chunk index, chunks] + up to
-    RECORD_CHUNK bytes; [0, 0, 0, 0]: none."""
+    RECORD_CHUNK bytes of its JSON, each made as it is sent (played.chunks); [0, 0, 0, 0]: none."""
+    from .played import chunks
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
     for i, g in enumerate(games):
-        n = (len(g) + W.RECORD_CHUNK - 1) // W.RECORD_CHUNK
-        for k in range(n):
-            link.send(addr, W.RECORD, bytes((i, len(games), k, n)) +
-                      g[k * W.RECORD_CHUNK:(k + 1) * W.RECORD_CHUNK])
+        n, parts = chunks(g, W.RECORD_CHUNK)
+        for k, part in enumerate(parts):
+            link.send(addr, W.RECORD, bytes((i, len(games), k, n)) + part)
 
 
 def deals(ctrl, link, addr, since, n):
