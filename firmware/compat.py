@@ -15,10 +15,11 @@ def unload(*names):
     import sys
     top = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
     while True:  # one at a time (a list of every module is 0.5 KB of a fragmented heap)
-        for key in sys.modules:
-            name = key[key.rfind(".") + 1:]
-            if key.startswith(top) and name in names:
-                break
+        for key in sys.modules:  # (a host's hundreds of others passed over before a slice is made)
+            if key.startswith(top):
+                name = key[key.rfind(".") + 1:]
+                if name in names:
+                    break
         else:
             return
         del sys.modules[key]

@@ -121,8 +121,7 @@ class Decoder:
                 self._drop()  # this length was damaged: it hides frames
                 continue
             if self._good(0, n):
-                body = bytes(buf[1:_HEADER + n])
-                frames.append((body[0], body[1], body[2], body[5:]))
+                frames.append((buf[1], buf[2], buf[3], bytes(buf[_HEADER:_HEADER + n])))
                 self.base += end
                 buf[:end] = b""
             else:
@@ -142,7 +141,7 @@ class Decoder:
         buf = self.buf
         end = j + _HEADER + n + 2
         self.crc_bytes += n + _HEADER - 1
-        if crc16(bytes(buf[j + 1:j + _HEADER + n]), 0xFFFF) == (buf[end - 2] << 8 | buf[end - 1]):
+        if crc16(buf[j + 1:j + _HEADER + n], 0xFFFF) == (buf[end - 2] << 8 | buf[end - 1]):
             return True
         self.tried[at] = True
         return False

@@ -135,14 +135,15 @@ class Link(Delivery):
         sequence number included)."""
         t = ftype & 0x7F
         k = self.keys
-        if k is not None and not isinstance(k, dict) and not self.keyed(addr):
+        mine = k is not None and self.keyed(addr)  # (asked once: a frame's hot path)
+        if k is not None and not mine and not isinstance(k, dict):
             # a keyed table's link hears only its paired devices: a frame as any other address
             # is refused (a peer is made for a named one only: a forger's 256 would be heap)
             if addr == W.SHOE or addr == W.CONTROLLER or addr == W.HOST:
                 self.count(self.peer(addr), "forged")
             self.forged += 1
             return
-        if k is not None and t >= W.PING and t != W.POLL and self.keyed(addr):
+        if mine and t >= W.PING and t != W.POLL:
             ch = self.peers.get(addr)
             n = len(payload) - 1 - _TAG
             why = "forged"

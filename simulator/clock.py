@@ -147,6 +147,9 @@ def _lazy(link, end):
     """A link's end of its wire made lazy: what its decoder is, what it may ignore."""
     end.lazy, end.synced, end.holding = True, False, None
     end.max_in = link.decoder.max
+    # the longest frame handed whole: one its decoder takes, and only if a millisecond's bytes
+    # do not overrun its buffer (they go a millisecond at a time)
+    end.longest = end.max_in + 8 if int(end.wire.per_ms) < end.rx_size else -1
     end.at_rest = lambda: not link.decoder.buf
     if isinstance(link, BusDevice):  # it takes frames to its own addresses only
         addrs, peers = link.addrs, link.peers
@@ -192,28 +195,30 @@ def run(sim, until, on_events, stall, stalled):
         on_events(game.log[:seen])
     try:
         while not until(game):
-            now = min(min(wakes), min(lw))
+            now = min(wakes)
+            t = min(lw)
+            if t < now:
+                now = t
             if now - sim.now + idle > stall:  # the millisecond it is found stalled
                 now = sim.now + stall + 1 - idle
             idle += now - sim.now - 1  # the milliseconds skipped: nothing happened in them
+            before = now - 1
             for line in lines:  # the lines up to the ms before (a quiet one has nothing to do)
-                if line.at < now - 1:
+                if line.at < before:
                     if line.busy:
-                        line.advance(now - 1)
+                        line.advance(before)
                     else:
-                        line.at = now - 1
+                        line.at = before
             sim.now = now
-            stepped = []
+            stepped = [w <= now for w in wakes]
+            if stepped[0]:
+                heard = max([e.spoke for e in talkers]) + 1  # read in the ms after it came
+                if bus.rx_ms < heard:
+                    bus.rx_ms = heard
+                ctrl.step(now)
             for i in order:
-                if wakes[i] <= now:
-                    if i:
-                        parts[i].step(now)
-                    else:
-                        heard = max(e.spoke for e in talkers) + 1  # read in the ms after it came
-                        if bus.rx_ms < heard:
-                            bus.rx_ms = heard
-                        ctrl.step(now)
-                    stepped.append(i)
+                if i and stepped[i]:
+                    parts[i].step(now)
             for j in both:
                 line = lines[j]
                 if line.written or lw[j] <= now:  # (it stands at the ms before)
@@ -226,7 +231,7 @@ def run(sim, until, on_events, stall, stalled):
                         wakes[i] = now + 1
                         break
                 else:
-                    if i in stepped:
+                    if stepped[i]:
                         wakes[i] = link_wake(links[i], now) if i else controller_wake(ctrl, now)
             if len(game.log) == seen:
                 idle += 1
@@ -242,4 +247,4 @@ def run(sim, until, on_events, stall, stalled):
             line.lazy = False
             for e in line.ends:
                 e.unheld()
-                e.lazy = False
+                e.lazy, e.longest = False, -1

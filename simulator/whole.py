@@ -27,6 +27,7 @@ class WholeEnd:
         self.synced = False  # the reader's decoder takes each clean frame whole, as it comes
         self.banked = 0  # bytes in inbox handed over late: a reader stepped each ms had them
         self.max_in = 1024  # the longest payload the reader's decoder takes
+        self.longest = -1  # the longest frame it may be handed whole (lazy: max_in + 8; -1: none)
         self.at_rest = None  # () -> the reader's decoder holds no bytes
         self.ignores = None  # (address) -> a whole clean frame to it changes nothing at the reader
 
@@ -51,9 +52,8 @@ class WholeEnd:
     def takes_whole(self, frame):
         """A clean frame begins: is this end handed it whole? Its decoder must be at rest
         when its first byte comes, as it is after a clean frame taken whole."""
-        if not self.lazy or len(frame) - 8 > self.max_in or int(self.wire.per_ms) >= self.rx_size:
-            # (a millisecond's bytes overrun its buffer: they go a millisecond at a time)
-            self.synced = False
+        if len(frame) > self.longest:  # not lazy; or too long; or a millisecond's bytes
+            self.synced = False  # overrun its buffer (they go a millisecond at a time)
             return False
         if not self.synced:
             self.synced = not self.inbox and self.holding is None and self.at_rest()
@@ -159,10 +159,10 @@ class WholeLine:
             frame, plain = seg[1], seg[2]
             if plain is None:  # its first byte (or the first since the ends were made lazy)
                 plain, whole = seg[2], seg[3] = [], []
-                first = frame is not None and seg[0] == len(frame)
-                for e in self.ends:
+                lf = len(frame) if frame is not None and seg[0] == len(frame) else 1 << 30
+                for e in self.ends:  # (a lazy end in sync that takes it: the usual, asked inline)
                     if e is not sender:
-                        if first and e.takes_whole(frame):
+                        if lf <= e.longest and (e.synced or e.takes_whole(frame)):
                             e.holding = seg
                             whole.append(e)
                         else:
