@@ -30,8 +30,10 @@ def test_deals_disable_and_enable_on_the_micropython_board():
         vb.devices.append(sup)
         steps(vb, 1500)
         done = vb.game.finished_deals()
-        # (DEALS of games since 0 answers as RECALL does, whose played.recent runs out of this
-        # port's heap on the virtual board, RECALL alike: not asked here)
+        # DEALS since 0: the game, its JSON made a chunk at a time (played.chunks: the whole
+        # game held parsed ran this port's 400 KB out before)
+        (game,) = ask(vb, sup, H.DEALS, bytes(4) + b"\x01")
+        assert game["game"] == "ecarte" and len(game["inputs"]) > 0
         assert ask(vb, sup, H.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
         sup.command(CLEAR, 2)  # disable
         steps(vb, 2000)
