@@ -116,8 +116,6 @@ def test_ctrl_c_does_not_stop_the_running_board_and_its_boot_still_reaches_the_r
     t.boot()  # (the table again, for the next test)
 
 
-@pytest.mark.xfail(strict=True, reason="played.recent holds a whole game's records at once: the Pico runs out "
-                   "of heap answering DEALS (a MemoryError and a reset), on the bus as on the USB")
 def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
     """What `tapis pit --table PTY --table-key FILE` runs (host/pit/service.py board_links, the
     ingest into SQLite), in process: its link's wait for an answer made long enough for an
@@ -144,7 +142,7 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
         while len(deals()) < 2:
             assert time.time() < deadline, deals()
             crashed = [x for x in t.lines_seen[seen:] if "MemoryError" in x]
-            assert not crashed, crashed  # (the xfail's reason: the board crashes on DEALS)
+            assert not crashed, crashed  # (it did, until played.chunks: a whole game held to answer DEALS)
             for _ in range(50):
                 t.step()
     finally:
