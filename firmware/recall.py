@@ -152,9 +152,9 @@ def verify(ctrl, link, addr, seed):
     (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
     image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
-    (a failure tilts)."""
+    (a failure tilts), once for one request (swcheck.seeded: a repeat is answered again)."""
     from .compat import unload
-    from .swcheck import answer as seeded, image, note
+    from .swcheck import answer, image, seeded
     hexed = "".join("%02x" % b for b in seed)
     root = getattr(ctrl, "root", "/")  # (a host's table, a virtual board: elsewhere)
     try:
@@ -163,13 +163,13 @@ def verify(ctrl, link, addr, seed):
             from . import xip
             from .store import FileStore  # the watchdog's feed (main.py), between the pieces
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
-        mac = seeded(seed, root, more)
+        mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
-        note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (
+        seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
         why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
-        note(ctrl, "check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("swcheck", "xip")
+        seeded(ctrl, "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
+    unload("swcheck", "xip", "events")
