@@ -60,20 +60,17 @@ class Controller:
         if resumed:  # the table display shows what happened last, not the replayed game
             self.shown = max(0, len(self.game.log) - 8)
         self.faults = []
-        self.down = {}  # device address greeted -> True while it is dead or refused
-        for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]:
-            self.down[a] = False
+        # device address greeted -> True while it is dead or refused
+        self.down = {a: False for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]}
         self.reask, self.checked = False, 0
         self.errors = {}  # what went wrong with an input, counted: {kind: n}
-        self.writing = False  # the journal is being written
-        self.dirty = True  # the views may have changed since they were last made
+        self.writing, self.dirty = False, True  # the journal is being written; the views may have changed
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
         # the tilts (tilts.py): the event log parked (events.py, or None: kept in memory only),
         # the open tilts' classes (play stops while any is open), the door and the bursts
-        self.events = None
-        self.locked = []
+        self.events, self.locked = None, []
         self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
@@ -81,8 +78,11 @@ class Controller:
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
-        # the pack last asked for; the one counted (0: none, -1: pulled), cards out of it
-        self.asked = self.pack = self.out = 0
+        self.asked = self.pack = self.out = 0  # the pack asked for; counted (0: none, -1: pulled); cards out
+        if resumed:  # the pack in play when the power went is counted on (deckcount.py, loaded for it)
+            from .deckcount import resumed as counted
+            counted(self)
+            unload("deckcount")
 
     def step(self, now_ms):
         for link in self.links:
