@@ -25,9 +25,8 @@ class Controller:
         journal: a firmware.journal.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
         had in flight are still welcome before the controller asks it again;
-        keep_log: keep the game's whole event log in memory (the host reads it). A board
-        passes False: the journal keeps the events, and the log is cut once they are shown,
-        so a session of any length fits the heap;
+        keep_log: keep the game's whole event log in memory (the host reads it); a board passes
+        False: the journal keeps the events, the log cut once shown (any session fits the heap);
         supervisor: handed every RECALL, SUPERVISE and frame from the supervisor's address,
         as supervisor(controller, link, addr, ftype, payload, seq) (supervisor.frame loads
         recall.py for it); None: such frames are refused and counted."""
@@ -60,17 +59,19 @@ class Controller:
         if resumed:  # the table display shows what happened last, not the replayed game
             self.shown = max(0, len(self.game.log) - 8)
         self.faults = []
-        # device address greeted -> True while it is dead or refused
-        self.down = {a: False for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]}
+        self.down = {}  # device address greeted -> True while it is dead or refused
+        for a in [W.SHOE, W.TABLE_DISPLAY] + [W.DISPLAY + s for s in range(table.SEATS)]:
+            self.down[a] = False
         self.reask, self.checked = False, 0
         self.errors = {}  # what went wrong with an input, counted: {kind: n}
-        self.writing, self.dirty = False, True  # the journal is being written; the views may have changed
+        self.writing = False  # the journal is being written
+        self.dirty = True  # the views may have changed since they were last made
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
-        # the tilts (tilts.py): the event log parked (events.py, or None: kept in memory only),
-        # the open tilts' classes (play stops while any is open), the door and the bursts
-        self.events, self.locked = None, []
+        # the tilts (tilts.py): the log parked (events.py; None: in memory), the open tilts' classes
+        self.events = None
+        self.locked = []
         self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
