@@ -25,9 +25,8 @@ class Controller:
         journal: a firmware.journal.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
         had in flight are still welcome before the controller asks it again;
-        keep_log: keep the game's whole event log in memory (the host reads it). A board
-        passes False: the journal keeps the events, and the log is cut once they are shown,
-        so a session of any length fits the heap;
+        keep_log: keep the game's whole event log in memory (the host reads it); a board passes
+        False: the journal keeps the events, the log cut once shown (any session fits the heap);
         supervisor: handed every RECALL, SUPERVISE and frame from the supervisor's address,
         as supervisor(controller, link, addr, ftype, payload, seq) (supervisor.frame loads
         recall.py for it); None: such frames are refused and counted."""
@@ -70,8 +69,7 @@ class Controller:
         self.fast = None  # the seats whose panels the bus polls often
         self.forged = 0  # bus frames the links refused (forged, replayed, out of session)
         self.told = 0  # ... as the table display was last shown
-        # the tilts (tilts.py): the event log parked (events.py, or None: kept in memory only),
-        # the open tilts' classes (play stops while any is open), the door and the bursts
+        # the tilts (tilts.py): the log parked (events.py; None: in memory), the open tilts' classes
         self.events = None
         self.locked = []
         self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
@@ -81,8 +79,11 @@ class Controller:
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
-        # the pack last asked for; the one counted (0: none, -1: pulled), cards out of it
-        self.asked = self.pack = self.out = 0
+        self.asked = self.pack = self.out = 0  # the pack asked for; counted (0: none, -1: pulled); cards out
+        if resumed:  # the pack in play when the power went is counted on (deckcount.py, loaded for it)
+            from .deckcount import resumed as counted
+            counted(self)
+            unload("deckcount")
 
     def step(self, now_ms):
         for link in self.links:

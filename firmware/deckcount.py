@@ -5,8 +5,9 @@
 # cards a FAULT brought out), so a pack is counted twice:
 #   loaded  the shoe holds the pack's size: 32 (écarté, piquet), 36 (piquet au cent),
 #           104 (club's shoe)
-#   ended   the cards that came out of it and those left in it make its size (a pack
-#           counted since this boot only: a resumed board did not see its first cards)
+#   ended   the cards that came out of it and those left in it make its size (a board
+#           resumed in the middle of a pack counts on from what its journal's game says
+#           came out of it: resumed())
 # A wrong count is a deck-count tilt (swcheck.note: Controller.tilt), which needs the
 # supervisor (the lock is the event log's). What it voids follows the laws (SPEC §4;
 # seed 000:79, an imperfect pack: the deal in which it is found is void, earlier deals
@@ -16,6 +17,27 @@
 # and earlier deals stand: the tilt stops the next one until the supervisor has a look.
 # A shoe that never counts (the text dialect's) is not counted. Loaded for a COUNT only.
 from . import wire as W
+from .compat import const
+
+_PACK, _SHOE = const(32), const(104)  # deck.PACK_32, deck.SHOE_104 (piquet: its options' pack)
+
+
+def resumed(ctrl):
+    """The controller's, when resumed from the journal: the pack in play when the power
+    went is counted on from what the game rebuilt says came out of it (club: the cards
+    dealt from its shoe; écarté, piquet: the deal's), so that its end is counted as if the
+    power had not gone. Not between two packs, nor after a torn last record (a deal the
+    power cut while it was dealt is voided: its cards came out but are not the game's)."""
+    g, j = ctrl.game, ctrl.journal
+    if j is not None and j.torn or g.cards_due()[1]:
+        return
+    left = getattr(g, "left", None)
+    if left is not None:  # club
+        size, out = _SHOE, _SHOE - left
+    else:
+        size, out = getattr(g.options, "pack", _PACK), getattr(g, "delivered", 0)
+    if out > 0:
+        ctrl.pack, ctrl.out = size, out
 
 
 def note(ctrl, cls, detail, tilt):

@@ -4,9 +4,13 @@
 # survives a power cycle. Records are framed and chained as the journal's (store.py), under
 # mac.derive(device key, b"events"); unkeyed: hashed, not chained. docs/protocol.md ("Event
 # log records"): a head, then entries {"k": "e", "n": seq, "t": clock, "c": class, "d":
-# detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared}. The clock ("u" in
-# the head): "s", time.time() (the board's RTC: a Pico's counts from 2021-01-01 at power-up
-# unless set), or "ms", a simulated table's. The last KEEP entries at least are kept (the
+# detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared, "b": [boot, ms]}. The
+# clock ("u" in the head): "s", time.time() (the board's RTC: a Pico's counts from 2021-01-01
+# at power-up until the supervisor or host sets it, recall.py's TIME), or "ms", a simulated
+# table's. "b", the board's own clock, which needs no RTC: the boot (the seq its first entry
+# took: each power-up's is higher than the last's, in one log) and the ms since that
+# power-up (time.ticks_ms(); a lab dates a boot's entries from its TIME entry, tapis events),
+# on a board's clock only (a simulated table's, or a test's, is handed in: no "b"). The last KEEP entries at least are kept (the
 # open tilts cut carried by the new head: never lost). A torn last record is dropped at
 # open; any other break is a JournalError.
 import json
@@ -47,6 +51,12 @@ def _clock():
     return int(time.time())
 
 
+def _ms():
+    import time
+    t = getattr(time, "ticks_ms", None)  # (MicroPython: ms since power-up, wrapping at 2^30)
+    return t() if t is not None else int(getattr(time, "monotonic")() * 1000)  # CPython's table: the host's
+
+
 class EventLog:
     """The event log on a store (store.py's interface): read and checked when made."""
 
@@ -58,7 +68,7 @@ class EventLog:
         self.torn = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
-             self.count, self.seq, self.open, self.cleared) = parked
+             self.count, self.seq, self.open, self.cleared, self.boot) = parked
             self.clock = self.clock or _clock
             return
         self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
@@ -77,6 +87,7 @@ class EventLog:
             store.keep(0, ends[0])
         self.size = ends[0]
         store.close()  # (the file read_at keeps open: not for the session)
+        self.boot = self.seq + 1  # this boot's: the seq of its first entry
 
     def take(self, rec):
         """A record read or written: the count, the last seq, the open tilts."""
@@ -162,6 +173,8 @@ class EventLog:
         cut); its sequence number."""
         self.seq += 1
         rec = {"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail}
+        if self.clock is _clock:  # a board's (a simulated table's clock is its own ms already)
+            rec["b"] = [self.boot, _ms()]
         for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
             if v is not None:
                 rec[k] = v
@@ -176,7 +189,7 @@ class EventLog:
     def park(self):
         """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
         return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
-                self.head, self.size, self.count, self.seq, self.open, self.cleared]
+                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot]  # (seq at 8: hostops)
 
     def locked(self):
         """The open tilts' classes, oldest first."""

@@ -71,8 +71,10 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
     """At boot, a filesystem short of space has its journal cut to the unfinished game
     (not a journal whose chain is broken: that one is refused, never cut); the meters
     brought up to its end first (a compaction never drops records they still need). The
-    event log and the meters are never its to cut. (why the table cannot run or None, how
-    many finished games were dropped)."""
+    event log and the meters are never its to cut. Both copies of the meters bad: nothing
+    cut (the journal's records are all the lab has left of them) and the boot goes on to
+    boot.build, whose commit finds them bad again and tilts (a locking RAM error). (why the
+    table cannot run or None, how many finished games were dropped)."""
     if free() >= MIN_FREE:
         return None, 0
     from .journal import Journal
@@ -86,7 +88,11 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
     if dropped > 0:
         if meters is not None:
             j.meters = meters
-            meters.commit(j, True)
+            try:
+                meters.commit(j, True)
+            except JournalError:  # (meters.MeterError: no on_tilt before the controller)
+                store.close()
+                return None, 0
         j.keep = 0
         j.compact()
     if free() < MIN_FREE:

@@ -10,6 +10,7 @@ from .rules import NEW_DEAL
 _CLEAR = const(5)  # clears.CLEAR
 _DEALS = const(0x57)  # hostops.DEALS
 _SUBSCRIBE = const(0x58)  # hostops.SUBSCRIBE
+TIME = const(0x5A)  # host or supervisor -> controller: [UTC seconds: 4 bytes]: the board's clock (clock())
 
 
 def withheld(game, flags):
@@ -74,6 +75,8 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return meters(ctrl, link, addr)
     if ftype == W.VERIFY and len(payload) == 16:
         return verify(ctrl, link, addr, bytes(payload))
+    if ftype == TIME and len(payload) == 4:
+        return clock(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3])
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .supervise import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
@@ -149,9 +152,9 @@ def verify(ctrl, link, addr, seed):
     (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
     image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
-    (a failure tilts)."""
+    (a failure tilts), once for one request (swcheck.seeded: a repeat is answered again)."""
     from .compat import unload
-    from .swcheck import answer as seeded, image, note
+    from .swcheck import answer, image, seeded
     hexed = "".join("%02x" % b for b in seed)
     root = getattr(ctrl, "root", "/")  # (a host's table, a virtual board: elsewhere)
     try:
@@ -160,13 +163,30 @@ def verify(ctrl, link, addr, seed):
             from . import xip
             from .store import FileStore  # the watchdog's feed (main.py), between the pieces
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
-        mac = seeded(seed, root, more)
+        mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
-        note(ctrl, "check", "seeded check by %s: seed %s, answered %s" % (
+        seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
         why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
-        note(ctrl, "check", "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("swcheck", "xip")
+        seeded(ctrl, "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
+    unload("swcheck", "xip", "events")
+
+
+def clock(ctrl, link, addr, secs):
+    """TIME [UTC seconds: 4 bytes] (the supervisor device, or a host tool on the operator's
+    link: the credential): the board's RTC set to it where it has one (a Pico's is not kept
+    across a power-off), logged with what the board read before and who set it. That
+    entry's board clock ("b": boot, ms since its power-up) dates every entry of its boot
+    (events.py; tapis events shows their "wall" time). No answer but the link's ACK."""
+    import time
+    was = int(time.time())
+    try:
+        import machine
+        t = time.gmtime(secs - (946684800 if time.gmtime(0)[0] == 2000 else 0))  # (a port's epoch of 2000)
+        machine.RTC().datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
+    except (ImportError, AttributeError, OSError, ValueError, TypeError, OverflowError):
+        pass  # no RTC to set: a host's table, the unix port (their time is the host's)
+    ctrl.event("supervisor", "clock set: %d UTC seconds (the board read %d)" % (secs, was), serial(link, addr))

@@ -37,7 +37,7 @@ VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the se
 CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
 # 0x57 DEALS, 0x58 SUBSCRIBE, 0x59 NOTICE: the host interface's, named in hostops.py (loaded
 # for them: three more resident names here took tests/test_vboard.py's 128 KB ROMFS board out
-# of heap); 0x5A free
+# of heap); 0x5A TIME, the board's clock set (recall.py)
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]

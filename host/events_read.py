@@ -2,9 +2,12 @@
 # a board or `tapis table --journal` wrote, firmware/events.py's format), its chain checked
 # under the key the host keeps for the device its head names; or from a running table over
 # its link (EVENTS/RECORD frames, firmware/clears.py), page by page. Entries come out as
-# the tapis.events/1 schema's (docs/schemas/tapis.events-1.json).
+# the tapis.events/2 schema's (docs/schemas/tapis.events-2.json): each with the board's own
+# clock (its boot and the ms since that power-up) and, where a TIME the supervisor or a host
+# sent in that boot dates it, its wall time.
 import json
 import os
+import re
 import time
 
 from tapis.firmware import wire as W
@@ -13,7 +16,8 @@ from tapis.firmware.events import EventLog, beside
 from tapis.firmware.memstore import MemoryStore
 from tapis.firmware.store import JournalError
 
-SCHEMA = "tapis.events/1"
+SCHEMA = "tapis.events/2"
+_SET = re.compile(r"clock set: (\d+) UTC seconds")  # firmware/recall.py clock's entry
 
 
 def log_path(path):
@@ -50,11 +54,16 @@ def from_file(path, key_file=None):
     return {"device": device, "clock": log.unit, "locked": log.locked(), "torn": log.torn}, log.since(0)
 
 
-def fetch(port, timeout=10.0, step=None, since=0, key=None):
+def fetch(port, timeout=10.0, step=None, since=0, key=None, clock=None):
     """Every entry after `since` from a table over `port`, PAGE at a time (the supervisor's
-    credential: the operator's link). TimeoutError if it does not answer."""
+    credential: the operator's link); clock: UTC seconds the board's clock is set to first
+    (TIME, firmware/recall.py: logged, it dates the entries of the board's boot). TimeoutError
+    if it does not answer."""
+    from tapis.firmware.recall import TIME
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-events", key)
+    if clock is not None:
+        link.send(W.HOST, TIME, int(clock).to_bytes(4, "big"))
     out, ms = [], [0]
     while True:
         link.send(W.HOST, W.EVENTS, since.to_bytes(4, "big"))
@@ -92,9 +101,23 @@ def answer(link, timeout, step=None, ms=None):
     raise TimeoutError("no complete answer from the table in %.1f s" % timeout)
 
 
-def entry(e):
-    """An entry as tapis.events/1 has it."""
-    out = {"seq": e["n"], "time": e["t"], "class": e["c"], "detail": e.get("d", ""), "who": e.get("w"),
+def dates(entries):
+    """{boot: (UTC seconds, ms)}: each boot's last TIME entry (firmware/recall.py clock)."""
+    out = {}
+    for e in entries:
+        m = _SET.match(e.get("d", "")) if e.get("c") == "supervisor" and isinstance(e.get("d"), str) else None
+        if m and e.get("b"):
+            out[e["b"][0]] = (int(m.group(1)), e["b"][1])
+    return out
+
+
+def entry(e, dated=None):
+    """An entry as tapis.events/2 has it; dated: dates(), for its wall time."""
+    boot, ms = e["b"] if e.get("b") else (None, None)
+    ref = (dated or {}).get(boot)
+    out = {"seq": e["n"], "time": e["t"], "boot": boot, "ms": ms,
+           "wall": ref[0] + (ms - ref[1]) // 1000 if ref is not None else None,
+           "class": e["c"], "detail": e.get("d", ""), "who": e.get("w"),
            "locks": bool(e.get("l")), "cleared_by": e.get("cleared")}
     if "x" in e:
         out["clears"] = list(e["x"])
@@ -102,18 +125,22 @@ def entry(e):
 
 
 def document(source, entries, head=None, cls=None):
-    """The tapis.events/1 document: the entries (of class cls), the log's open tilts."""
+    """The tapis.events/2 document: the entries (of class cls), the log's open tilts."""
     head = head or {}
+    dated = dates(entries)
     if "locked" not in head:  # over the link: the open tilts from the entries
         head = dict(head, locked=[e["c"] for e in entries if e.get("l") and not e.get("cleared")])
     return {"schema": SCHEMA, "source": source, "device": head.get("device"), "clock": head.get("clock"),
-            "locked": head["locked"], "entries": [entry(e) for e in entries if cls is None or e["c"] == cls]}
+            "locked": head["locked"], "entries": [entry(e, dated) for e in entries if cls is None or e["c"] == cls]}
 
 
 def line(e):
-    """An entry as text."""
-    s = "#%-5d %-12s %-16s %s" % (e["seq"], e["time"], e["class"], e["detail"] if isinstance(e["detail"], str)
-                                    else json.dumps(e["detail"]))
+    """An entry as text: its board clock (boot, ms since that power-up), its wall time when a
+    TIME dated its boot (else the board's time as it read it)."""
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e["wall"])) if e.get("wall") is not None else e["time"]
+    board = "boot %s +%d ms" % (e["boot"], e["ms"]) if e.get("boot") is not None else "-"
+    s = "#%-5d %-20s %-20s %-16s %s" % (e["seq"], when, board, e["class"], e["detail"] if isinstance(e["detail"], str)
+                                          else json.dumps(e["detail"]))
     if e["who"]:
         s += "  (by %s)" % e["who"]
     if e["locks"]:

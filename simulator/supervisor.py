@@ -54,6 +54,11 @@ class EmuSupervisor:
         self.checked = None
         self.link.send(W.SUPERVISOR, W.VERIFY, bytes(seed))
 
+    def set_time(self, secs):
+        """TIME [UTC seconds]: the board's clock set (firmware/recall.py clock), logged."""
+        from tapis.firmware.recall import TIME
+        self.link.send(W.SUPERVISOR, TIME, int(secs).to_bytes(4, "big"))
+
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None
         self.link.send(W.SUPERVISOR, W.RECALL, bytes((last,)))

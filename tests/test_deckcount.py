@@ -132,20 +132,22 @@ def test_a_malformed_count_is_counted_and_changes_nothing():
     assert t.controller.errors.get("malformed", 0) == before[1] + 2 and tilts(t) == []
 
 
-def test_a_board_that_resumed_mid_pack_does_not_count_its_end():
-    """What came out before the reboot is unknown to the board: that pack's end is not
-    counted (the next ones are)."""
+def test_a_board_that_resumed_mid_pack_counts_it_on_from_its_journal():
+    """What came out before the reboot is what the journal's game dealt of the pack: the
+    board counts on from there, so that pack's end is counted too (and the next ones)."""
     from table_rig import Rig
     t = Rig(3, "ecarte", events_store=MemoryStore())
     t.run(0)
     t.run_until = None
     for _ in range(3000):
         t.step()
+    dealt = t.ctrl.game.delivered
+    assert 0 < dealt < SIZE["ecarte"] and t.ctrl.pack == SIZE["ecarte"]
     t.boot()  # a reboot in the middle of a pack
-    assert t.ctrl.pack == 0
+    assert (t.ctrl.pack, t.ctrl.out) == (SIZE["ecarte"], dealt)
     t.run(1)
-    for _ in range(20000):  # (a pack counted as it was loaded since)
-        if t.ctrl.pack:
+    for _ in range(20000):  # (the pack ended and counted, the next counted as it was loaded)
+        if t.ctrl.game.delivered and t.ctrl.out == t.ctrl.game.delivered and t.ctrl.game.finished_deals() >= 1:
             break
         t.step()
     assert tilts(t) == [] and t.ctrl.pack == SIZE["ecarte"]

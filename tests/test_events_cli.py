@@ -1,5 +1,5 @@
 """tapis events and tapis clear (issue 30.7): offline from the log a simulated table keeps
-beside its journal, live over the operator's link; tapis.events/1 valid; bad input one
+beside its journal, live over the operator's link; tapis.events/2 valid; bad input one
 clear line, exit 2, nothing changed."""
 import json
 
@@ -25,7 +25,7 @@ def test_a_simulated_tables_log_beside_its_journal_is_read_and_valid(tmp_path):
     p = tapis("events", "--journal", str(journal), "--json")
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
-    assert S.validate(doc) == "tapis.events/1"
+    assert S.validate(doc) == "tapis.events/2"
     classes = [e["class"] for e in doc["entries"]]
     assert classes[0] == "power-up" and classes.count("power-up") == 2 and doc["locked"] == []
     p = tapis("events", "--journal", str(journal) + ".events", "--class", "clear", "--json")
@@ -94,13 +94,16 @@ def test_events_and_clear_live_over_the_operators_link():
     got = R.fetch(host_end(t), 5.0, t.step)
     assert [e["n"] for e in got] == list(range(1, len(got) + 1)) and len(got) == 42
     doc = R.document("pipe", got)
-    assert S.validate(doc) == "tapis.events/1" and doc["locked"] == ["ram-error"]
+    assert S.validate(doc) == "tapis.events/2" and doc["locked"] == ["ram-error"]
     answer = send_clear(host_end(t), False, 5.0, t.step)
     assert [e["c"] for e in answer] == ["clear"] and answer[0]["w"] == "usb"
     assert t.controller.locked == []
     assert send_clear(host_end(t), False, 5.0, t.step) == []  # nothing open: nothing logged
     doc = R.document("pipe", R.fetch(host_end(t), 5.0, t.step))
-    assert S.validate(doc) == "tapis.events/1" and doc["locked"] == []
+    assert S.validate(doc) == "tapis.events/2" and doc["locked"] == []
     assert doc["entries"][1]["cleared_by"] == "usb"
     log = EventLog(t.events_store, KEY, "dev")
     assert len(log.since(0)) == 43
+    # a host tool sets the board's clock (TIME, certification.md note 2): logged, with who
+    got = R.fetch(host_end(t), 5.0, t.step, since=43, clock=1800000000)
+    assert [(e["c"], e["d"][:33], e["w"]) for e in got] == [("supervisor", "clock set: 1800000000 UTC seconds", "usb")]

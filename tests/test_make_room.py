@@ -58,3 +58,38 @@ def test_room_enough_or_still_full(tmp_path):
     assert FileStore(jpath).size() == size  # room enough: nothing touched
     full, dropped = P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(0, 10, 10))
     assert dropped == 1 and "the filesystem is full (10 bytes free)" in full
+
+
+def _flip(path, at):
+    b = bytearray(open(path, "rb").read())
+    b[at] ^= 0x40
+    open(path, "wb").write(bytes(b))
+
+
+def test_both_copies_bad_when_the_filesystem_is_full_is_a_locking_ram_tilt_not_a_crash(tmp_path):
+    """main.py's boot order: make_room, open_events, boot.build. Two bad copies met in
+    make_room (the meters cannot be brought up to the journal's end) raised out of main()
+    and rebooted the board; now the journal is left whole for the lab and the boot goes on
+    to the RAM-error tilt, which locks, as two bad copies at any other boot do."""
+    jpath, meters = board(tmp_path)
+    j = Journal(FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
+    load(j, False, False)
+    meters.commit(j, True)  # the copies written, then both damaged in the flash
+    size = FileStore(jpath).size()
+    for c, at in zip(meters.copies, (7, 200)):
+        _flip(c, at)
+    meters = Meters(*meters.copies, key=TEST_KEY)  # main.py's, at the next boot
+    full, dropped = P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(0))
+    assert (full, dropped) == (None, 0)
+    assert FileStore(jpath).size() == size  # nothing cut: the records are all the lab has left
+    from tapis.firmware.boot import build
+    log = P.open_events(FileStore(str(tmp_path / "events.bin")), TEST_KEY, TEST_DEVICE)
+    j = Journal(FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
+    j.meters = meters
+    rig = Rig(3, "ecarte")
+    ctrl = build(rig.route(), j, "ecarte", events=log)
+    assert ctrl.locked == ["ram-error"]
+    again = EventLog(FileStore(str(tmp_path / "events.bin")), TEST_KEY, TEST_DEVICE)
+    last = again.since(0)[-1]
+    assert (last["c"], last["d"], last["l"]) == ("ram-error", "both copies of the meters are bad", 1)
+    assert again.locked() == ["ram-error"]

@@ -97,9 +97,34 @@ def test_a_failed_seeded_check_locks_the_micropython_board_across_a_power_cycle_
         sup.verify(bytes(range(16)))
         steps(vb, 3000)
         assert locked(vb) == ["locked: check-failed"] * 2, (locked(vb), sup.checked)
-        # the supervisor unplugged first: its link would send the VERIFY again to the board
-        # rebooted (a second check, failed too: the lock would read "check-failed, check-failed")
+        # the supervisor unplugged first (left on, it sends its VERIFY again to the rebooted
+        # board, answered without a second entry: the test below)
         vb.devices.remove(sup)
         entries = locked_until_the_supervisor_clears(vb, "check-failed")
     failed = [e for e in entries if e["c"] == "check-failed"][0]
     assert failed["l"] and failed["cleared"] == "EMU-SUPERVISOR" and entries[-1]["c"] == "clear"
+
+
+def test_a_supervisor_left_on_the_bus_through_a_power_cycle_gets_one_entry_for_one_seeded_check():
+    """Certification.md note 3: the supervisor's device, left on the bus while the board is
+    power-cycled, sends its VERIFY again (the board's journal does not show it took it); the
+    board answers it again, as it did, but one request is one entry in its log and one lock."""
+    with VirtualBoardTable(5, "ecarte", unix_heap=400 * 1024) as vb:
+        vb.run_deals(1)
+        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+        vb.devices.append(sup)
+        steps(vb, 1500)
+        sup.verify(bytes(range(16)))
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: check-failed"] * 2
+        first = sup.checked
+        sup.checked = None
+        vb.power_cycle()
+        steps(vb, 4000)
+        assert sup.checked == first  # answered again, the same
+        assert locked(vb) == ["locked: check-failed"] * 2
+        sup.verify(bytes(range(1, 17)))  # a fresh seed: a new request, its own entry
+        steps(vb, 3000)
+        entries = EventLog(MemoryStore((Path(vb.board.flash.name) / "events.bin").read_bytes()), TEST_KEY).since(0)
+    failed = [e["d"] for e in entries if e["c"] == "check-failed"]
+    assert len(failed) == 2 and "seed 000102" in failed[0] and "seed 010203" in failed[1], failed

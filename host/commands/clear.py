@@ -15,7 +15,7 @@ def register(sub):
     p.add_argument("--ram", action="store_true",
                    help="a RAM clear: the meters, the journal (every game) and the event log, together")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--json", action="store_true", help="the answer as one tapis.events/1 document")
+    p.add_argument("--json", action="store_true", help="the answer as one tapis.events/2 document")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait for the answer (default 10)")
     OL.add_option(p)
     p.set_defaults(func=run, parser=p)

@@ -1,7 +1,7 @@
 # tapis events: a table's event log (firmware/events.py: power-ups, tilts, refused frames,
 # supervisor actions, clears), from a file (beside a journal, host/events_read.py: its chain
 # checked under the device's key) or from a running table over its link (the supervisor's
-# credential: the operator's USB), as text or as one tapis.events/1 document (--json).
+# credential: the operator's USB), as text or as one tapis.events/2 document (--json).
 import json
 import sys
 
@@ -24,7 +24,10 @@ def register(sub):
     src.add_argument("--journal", metavar="PATH", help="a journal file (its event log beside it) or an event log file")
     src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--class", dest="cls", type=_class, metavar="C", help="only the entries of class C")
-    p.add_argument("--json", action="store_true", help="one tapis.events/1 document (docs/schemas/tapis.events-1.json)")
+    p.add_argument("--json", action="store_true", help="one tapis.events/2 document (docs/schemas/tapis.events-2.json)")
+    p.add_argument("--set-clock", action="store_true",
+                   help="with --port: set the board's clock to this host's time first (logged: it dates the "
+                        "entries of the board's boot, as a Pico has no battery clock)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
     OL.add_option(p)
     p.add_argument("--key-file", metavar="PATH",
@@ -37,8 +40,14 @@ def run(args):
     try:
         if args.port:
             from tapis.host.ports import open_port
-            doc = R.document(args.port, R.fetch(open_port(args.port), args.timeout, key=args.table_key), cls=args.cls)
+            import time
+            got = R.fetch(open_port(args.port), args.timeout, key=args.table_key,
+                          clock=int(time.time()) if args.set_clock else None)
+            doc = R.document(args.port, got, cls=args.cls)
         else:
+            if args.set_clock:
+                sys.stderr.write("tapis events: --set-clock needs --port (a running board)\n")
+                return 2
             path = R.log_path(args.journal or "journal.bin")
             head, entries = R.from_file(path, args.key_file)
             if head["torn"]:
