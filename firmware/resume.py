@@ -22,7 +22,7 @@ _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 
 
-def starts(store, chain=None):
+def starts(store, chain=None, leap=True):
     """(offsets of the games' first records, offset of a torn last record or None, offset
     of the last game's last deal's end or None, the last seal's trust for reader.records
     or None), by walking the records' framing only (magic and length check), read 2 KB at a
@@ -41,6 +41,13 @@ def starts(store, chain=None):
     at, n, i, c = 0, 0, 0, 0
     seg, hashed = None, 0  # the open segment's hash (a keyed journal's), and the offset it has the bytes to
     try:
+        if p is not None and leap:
+            from .leap import leap as over  # the seals found by search (boot-only: boot.unload frees it)
+            got = over(store, chain, buf, end)
+            if got is not None:  # walked from the last seal on (c, the records' count, unknown: load says)
+                found, deal, i, tag = got
+                at = hashed = i
+                seg, trust, c = sha256(tag), (i, tag, -1), -1
         while i < end:
             k = i - at
             if k + 13 > n:  # read on, from the record if it starts in buf
@@ -111,8 +118,19 @@ def load(journal, everything=True, keep_log=True):
     """Read and check the journal, one record at a time; keep the last game (to resume)
     and where each game starts (JournalError if corrupt). Returns every game kept, or
     with everything=False (the board) only the last one: the others stay in flash, their
-    framing walked. keep_log=False: the last game as its last deal left it (its state then,
-    the inputs since), its records before checked but not parsed."""
+    framing walked (a keyed journal's leapt over from seal to seal: leap.py). keep_log=False:
+    the last game as its last deal left it (its state then, the inputs since), its records
+    before checked but not parsed."""
+    try:
+        return _load(journal, everything, keep_log, True)
+    except JournalError:
+        if everything or journal.pads is None:
+            raise
+        # refused: the walk of every record from the head says where (its record numbers)
+        return _load(journal, everything, keep_log, False)
+
+
+def _load(journal, everything, keep_log, leap):
     store = journal.store
     journal.starts, journal.frames, journal.torn = [], {}, 0
     recs = []
@@ -120,7 +138,7 @@ def load(journal, everything=True, keep_log=True):
     deal = trust = None
     p = journal.pads
     if not everything:
-        found, torn, deal, trust = starts(store, journal if p is not None else None)
+        found, torn, deal, trust = starts(store, journal if p is not None else None, leap)
         if keep_log:
             deal = None
         if found:
