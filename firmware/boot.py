@@ -16,7 +16,7 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "replay", "resume", "leap", "played", "reader", "snapshot", "selftest", "clears", "powerup",
+    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "clears", "powerup",
                   "events", "eventwalk")
 
 

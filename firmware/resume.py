@@ -22,7 +22,7 @@ _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 
 
-def starts(store, chain=None, leap=True):
+def starts(store, chain=None):
     """(offsets of the games' first records, offset of a torn last record or None, offset
     of the last game's last deal's end or None, the last seal's trust for reader.records
     or None), by walking the records' framing only (magic and length check), read 2 KB at a
@@ -41,13 +41,6 @@ def starts(store, chain=None, leap=True):
     at, n, i, c = 0, 0, 0, 0
     seg, hashed = None, 0  # the open segment's hash (a keyed journal's), and the offset it has the bytes to
     try:
-        if p is not None and leap:
-            from .leap import leap as over  # the seals found by search (boot-only: boot.unload frees it)
-            got = over(store, chain, buf, end)
-            if got is not None:  # walked from the last seal on (c, the records' count, unknown: load says)
-                found, deal, i, tag = got
-                at = hashed = i
-                seg, trust, c = sha256(tag), (i, tag, -1), -1
         while i < end:
             k = i - at
             if k + 13 > n:  # read on, from the record if it starts in buf
@@ -73,17 +66,17 @@ def starts(store, chain=None, leap=True):
                 return found, i, deal, trust
             h = buf[k + 11]  # the kind, in {"k": "b" ...
             if h == 0x69 and i:  # an input, most of the records: nothing to note (the loop's fast path,
-                i += m           # and the inputs after it in buf: 4,376 of piquet's 4,517 records)
-                c += 1
-                lim = at + n - 13
-                while i <= lim:
-                    k = i - at
+                k += m           # and the inputs after it in buf: 4,376 of piquet's 4,517 records;
+                c += 1           # counted in buf, where each ends: m)
+                lim, top = n - 13, end - at
+                while k <= lim:
                     a, b = buf[k + 1], buf[k + 2]
-                    m = (a << 8 | b) + 12
-                    if buf[k + 11] != 0x69 or buf[k] != _CHAIN or buf[k + 3] != a ^ b ^ _CHK or i + m > end:
+                    m = k + (a << 8 | b) + 12
+                    if buf[k + 11] != 0x69 or buf[k] != _CHAIN or buf[k + 3] != a ^ b ^ _CHK or m > top:
                         break
-                    i += m
+                    k = m
                     c += 1
+                i = at + k
                 continue
             if not i and p is not None:
                 h = 0x68  # a chain's first record: its head, whatever it says
@@ -118,19 +111,8 @@ def load(journal, everything=True, keep_log=True):
     """Read and check the journal, one record at a time; keep the last game (to resume)
     and where each game starts (JournalError if corrupt). Returns every game kept, or
     with everything=False (the board) only the last one: the others stay in flash, their
-    framing walked (a keyed journal's leapt over from seal to seal: leap.py). keep_log=False:
-    the last game as its last deal left it (its state then, the inputs since), its records
-    before checked but not parsed."""
-    try:
-        return _load(journal, everything, keep_log, True)
-    except JournalError:
-        if everything or journal.pads is None:
-            raise
-        # refused: the walk of every record from the head says where (its record numbers)
-        return _load(journal, everything, keep_log, False)
-
-
-def _load(journal, everything, keep_log, leap):
+    framing walked. keep_log=False: the last game as its last deal left it (its state then,
+    the inputs since), its records before checked but not parsed."""
     store = journal.store
     journal.starts, journal.frames, journal.torn = [], {}, 0
     recs = []
@@ -138,7 +120,7 @@ def _load(journal, everything, keep_log, leap):
     deal = trust = None
     p = journal.pads
     if not everything:
-        found, torn, deal, trust = starts(store, journal if p is not None else None, leap)
+        found, torn, deal, trust = starts(store, journal if p is not None else None)
         if keep_log:
             deal = None
         if found:

@@ -87,7 +87,7 @@ print('PHASES', ok, msg[:40], __import__('json').dumps(_out))
 """
 
 
-def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIPT):
+def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIPT, entries=0):
     """[(phase, emulated ms)] of the boot from a full journal, and measure_resume's own figure."""
     from tapis.firmware.boards import JOURNAL
     from tapis.host.picomeasure import full_journal, meters_at_end, resumed_game
@@ -99,6 +99,8 @@ def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIP
         data, events = full_journal(seed, game, done=done, key=key, device=ident)
         files = {JOURNAL: data}
         files["/journal.meters.a"], files["/journal.meters.b"] = meters_at_end(data, key, ident)
+        if entries:  # an event log of that many entries (a board's after many power-ups)
+            files["/events.bin"] = event_log(key, ident, entries)
         t.put_files(files)
         t.game, t.board_log, t.applied, t.marks = resumed_game(data, key, ident), events, [], [len(events)]
         resume_ms = t.boot()
@@ -113,6 +115,17 @@ def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIP
             log("  %-48s %6d ms" % (name, ms))
         log("  %-48s %6d ms" % ("sum", sum(ms for _n, ms in got)))
         return {"game": game, "resume_ms": resume_ms, "journal_bytes": len(data), "phases": got}
+
+
+def event_log(key, ident, entries):
+    """The bytes of a keyed event log of `entries` power-ups (firmware/events.py)."""
+    from tapis.firmware.events import EventLog
+    from tapis.firmware.memstore import MemoryStore
+
+    log = EventLog(MemoryStore(), key, ident, clock=lambda: 1700000000)
+    for k in range(entries):
+        log.log("power-up", "PWRON_RESET")
+    return bytes(log.store.data)
 
 
 def image_from_env():
@@ -130,6 +143,7 @@ def image_from_env():
 if __name__ == "__main__":
     a = sys.argv[1:]
     if a and a[0].endswith(".py"):  # a script of one's own, on the board with the full journal
-        phases(7, a[1] if len(a) > 1 else "piquet", image=image_from_env(), script=open(a[0]).read())
+        phases(7, a[1] if len(a) > 1 else "piquet", image=image_from_env(), script=open(a[0]).read(),
+               entries=int(a[2]) if len(a) > 2 else 0)
         sys.exit(0)
     phases(int(a[1]) if len(a) > 1 else 7, a[0] if a else "piquet", image=image_from_env())
