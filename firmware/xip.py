@@ -38,15 +38,13 @@ def walk(read32, limit):
     raise ValueError("the flash holds no image with its end recorded (pico-sdk's binary info)")
 
 
-def _mem32(address):
-    import machine  # (only on a board: the host reads a UF2)
-
-    return machine.mem32[address] & 0xFFFFFFFF
-
-
 def end(limit=BASE + 2 * 1024 * 1024):
-    """The end address of the image this board runs."""
-    return walk(_mem32, limit)
+    """The end address of the image this board runs (its words read through one view of the
+    flash: 6 ms on the Pico, against 110 ms through machine.mem32, a word an import)."""
+    from struct import unpack_from
+
+    flash = view(BASE, limit - BASE)
+    return walk(lambda address: unpack_from("<I", flash, address - BASE)[0], limit)
 
 
 def view(at, n):
