@@ -11,16 +11,11 @@ from pathlib import Path
 
 from tapis.firmware.hello import TEST_KEY
 from tapis.host import schemas as S
-from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.vtable import VirtualBoardTable
 from test_cli_conventions import tapis
+from test_tilts_vboard import steps, supervisor_on
 
 WALL = 1800000000  # 2027-01-15T08:00:00Z
-
-
-def steps(vb, ms):
-    for _ in range(ms):
-        vb.step()
 
 
 def test_each_entry_has_the_boards_clock_and_a_time_set_by_the_supervisor_dates_its_boot(tmp_path):
@@ -28,9 +23,7 @@ def test_each_entry_has_the_boards_clock_and_a_time_set_by_the_supervisor_dates_
         vb.run_deals(1)
         vb.power_cycle()
         steps(vb, 500)
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
+        sup = supervisor_on(vb)
         sup.set_time(WALL)
         steps(vb, 1000)
         vb.open_door()  # an entry after the TIME, in the same boot

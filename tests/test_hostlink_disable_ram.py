@@ -47,16 +47,13 @@ def test_a_ram_clear_without_a_disable_leaves_the_table_unlocked():
 
 
 def test_a_ram_clear_keeps_the_disable_on_the_micropython_board():
-    from tapis.simulator.supervisor import EmuSupervisor
     from tapis.simulator.vtable import VirtualBoardTable
     from tapis.firmware.hello import TEST_KEY
     from tapis.firmware.memstore import MemoryStore
-    from test_tilts_vboard import locked, steps
+    from test_tilts_vboard import locked, steps, supervisor_on
     with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
         vb.run_deals(1)
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
+        sup = supervisor_on(vb)
         sup.command(CLEAR, 2)  # disable
         steps(vb, 2000)
         assert locked(vb) == ["disabled"] * 2

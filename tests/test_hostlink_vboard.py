@@ -8,9 +8,8 @@ import json
 from tapis.firmware import hostops as H
 from tapis.firmware import wire as W
 from tapis.firmware.clears import CLEAR
-from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.vtable import VirtualBoardTable
-from test_tilts_vboard import locked, steps
+from test_tilts_vboard import locked, steps, supervisor_on
 
 
 def ask(vb, sup, ftype, payload, ms=3000):
@@ -26,9 +25,7 @@ def ask(vb, sup, ftype, payload, ms=3000):
 def test_deals_disable_and_enable_on_the_micropython_board():
     with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
         vb.run_deals(2)
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
+        sup = supervisor_on(vb)
         done = vb.game.finished_deals()
         # DEALS since 0: the game, its JSON made a chunk at a time (played.chunks: the whole
         # game held parsed ran this port's 400 KB out before)

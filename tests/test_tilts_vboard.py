@@ -33,9 +33,7 @@ def locked_until_the_supervisor_clears(vb, cls, ram=False):
     vb.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))
     steps(vb, 1000)
     assert locked(vb) == mode
-    sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-    vb.devices.append(sup)
-    steps(vb, 1500)
+    sup = supervisor_on(vb)
     sup.command(CLEAR, 1 if ram else 0)
     steps(vb, 1500)
     assert locked(vb) == [None, None]
@@ -85,18 +83,32 @@ def test_both_meter_copies_damaged_is_a_ram_error_that_locks_the_micropython_boa
     assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
 
 
+def supervisor_on(vb, ms=1500):
+    """The supervisor's device plugged into the bus, given `ms` to pair: the device."""
+    sup = EmuSupervisor(vb.lines[1].end("supervisor"))
+    vb.devices.append(sup)
+    steps(vb, ms)
+    return sup
+
+
+def a_seeded_check_failed(vb):
+    """After a deal, the supervisor's device on the bus asks a seeded check, which fails (the
+    board's flash holds no signed manifest): both displays say the check-failed lock. The
+    supervisor's device."""
+    vb.run_deals(1)
+    sup = supervisor_on(vb)
+    sup.verify(bytes(range(16)))
+    steps(vb, 3000)
+    assert locked(vb) == ["locked: check-failed"] * 2, (locked(vb), sup.checked)
+    return sup
+
+
 def test_a_failed_seeded_check_locks_the_micropython_board_across_a_power_cycle_until_the_supervisor_clears_it():
     """Certification.md note 3: the supervisor's seeded software check failing on the board
     (its flash holds no signed manifest, as a board tampered with would) is a locking
     check-failed tilt, surviving a power cycle, cleared only by the supervisor's credential."""
     with VirtualBoardTable(5, "ecarte", unix_heap=400 * 1024) as vb:
-        vb.run_deals(1)
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
-        sup.verify(bytes(range(16)))
-        steps(vb, 3000)
-        assert locked(vb) == ["locked: check-failed"] * 2, (locked(vb), sup.checked)
+        sup = a_seeded_check_failed(vb)
         # the supervisor unplugged first (left on, it sends its VERIFY again to the rebooted
         # board, answered without a second entry: the test below)
         vb.devices.remove(sup)
@@ -110,13 +122,7 @@ def test_a_supervisor_left_on_the_bus_through_a_power_cycle_gets_one_entry_for_o
     power-cycled, sends its VERIFY again (the board's journal does not show it took it); the
     board answers it again, as it did, but one request is one entry in its log and one lock."""
     with VirtualBoardTable(5, "ecarte", unix_heap=400 * 1024) as vb:
-        vb.run_deals(1)
-        sup = EmuSupervisor(vb.lines[1].end("supervisor"))
-        vb.devices.append(sup)
-        steps(vb, 1500)
-        sup.verify(bytes(range(16)))
-        steps(vb, 3000)
-        assert locked(vb) == ["locked: check-failed"] * 2
+        sup = a_seeded_check_failed(vb)
         first = sup.checked
         sup.checked = None
         vb.power_cycle()
