@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from tapis.firmware import wire as W
 from tapis.firmware.clears import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
 from tapis.simulator.supervisor import EmuSupervisor
@@ -51,7 +52,6 @@ def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_even
     `journal-failure` entry in the event log in the chip's flash, beside the refusal said on
     the USB console, and the table does not play."""
     from tapis.host import picoflash
-    from tapis.host.events_read import from_file
     from tapis.host.picotable import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
         t.run_deals(1)
@@ -66,14 +66,61 @@ def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_even
             t.pico.step(1)
             said += t.pico.usb.read()
         assert b"journal refused" in said, said[-400:]
-        repl = picoflash.stopped(t.pico)
-        out, err = repl.exec_raw("import binascii\nprint(binascii.hexlify(open('events.bin', 'rb').read()).decode())")
-        assert not err, err
+        head, entries = events_on_the_chip(t, key, tmp_path)
+    failures = [e for e in entries if e["c"] == "journal-failure"]  # (the log's own keys: class c, detail d)
+    assert failures and "journal refused" in failures[-1]["d"], entries
+    assert "journal-failure" in head["locked"]
+
+
+def events_on_the_chip(t, key, tmp_path):
+    """The board's event log read off the chip's flash through its raw REPL (the table is not
+    running after it), its chain checked under the device key `key`: (head, entries)."""
+    from tapis.host import picoflash
+    from tapis.host.events_read import from_file
+    repl = picoflash.stopped(t.pico)
+    out, err = repl.exec_raw("import binascii\nprint(binascii.hexlify(open('events.bin', 'rb').read()).decode())")
+    assert not err, err
     log = tmp_path / "events.bin"
     log.write_bytes(bytes.fromhex(out.strip() if isinstance(out, str) else out.decode().strip()))
     keyfile = tmp_path / "device.key"
     keyfile.write_text(key.hex() + "\n")
-    head, entries = from_file(str(log), str(keyfile))  # its chain checked under the device key
-    failures = [e for e in entries if e["c"] == "journal-failure"]  # (the log's own keys: class c, detail d)
-    assert failures and "journal refused" in failures[-1]["d"], entries
-    assert "journal-failure" in head["locked"]
+    return from_file(str(log), str(keyfile))
+
+
+def test_both_meter_copies_damaged_in_the_picos_flash_is_a_ram_error_that_locks_until_the_ram_clear(tmp_path):
+    """Certification.md note 3, on the emulated Pico: both copies of the meters damaged in the
+    chip's flash (/journal.meters.a and .b, main.py) is a RAM-error tilt at boot, a locking
+    `ram-error` entry in the event log in the chip's flash; play stops, the lock survives a
+    power cycle, a console's clear is no credential, the supervisor's RAM clear is."""
+    from tapis.host import picoflash
+    from tapis.host.picotable import PicoTable
+    with PicoTable(6, "ecarte", image=IMAGE) as t:
+        t.run_deals(1)
+        key, _ident = t.identity()  # (the table stopped at its REPL)
+        repl = picoflash.stopped(t.pico)
+        _out, err = repl.exec_raw(
+            "def flip(p, at):\n f = open(p, 'r+b')\n n = at % f.seek(0, 2)\n f.seek(n)\n b = f.read(1)\n"
+            " f.seek(n)\n f.write(bytes((b[0] ^ 0x10,)))\n f.close()\n"
+            "flip('/journal.meters.a', 40)\nflip('/journal.meters.b', 41)")
+        assert not err, err
+        t.boot()  # main.py on the damaged meters
+        steps(t, 1500)
+        mode = ["locked: ram-error"] * 2
+        assert modes(t) == mode, t.lines_seen[-8:]
+        n = len(t.board_log)
+        steps(t, 2000)
+        assert len(t.board_log) == n  # play stopped
+        t.power_cycle()
+        steps(t, 1500)
+        assert modes(t) == mode and len(t.board_log) == n
+        t.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))  # no credential
+        steps(t, 1000)
+        assert modes(t) == mode
+        sup = EmuSupervisor(t.lines[1].end("supervisor"))
+        t.devices.append(sup)
+        steps(t, 1500)
+        sup.command(CLEAR, 1)  # the RAM clear: meters, journal and event log together
+        steps(t, 1500)
+        assert modes(t) == [None, None]
+        _head, entries = events_on_the_chip(t, key, tmp_path)
+    assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
