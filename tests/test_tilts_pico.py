@@ -113,6 +113,12 @@ def test_both_meter_copies_damaged_in_the_picos_flash_is_a_ram_error_that_locks_
         t.power_cycle()
         steps(t, 1500)
         assert modes(t) == mode and len(t.board_log) == n
+        head, entries = events_on_the_chip(t, key, tmp_path)  # (the table stopped at its REPL)
+        tilts = [e for e in entries if e["c"] == "ram-error"]
+        assert tilts and tilts[-1]["l"] and "ram-error" in head["locked"], entries
+        t.boot()
+        steps(t, 1500)
+        assert modes(t) == mode
         t.consoles[0].link.send(W.PANEL, W.BUTTON, bytes((CLEAR, 0)))  # no credential
         steps(t, 1000)
         assert modes(t) == mode
