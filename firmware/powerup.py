@@ -84,7 +84,7 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
         load(j, False, False)  # (where the games start is all it needs)
     except JournalError:
         return None, 0  # boot.build refuses it, on the displays
-    dropped = len(j.starts) - 1
+    dropped = max(len(j.starts) - 1, 0)
     if dropped > 0:
         if meters is not None:
             j.meters = meters
@@ -95,9 +95,10 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
                 return None, 0
         j.keep = 0
         j.compact()
-    if free() < MIN_FREE:
-        return "the filesystem is full (%d bytes free) even with the journal compacted" % free(), max(dropped, 0)
-    return None, max(dropped, 0)
+    left = free()
+    if left < MIN_FREE:
+        return "the filesystem is full (%d bytes free) even with the journal compacted" % left, dropped
+    return None, dropped
 
 
 def compacted(events, dropped):
