@@ -133,8 +133,7 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
     t, path, key = board
     t.run_deals(2)  # (deals over while no host listened: the pit fetches them by number)
     engine = db.connect(str(tmp_path / "pit.db"))
-    link, = board_links([path], [key])
-    link.timeout = 120.0  # (5 s: a real board answers in milliseconds)
+    link, = board_links([path], [key], 120.0)  # (tapis pit --timeout; 5 s: a real board answers in milliseconds)
     ingest = Ingest(db.sessions(engine), [link]).start()
 
     def deals():

@@ -195,6 +195,7 @@ def test_the_models_are_the_migrations_head(tmp_path):
     (["--floor", "2", "--db", "/no/such/dir/pit.db"], ["--db", "no directory"]),
     (["--floor", "2", "--db", "postgresql+psycopg://nobody@/pit?host=/no/such/socket"], ["--db", "cannot open"]),
     (["--floor", "2", "--tilt-rate", "2"], ["--tilt-rate"]),
+    (["--floor", "2", "--timeout", "0"], ["--timeout"]),
     (["--floor", "2", "--db", "README.md"], ["--db", "cannot open", "not a database"]),
     (["--floor", "2", "--host", "no.such.host.invalid"], ["cannot listen"]),
     (["--floor", "2", "--variant", "commission-5"], ["--variant", "--game"]),

@@ -20,6 +20,9 @@ def register(sub):
     p.add_argument("--table-key", action="append", metavar="DEVICE|FILE", default=[],
                    help="--table's device key: a device name in the key store or a key file, in the order of "
                    "the --table options (the last one for the rest; default: the test key)")
+    p.add_argument("--timeout", type=A.seconds, default=5.0,
+                   help="--table: seconds a board has to answer before its link is begun afresh "
+                   "(default 5; more for an emulated Pico on a loaded machine)")
     p.add_argument("--game", choices=sorted(GAMES), help="--floor: every table plays this game "
                    "(default: écarté, club écarté, piquet and club écarté with a commission, in turn)")
     p.add_argument("--variant", help="--floor with --game: the game's variant by name")
@@ -77,7 +80,7 @@ def run(args):
     from tapis.host.flash_errors import FlashError
     from tapis.host.pit.service import board_links
     try:
-        links += board_links(args.table, args.table_key)
+        links += board_links(args.table, args.table_key, args.timeout)
     except FlashError as e:
         sock.close()
         args.parser.error(str(e))

@@ -26,11 +26,11 @@ def floor_links(n, credential, games=GAME_ORDER, seed=1, pace=1.0, tilt_rate=0.0
     return floor, [FloorLink(floor, i, floor.request("key", i)[1]) for i in range(n)]
 
 
-def board_links(urls, keys=()):
+def board_links(urls, keys=(), timeout=5.0):
     """The pit's links to boards (boardlink.BoardLink) on pyserial URLs, each keyed with its
     device key: keys[i] is a key file or a device name in the host's key store (flash_keys),
     the last one for the tables after it; none: the test key (a `tapis table --host-port`
-    without --journal). FlashError when a key is not there."""
+    without --journal); each waits `timeout` s for an answer. FlashError when a key is not there."""
     from tapis.firmware.hello import TEST_KEY
     from tapis.host.operator_link import key_of
     from tapis.host.pit.boardlink import BoardLink
@@ -39,7 +39,7 @@ def board_links(urls, keys=()):
     for i, url in enumerate(urls):
         k = keys[min(i, len(keys) - 1)] if keys else None
         name = k if k is not None and not os.path.exists(k) else url  # a device's name, else the URL
-        out.append(BoardLink(url, key_of(k) if k is not None else TEST_KEY, name))
+        out.append(BoardLink(url, key_of(k) if k is not None else TEST_KEY, name, timeout=timeout))
     return out
 
 
