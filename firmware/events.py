@@ -172,9 +172,7 @@ class EventLog:
         """Append an entry (at once: events are seldom, and a tilt must outlive a power
         cut); its sequence number."""
         self.seq += 1
-        rec = {"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail}
-        if self.clock is _clock:  # a board's (a simulated table's clock is its own ms already)
-            rec["b"] = [self.boot, _ms()]
+        rec = self.stamp({"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail})
         for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
             if v is not None:
                 rec[k] = v
@@ -185,6 +183,12 @@ class EventLog:
         if self.count >= KEEP + _SLACK:
             self.compact()
         return self.seq
+
+    def stamp(self, rec):
+        """rec with the board's own clock, "b", on a board's clock (a simulated table's is its own ms already)."""
+        if self.clock is _clock:
+            rec["b"] = [self.boot, _ms()]
+        return rec
 
     def park(self):
         """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""

@@ -51,9 +51,10 @@ def restart(log, cls, detail, who, locks=()):
     a RAM clear keeps: clears.py), written with it so that no power cut comes between."""
     log.seq = log.count = 0
     log.open = []
-    recs = [{"k": "e", "n": 1, "t": log.clock(), "c": cls, "d": detail, "w": who}]
+    log.boot = 1  # (this boot's entries go on in the new log: its first seq)
+    recs = [log.stamp({"k": "e", "n": 1, "t": log.clock(), "c": cls, "d": detail, "w": who})]
     for c, d, w in locks:
-        recs.append({"k": "e", "n": len(recs) + 1, "t": log.clock(), "c": c, "d": d, "w": w, "l": 1})
+        recs.append(log.stamp({"k": "e", "n": len(recs) + 1, "t": log.clock(), "c": c, "d": d, "w": w, "l": 1}))
     out = log.rehead(b"", [])
     for rec in recs:
         out += log.frame(rec)

@@ -72,3 +72,4 @@ def test_a_ram_clear_keeps_the_disable_on_the_micropython_board():
     kinds = [e["c"] for e in entries]
     assert kinds[:2] == [E.RAM_CLEAR, H.DISABLED], kinds
     assert json.dumps(entries).count("play enabled by the host") == 1
+    assert [e["b"][0] for e in entries] == [1] * len(entries)  # the board's clock: the new log's boot 1
