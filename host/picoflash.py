@@ -29,10 +29,10 @@ def product(pico):
     return is_product(pico.image.read_bytes())
 
 
-def flash_key(pico, game, options, key, host_link=None):
+def flash_key(pico, game, options, key, host_link=None, check_minutes=None):
     """What names a flash file in the cache: the chip's image, the device key, the files."""
     from tapis.host.flash_image import build_image, configuration
-    config = configuration(game, None, _kwargs(options), host_link=host_link)
+    config = configuration(game, None, _kwargs(options), check_minutes, host_link=host_link)
     image = {"config.json": config} if product(pico) else build_image(config=config)
     h = hashlib.sha256(pico.image.read_bytes())
     h.update(key)  # the device key it is flashed with (the bus devices are paired with it)
@@ -41,11 +41,11 @@ def flash_key(pico, game, options, key, host_link=None):
     return h.hexdigest()[:24]
 
 
-def deploy(pico, game, options, key, say, host_link=None):
+def deploy(pico, game, options, key, say, host_link=None, check_minutes=None):
     """`tapis flash --verify` over a pty to the USB CDC with this game's configuration
-    (host_link "usb": --host-link usb), then report.on. A flash file already made for the same firmware and configuration
+    (host_link "usb": --host-link usb; check_minutes: --check-minutes), then report.on. A flash file already made for the same firmware and configuration
     is taken from the cache instead (the same bytes tapis flash would write)."""
-    cached = cache_dir() / ("pico-flash-%s.bin" % flash_key(pico, game, options, key, host_link))
+    cached = cache_dir() / ("pico-flash-%s.bin" % flash_key(pico, game, options, key, host_link, check_minutes))
     if cached.exists():  # (the runner has not started: it will load this flash)
         shutil.copyfile(cached, pico.flash_path)
         say("tapis: the flashed board from the cache (%s)" % cached.name)
@@ -63,6 +63,8 @@ def deploy(pico, game, options, key, say, host_link=None):
                 argv += ["--image", str(pico.image)]
             if host_link:
                 argv += ["--host-link", host_link]
+            if check_minutes is not None:
+                argv += ["--check-minutes", str(check_minutes)]
             for k, v in sorted(_kwargs(options).items()):
                 argv += ["--option", "%s=%s" % (k, json.dumps(list(v) if isinstance(v, tuple) else v))]
             say("tapis: flashing the emulated Pico (tapis flash --verify)...")

@@ -59,9 +59,10 @@ class PicoBridge:
 
 class PicoTable(EmulatedTable):
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None, on_table=None,
-                 image=None, flash_path=None, log=None, host_link=None, **kw):
+                 image=None, flash_path=None, log=None, host_link=None, check_minutes=None, **kw):
         self.image, self.flash_path, self.say = image, flash_path, log or (lambda line: None)
         self.host_link = host_link  # "usb": flashed with the operator's link on the USB
+        self.check_minutes = check_minutes  # the periodic software check's (tapis flash --check-minutes)
         self.usb = None  # then a Port (host/hostport.py Pty) the USB is bridged to, once given
         self.options = options
         self.board_log = []  # the board's events, across power cycles
@@ -86,7 +87,8 @@ class PicoTable(EmulatedTable):
     def flash(self):
         """`tapis flash --verify` with this game's configuration, or the cached flash
         (host/picoflash.py)."""
-        picoflash.deploy(self.pico, self.name, self.options, self.key, self.say, self.host_link)
+        picoflash.deploy(self.pico, self.name, self.options, self.key, self.say, self.host_link,
+                         self.check_minutes)
 
     def boot(self, ms=BOOT_MS):
         """Power cycle the board and step until its game reports; the emulated ms it took."""

@@ -130,3 +130,51 @@ def test_both_meter_copies_damaged_in_the_picos_flash_is_a_ram_error_that_locks_
         assert modes(t) == [None, None]
         _head, entries = events_on_the_chip(t, key, tmp_path)
     assert entries[0]["c"] == "ram-clear" and "ram-error" in entries[0]["d"]["tilts"], entries[0]
+
+
+@pytest.mark.slow  # a minute of the chip's time at least (the shortest check interval): minutes here
+def test_a_byte_changed_in_the_picos_flash_while_it_runs_is_a_check_failed_tilt_until_the_supervisor_clears_it(tmp_path):
+    """Certification.md note 3, on the emulated Pico: a byte of firmware.img changed in the
+    chip's flash while the table runs (EmulatedPico.poke_flash: a byte of its index, read at
+    mount and never again, so the code keeps running) is found by the periodic software
+    check (--check-minutes 1): a locking `check-failed` entry naming the file; play stops;
+    with the byte put back the lock survives a power cycle, and only the supervisor clears it."""
+    import re
+
+    from tapis.host.picotable import PicoTable
+    with PicoTable(5, "ecarte", image=IMAGE, check_minutes=1) as t:
+        t.run_deals(1)
+        flash = t.pico.flash_bytes()
+        spots = [flash.index(b"\n", m.start()) + 3 for m in re.finditer(b"TAPIS-IMAGE 1 ", flash)]
+        assert spots  # (littlefs may hold an older copy of a block too: each is changed)
+        for at in spots:
+            t.pico.poke_flash(at, bytes((flash[at] ^ 0x20,)))
+        mode = ["locked: check-failed"] * 2
+        for _ in range(120):  # the check is due a minute after boot, then waits for a deal's end
+            steps(t, 1000)
+            if modes(t) == mode:
+                break
+        assert modes(t) == mode, (t.pico.now_ms, t.lines_seen[-8:])
+        n = len(t.board_log)
+        steps(t, 2000)
+        assert len(t.board_log) == n  # play stopped
+        for at in spots:
+            t.pico.poke_flash(at, flash[at:at + 1])
+        t.power_cycle()
+        steps(t, 1500)
+        assert modes(t) == mode and len(t.board_log) == n
+        key, _ident = t.identity()  # (the table stopped at its REPL)
+        head, entries = events_on_the_chip(t, key, tmp_path)
+        failed = [e for e in entries if e["c"] == "check-failed"]
+        assert failed and failed[-1]["l"] and "firmware.img was modified" in failed[-1]["d"], entries
+        assert "check-failed" in head["locked"]
+        t.boot()
+        steps(t, 1500)
+        assert modes(t) == mode
+        sup = EmuSupervisor(t.lines[1].end("supervisor"))
+        t.devices.append(sup)
+        steps(t, 1500)
+        sup.command(CLEAR, 0)
+        steps(t, 1500)
+        assert modes(t) == [None, None]
+        t.run_deals(1)  # play goes on

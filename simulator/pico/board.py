@@ -125,6 +125,17 @@ class EmulatedPico(Runner):
         cycle starts a new chip: drive it again."""
         self.send_request(b"G" + bytes((pin, 1 if value else 0)))
 
+    def poke_flash(self, offset, data):
+        """Write `data` into the flash chip at `offset` while the chip runs (a flash editor's
+        change, as --poke makes before it starts; nothing the chip's own flash writes see)."""
+        self.lockstep(b"P" + struct.pack(">II", offset, len(data)) + bytes(data))
+
+    def flash_bytes(self):
+        """The whole flash chip's bytes as they are now (saved to the flash file first)."""
+        self.save_flash()
+        with open(self.flash_path, "rb") as f:
+            return f.read()
+
     def save_flash(self):
         self.lockstep(b"W")
 

@@ -23,6 +23,9 @@
 //                                                        there is output or every 50 ms, paced
 //                                                        to at most real time
 //                 "L"                                    back to lockstep; reply "R", then "A"
+//                 "P" offset:u32 n:u32 bytes...          these bytes written into the flash while it
+//                                                        runs (a flash editor's change, or a fault's);
+//                                                        reply "A"
 //                 "W"  save the flash file; reply "A"    "T"  reply "J" with counters
 //                 "Q"  save the flash file, reply "A", exit
 //   pico -> host  "J" n:u32 json                         at start (ready) and for "T"
@@ -105,10 +108,18 @@ function fill(block) {
 function parse() {
   if (!inbuf.length) return null;
   const op = String.fromCharCode(inbuf[0]);
-  const head = op === "S" ? 17 : op === "I" ? 13 : op === "G" ? 3 : 1;
+  const head = op === "S" ? 17 : op === "I" ? 13 : op === "P" ? 9 : op === "G" ? 3 : 1;
   if (inbuf.length < head) return null;
   const req = { op };
   if (op === "G") { req.pin = inbuf[1]; req.value = inbuf[2]; inbuf = inbuf.subarray(3); return req; }
+  if (op === "P") {
+    req.offset = inbuf.readUInt32BE(1);
+    const n = inbuf.readUInt32BE(5);
+    if (inbuf.length < 9 + n) return null;
+    req.bytes = Uint8Array.from(inbuf.subarray(9, 9 + n));
+    inbuf = inbuf.subarray(9 + n);
+    return req;
+  }
   if (head > 1) {
     let p = 1;
     if (op === "S") { req.us = inbuf.readUInt32BE(p); p += 4; }
@@ -175,7 +186,11 @@ for (;;) {
     else if (req.op === "G") pico.setInput(req.pin, req.value); // an input pin driven (the door's switch)
     else if (req.op === "F") { free = true; wall0 = performance.now(); emu0 = last = pico.nanos; }
     else if (req.op === "L") { free = false; reply(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
-    else if (req.op === "W") { save(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
+    else if (req.op === "P") {
+      if (req.offset + req.bytes.length > pico.flashImage().length) die(`poke past the flash's end at ${req.offset}\n`);
+      pico.flashImage().set(req.bytes, req.offset);
+      send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)]));
+    } else if (req.op === "W") { save(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
     else if (req.op === "T") json(stats());
     else if (req.op === "Q") {
       save();
