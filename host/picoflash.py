@@ -153,3 +153,19 @@ def put_files(pico, files, chunk=2048):
     want = str(sorted((p, len(d)) for p, d in files.items()))
     if err or got.strip() != want:
         raise PicoError("the files on the Pico are not those written: %r %r" % (got, err))
+
+
+def get_files(pico, paths):
+    """{board path: bytes} of those of `paths` on the board's filesystem (one missing is left
+    out), read through the raw REPL. The table is not running after it: boot() starts it."""
+    repl = stopped(pico)
+    out = {}
+    for path in paths:
+        got, err = repl.exec_raw("import binascii\ntry:\n    print(binascii.hexlify(open(%r, 'rb').read()).decode())\n"
+                                 "except OSError:\n    print('-')" % path)
+        if err:
+            raise PicoError("reading %s on the Pico: %s" % (path, err.strip()))
+        got = got if isinstance(got, str) else got.decode()
+        if got.strip() != "-":
+            out[path] = bytes.fromhex(got.strip())
+    return out

@@ -149,11 +149,11 @@ def journal_game(vb):
     return resume(j, True)[0]
 
 
-def journal_records(vb):
-    """(the deal records of every game the board's journal holds, each game replayed from
-    its journaled inputs on CPython; the deals voided in it: its "v" records, whose inputs
-    the replay leaves out)."""
-    j = Journal(MemoryStore((vb.flash / "journal.bin").read_bytes()), key=TEST_KEY, device="vboard")
+def journal_records(flash, seed, key=TEST_KEY, device="vboard"):
+    """(the deal records of every game the board's journal (in the directory `flash`)
+    holds, each game replayed from its journaled inputs on CPython; the deals voided in it:
+    its "v" records, whose inputs the replay leaves out)."""
+    j = Journal(MemoryStore((flash / "journal.bin").read_bytes()), key=key, device=device)
     out, voided = [], 0
     for u in load(j, True, True):
         voided += len(u["voided"])
@@ -163,26 +163,27 @@ def journal_records(vb):
         if u["state"] is not None:
             game.restore(u["state"])
         rebuild(game, u["inputs"])
-        out += records_of(u["game"], options, vb.seed, game.log)
+        out += records_of(u["game"], options, seed, game.log)
     return out, voided
 
 
-def agrees(vb):
-    """The board's files, read as the lab would: the meters against the sum over the deal
-    records of its journal's game; the event log's chain; no log set aside, no lock."""
-    j = Journal(FileStore(str(vb.flash / "journal.bin")), key=TEST_KEY, device="vboard")
+def agrees(flash, seed, key=TEST_KEY, device="vboard"):
+    """The board's files (in the directory `flash`), read as the lab would: the meters
+    against the sum over the deal records of its journal's game; the event log's chain;
+    no log set aside, no lock."""
+    j = Journal(FileStore(str(flash / "journal.bin")), key=key, device=device)
     load(j, False, False)
-    m = Meters(*beside(str(vb.flash / "journal.bin")), key=TEST_KEY)
+    m = Meters(*beside(str(flash / "journal.bin")), key=key)
     got = as_dict(held(m, j))
-    records, voided = journal_records(vb)
+    records, voided = journal_records(flash, seed, key, device)
     want = expected("ecarte", records, len(got["seats"]))
     want["voids"] += voided  # a deal the power cut while it was dealt: voided at the reboot
     assert {k: (got[k], want[k]) for k in want if got[k] != want[k]} == {}
     assert not getattr(m, "events", None), m.events  # no copy found bad: each written whole, then renamed
-    log = EventLog(FileStore(str(vb.flash / "events.bin")), TEST_KEY, "vboard")  # (JournalError if broken)
+    log = EventLog(FileStore(str(flash / "events.bin")), key, device)  # (JournalError if broken)
     entries = log.since(0)
     assert entries[0]["c"] == "power-up" and log.locked() == []
-    assert not (vb.flash / "events.bad").exists()
+    assert not (flash / "events.bad").exists()
     return entries
 
 
@@ -199,8 +200,8 @@ def run(monkeypatch, at, torn=False, seed=3):
                 vb.power_cycle()
                 for _ in range(5):  # booted, its meters committed at the power-up
                     vb.step()
-                agrees(vb)
-        entries = agrees(vb)
+                agrees(vb.flash, vb.seed)
+        entries = agrees(vb.flash, vb.seed)
         if not vb.cuts:
             vb.count = int((vb.flash / "cut.n").read_text())
         # each boot's power-up (one torn by the cut is dropped at the next boot)

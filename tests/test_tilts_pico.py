@@ -77,11 +77,8 @@ def events_on_the_chip(t, key, tmp_path):
     running after it), its chain checked under the device key `key`: (head, entries)."""
     from tapis.host import picoflash
     from tapis.host.events_read import from_file
-    repl = picoflash.stopped(t.pico)
-    out, err = repl.exec_raw("import binascii\nprint(binascii.hexlify(open('events.bin', 'rb').read()).decode())")
-    assert not err, err
     log = tmp_path / "events.bin"
-    log.write_bytes(bytes.fromhex(out.strip() if isinstance(out, str) else out.decode().strip()))
+    log.write_bytes(picoflash.get_files(t.pico, ["events.bin"])["events.bin"])
     keyfile = tmp_path / "device.key"
     keyfile.write_text(key.hex() + "\n")
     return from_file(str(log), str(keyfile))

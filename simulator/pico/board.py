@@ -130,6 +130,12 @@ class EmulatedPico(Runner):
         change, as --poke makes before it starts; nothing the chip's own flash writes see)."""
         self.lockstep(b"P" + struct.pack(">II", offset, len(data)) + bytes(data))
 
+    def cut_power_at(self, n, torn=False):
+        """The power goes at the chip's n-th flash erase or program from now (1: the next),
+        right after it or torn (half of it done): the chip stops there, and the step it
+        falls in starts it again from its flash as at power-on (no watchdog reset counted)."""
+        self.lockstep(b"C" + struct.pack(">IB", n, 1 if torn else 0))
+
     def flash_bytes(self):
         """The whole flash chip's bytes as they are now (saved to the flash file first)."""
         self.save_flash()

@@ -179,6 +179,7 @@ export class Pico {
     this.stall = 0; // emulated nanoseconds a flash operation adds after its instruction
     this.flashTiming = flashTiming; // false: erase and program take no time (to compare)
     this.flashOps = { erases: 0, programs: 0, busyNanos: 0 };
+    this.cut = null; // { at, torn }: the power goes at the at-th erase or program from now (cutPower)
     this.resetRequested = false;
     const wd = this.watchdog = Object.values(mcu.peripherals).find((p) => "onWatchdogTrigger" in p);
     if (!wd) throw new Error("rp2040js has no watchdog peripheral");
@@ -229,8 +230,26 @@ export class Pico {
     mcu.onBreak = (n) => this.trap(n);
   }
 
+  /** The power goes at the at-th flash erase or program from now (1: the next): right after
+   * it, or torn (its first half done); the chip stops there and resets as at power-on. */
+  cutPower(at, torn) { this.cut = { at, torn, seen: 0 }; }
+
   trap(n) {
     const r = this.mcu.core.registers, flash = this.mcu.flash;
+    const cut = this.cut && (n === TRAP_ERASE || n === TRAP_PROGRAM) && ++this.cut.seen === this.cut.at;
+    if (cut) {
+      const torn = this.cut.torn;
+      this.cut = null;
+      this.resetRequested = true; // runUntil stops before the next instruction
+      this.watchdog.reason = 0; // the next boot is a power-on's
+      this.flashOps.cuts = (this.flashOps.cuts || 0) + 1;
+      if (torn) {
+        const half = Math.floor(r[n === TRAP_ERASE ? 1 : 2] / 2);
+        if (n === TRAP_ERASE) flash.fill(0xff, r[0] - (r[0] % SECTOR), Math.min(FLASH_SIZE, r[0] + half));
+        else for (let i = 0; i < half && r[0] + i < FLASH_SIZE; i++) flash[r[0] + i] &= this.mcu.readUint8(r[1] + i);
+        return;
+      }
+    }
     if (n === TRAP_ERASE) { // flash_range_erase(offset, count, block_size, block_cmd)
       const start = r[0] - (r[0] % SECTOR), end = Math.min(FLASH_SIZE, r[0] + r[1]);
       flash.fill(0xff, start, Math.ceil(end / SECTOR) * SECTOR);

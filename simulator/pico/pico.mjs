@@ -26,6 +26,10 @@
 //                 "P" offset:u32 n:u32 bytes...          these bytes written into the flash while it
 //                                                        runs (a flash editor's change, or a fault's);
 //                                                        reply "A"
+//                 "C" at:u32 torn:u8                     the power cut at the at-th flash erase or
+//                                                        program from now (torn: half done); reply
+//                                                        "A"; the "R" of the slice it falls in has
+//                                                        flags 1 (a reset, reason 0: power-on)
 //                 "W"  save the flash file; reply "A"    "T"  reply "J" with counters
 //                 "Q"  save the flash file, reply "A", exit
 //   pico -> host  "J" n:u32 json                         at start (ready) and for "T"
@@ -108,10 +112,11 @@ function fill(block) {
 function parse() {
   if (!inbuf.length) return null;
   const op = String.fromCharCode(inbuf[0]);
-  const head = op === "S" ? 17 : op === "I" ? 13 : op === "P" ? 9 : op === "G" ? 3 : 1;
+  const head = op === "S" ? 17 : op === "I" ? 13 : op === "P" ? 9 : op === "C" ? 6 : op === "G" ? 3 : 1;
   if (inbuf.length < head) return null;
   const req = { op };
   if (op === "G") { req.pin = inbuf[1]; req.value = inbuf[2]; inbuf = inbuf.subarray(3); return req; }
+  if (op === "C") { req.at = inbuf.readUInt32BE(1); req.torn = !!inbuf[5]; inbuf = inbuf.subarray(6); return req; }
   if (op === "P") {
     req.offset = inbuf.readUInt32BE(1);
     const n = inbuf.readUInt32BE(5);
@@ -186,6 +191,7 @@ for (;;) {
     else if (req.op === "G") pico.setInput(req.pin, req.value); // an input pin driven (the door's switch)
     else if (req.op === "F") { free = true; wall0 = performance.now(); emu0 = last = pico.nanos; }
     else if (req.op === "L") { free = false; reply(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
+    else if (req.op === "C") { pico.cutPower(req.at, req.torn); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
     else if (req.op === "P") {
       if (req.offset + req.bytes.length > pico.flashImage().length) die(`poke past the flash's end at ${req.offset}\n`);
       pico.flashImage().set(req.bytes, req.offset);
