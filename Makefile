@@ -54,8 +54,8 @@ run: install
 
 # The whole suite twice: on the compiled core, then on the pure twins the board runs.
 test: install
-	$(BIN)/python -m pytest -n 2
-	TAPIS_PURE=1 $(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --durations=12
+	TAPIS_PURE=1 $(BIN)/python -m pytest -n 2 --durations=12
 
 # The long runs (@pytest.mark.slow): Pico runs of hundreds of deals, 1,000-deal unix-port heaps.
 soak: install
