@@ -186,7 +186,9 @@ class EmulatedTable:
             on_events(game.log[:seen])
         while not until(game):
             self.step()
-            if len(game.log) == seen:
+            if self.game is not game:  # rebuilt: a board that resumed without its last inputs (host/picotable.py)
+                game, idle, seen = self.game, 0, len(self.game.log)
+            elif len(game.log) == seen:
                 idle += 1
                 if idle > STALL_STEPS:
                     raise StalledTable("no progress for %d ms; faults: %r" % (
