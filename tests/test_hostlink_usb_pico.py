@@ -142,9 +142,10 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
 
     seen = len(t.lines_seen)
     try:
-        deadline = time.time() + WALL
+        deadline, began = time.time() + WALL, t.pico.now_ms
         while len(deals()) < 2:
-            assert time.time() < deadline, deals()
+            assert time.time() < deadline, (deals(), t.pico.now_ms - began, [(f.up, f.reconnects) for f in ingest.feeds],
+                                            t.lines_seen[seen:][-8:])
             crashed = [x for x in t.lines_seen[seen:] if "MemoryError" in x]
             assert not crashed, crashed  # (it did, until played.chunks: a whole game held to answer DEALS)
             for _ in range(50):
