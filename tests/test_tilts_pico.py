@@ -23,6 +23,18 @@ def modes(t):
     return [c.view.get("mode") if c.view else None for c in t.consoles]
 
 
+def supervisor_clears(t, deals):
+    """The supervisor's device on the bus clears the tilt: both displays unlocked, and play
+    goes on (`deals` deals in all)."""
+    sup = EmuSupervisor(t.lines[1].end("supervisor"))
+    t.devices.append(sup)
+    steps(t, 1500)
+    sup.command(CLEAR, 0)
+    steps(t, 1500)
+    assert modes(t) == [None, None]
+    t.run_deals(deals)  # play goes on
+
+
 def test_the_door_opened_locks_the_pico_across_a_power_cycle_until_the_supervisor_clears_it():
     from tapis.host.picotable import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
@@ -38,13 +50,7 @@ def test_the_door_opened_locks_the_pico_across_a_power_cycle_until_the_superviso
         t.power_cycle()
         steps(t, 1500)
         assert modes(t) == ["locked: door-open"] * 2 and len(t.board_log) == n
-        sup = EmuSupervisor(t.lines[1].end("supervisor"))
-        t.devices.append(sup)
-        steps(t, 1500)
-        sup.command(CLEAR, 0)
-        steps(t, 1500)
-        assert modes(t) == [None, None]
-        t.run_deals(2)  # play goes on
+        supervisor_clears(t, 2)
 
 
 def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_event_log(tmp_path):
@@ -168,10 +174,4 @@ def test_a_byte_changed_in_the_picos_flash_while_it_runs_is_a_check_failed_tilt_
         t.boot()
         steps(t, 1500)
         assert modes(t) == mode
-        sup = EmuSupervisor(t.lines[1].end("supervisor"))
-        t.devices.append(sup)
-        steps(t, 1500)
-        sup.command(CLEAR, 0)
-        steps(t, 1500)
-        assert modes(t) == [None, None]
-        t.run_deals(1)  # play goes on
+        supervisor_clears(t, 1)
