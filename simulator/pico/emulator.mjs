@@ -237,26 +237,20 @@ export class Pico {
   trap(n) {
     const r = this.mcu.core.registers, flash = this.mcu.flash;
     const cut = this.cut && (n === TRAP_ERASE || n === TRAP_PROGRAM) && ++this.cut.seen === this.cut.at;
+    const torn = cut && this.cut.torn; // the power goes with half of this operation done
     if (cut) {
-      const torn = this.cut.torn;
       this.cut = null;
       this.resetRequested = true; // runUntil stops before the next instruction
       this.watchdog.reason = 0; // the next boot is a power-on's
       this.flashOps.cuts = (this.flashOps.cuts || 0) + 1;
-      if (torn) {
-        const half = Math.floor(r[n === TRAP_ERASE ? 1 : 2] / 2);
-        if (n === TRAP_ERASE) flash.fill(0xff, r[0] - (r[0] % SECTOR), Math.min(FLASH_SIZE, r[0] + half));
-        else for (let i = 0; i < half && r[0] + i < FLASH_SIZE; i++) flash[r[0] + i] &= this.mcu.readUint8(r[1] + i);
-        return;
-      }
     }
     if (n === TRAP_ERASE) { // flash_range_erase(offset, count, block_size, block_cmd)
       const start = r[0] - (r[0] % SECTOR), end = Math.min(FLASH_SIZE, r[0] + r[1]);
-      flash.fill(0xff, start, Math.ceil(end / SECTOR) * SECTOR);
+      flash.fill(0xff, start, torn ? Math.min(FLASH_SIZE, r[0] + Math.floor(r[1] / 2)) : Math.ceil(end / SECTOR) * SECTOR);
       this.flashBusy(eraseNanos(start, Math.ceil(end / SECTOR) * SECTOR, r[2], r[3]));
       this.flashOps.erases++;
     } else if (n === TRAP_PROGRAM) { // flash_range_program(offset, data, count)
-      const [off, src, count] = [r[0], r[1], r[2]];
+      const [off, src, count] = [r[0], r[1], torn ? Math.floor(r[2] / 2) : r[2]];
       for (let i = 0; i < count && off + i < FLASH_SIZE; i++) flash[off + i] &= this.mcu.readUint8(src + i);
       this.flashBusy(Math.ceil(count / 256) * PROGRAM_PAGE_NS);
       this.flashOps.programs++;

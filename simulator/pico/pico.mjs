@@ -161,6 +161,7 @@ function reply() {
   out.forEach((d, k) => head.writeUInt32BE(d.length, 1 + 4 * k));
   send(Buffer.concat([Buffer.from("R"), u64(pico.nanos), head, ...out.map((d) => Buffer.from(d))]));
 }
+const ack = () => send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)]));
 function json(obj) {
   const body = Buffer.from(JSON.stringify(obj)), n = Buffer.alloc(4);
   n.writeUInt32BE(body.length);
@@ -190,17 +191,17 @@ for (;;) {
     } else if (req.op === "I") feed(req.data);
     else if (req.op === "G") pico.setInput(req.pin, req.value); // an input pin driven (the door's switch)
     else if (req.op === "F") { free = true; wall0 = performance.now(); emu0 = last = pico.nanos; }
-    else if (req.op === "L") { free = false; reply(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
-    else if (req.op === "C") { pico.cutPower(req.at, req.torn); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
+    else if (req.op === "L") { free = false; reply(); ack(); }
+    else if (req.op === "C") { pico.cutPower(req.at, req.torn); ack(); }
     else if (req.op === "P") {
       if (req.offset + req.bytes.length > pico.flashImage().length) die(`poke past the flash's end at ${req.offset}\n`);
       pico.flashImage().set(req.bytes, req.offset);
-      send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)]));
-    } else if (req.op === "W") { save(); send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)])); }
+      ack();
+    } else if (req.op === "W") { save(); ack(); }
     else if (req.op === "T") json(stats());
     else if (req.op === "Q") {
       save();
-      if (!req.eof) send(Buffer.concat([Buffer.from("A"), u64(pico.nanos)]));
+      if (!req.eof) ack();
       process.exit(0);
     } else die(`bad request ${JSON.stringify(req.op)}\n`);
     continue;
