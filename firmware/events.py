@@ -14,6 +14,7 @@
 # open tilts cut carried by the new head: never lost). A torn last record is dropped at
 # open; any other break is a JournalError.
 import json
+from binascii import hexlify
 from hashlib import sha256
 
 from .compat import const
@@ -25,6 +26,7 @@ _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 KEEP = const(1000)
 _SLACK = const(250)
+_SEAL = const(4096)  # the bytes of entries a seal closes (30 to 60): the boot's HMACs after the last
 
 # the classes (tapis events --class)
 POWER_UP, WATCHDOG, RAM, JOURNAL = "power-up", "watchdog", "ram-error", "journal-failure"
@@ -68,12 +70,13 @@ class EventLog:
         self.torn = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
-             self.count, self.seq, self.open, self.cleared, self.boot) = parked
+             self.count, self.seq, self.open, self.cleared, self.boot, self.seg) = parked
             self.clock = self.clock or _clock
             return
         self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
         self.pads = pads(derive(key, b"events")) if key else None
         self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
+        self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
         # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
         ends = [0]
@@ -91,6 +94,8 @@ class EventLog:
 
     def take(self, rec):
         """A record read or written: the count, the last seq, the open tilts."""
+        if rec["k"] == "s":
+            return  # a seal: not an entry
         if rec["k"] == "h":
             self.unit = rec.get("u", self.unit)
             self.open = list(rec.get("o", ()))
@@ -110,10 +115,13 @@ class EventLog:
     def walk(self, check=True, ends=None, parse=None):
         """(offset, record) from the head, the chain checked (check); ends[0]: where the last
         whole record ends. parse(payload): whether to parse a payload (else the record is
-        None); the head and the last are always parsed."""
+        None); the head, the seals and the last are always parsed. A keyed log's sealed
+        segments are hashed (SHA-256, C code) against their seals, an HMAC a seal: only the
+        records after the last seal have their tags checked one by one, after the walk."""
         st = self.store
-        size, off, head, i = st.size(), 0, bytes(8), 0
+        size, off, chain, i = st.size(), 0, bytes(8), 0
         p = self.pads
+        seg, tail = sha256(), None  # the open segment's hash; (offset, chain, entry) after the head or the last seal
         feed = getattr(st, "feed", None)
         while off + 4 <= size:
             h = st.read_at(off, 4)
@@ -125,32 +133,55 @@ class EventLog:
             if end > size:
                 break  # torn
             body = st.read_at(off + 4, n)
-            if check:
-                tag = st.read_at(end - t, t)
-                msg = bytes(h) + body
-                want = keyed(p, head, msg)[:8] if p is not None else sha256(msg).digest()[:4]
-                if want != tag:
-                    raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
-                head = tag
-            if ends is not None:
-                ends[0] = end
-            if i == 0 or end == size or parse is None or parse(body):
+            sealed = n > 8 and body[7] == 0x73 and body[:7] == b'{"k": "'  # {"k": "s"
+            rec = None
+            if i == 0 or sealed or end == size or parse is None or parse(body):
                 try:
                     rec = json.loads(body)
                     if i == 0 and rec.get("k") != "h":
                         raise ValueError
                 except (ValueError, AttributeError):
                     raise JournalError("event log corrupt at entry %d (byte %d): not its JSON" % (i, off))
-                if i == 0 and p is not None:
-                    head = bytes(rec["p"]) if rec["p"] else head
-            else:
-                rec = None
+            if check:
+                tag = st.read_at(end - t, t)
+                if p is None:
+                    if sha256(bytes(h) + body).digest()[:4] != tag:
+                        raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
+                elif rec is not None and (i == 0 or sealed):  # (parsed above, both)
+                    if sealed and hexlify(seg.digest()).decode() != rec["h"]:
+                        raise JournalError("event log corrupt before entry %d (byte %d): its seal is wrong" % (i, off))
+                    if keyed(p, chain, bytes(h) + body)[:8] != tag:
+                        raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
+                    chain = bytes(rec["p"]) if i == 0 and rec["p"] else tag
+                    seg, tail = sha256(chain), (end, chain, i + 1)
+                else:
+                    seg.update(h)
+                    seg.update(body)
+                    seg.update(tag)
+                    chain = tag
+            if ends is not None:
+                ends[0] = end
             yield off, rec
             off, i = end, i + 1
             if feed is not None and i & 63 == 0:
                 feed()
-        if check:
-            self.head = head
+        if check and p is not None and tail is not None:
+            self.head = self.unsealed(tail, off)
+            self.seg = tail[:2]
+        elif check:
+            self.head = chain
+
+    def unsealed(self, tail, last):
+        """The tags of the records after the last seal (tail: its end and tag) to `last`,
+        checked one by one; the tag the next record chains from."""
+        st, (off, chain, i) = self.store, tail
+        while off < last:
+            h = st.read_at(off, 4)
+            end = off + 12 + (h[1] << 8 | h[2])
+            if keyed(self.pads, chain, bytes(h) + st.read_at(off + 4, end - off - 12))[:8] != st.read_at(end - 8, 8):
+                raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
+            off, chain, i = end, st.read_at(end - 8, 8), i + 1
+        return chain
 
     def frame(self, rec):
         """A record's bytes (a keyed log's chain moves on to its tag)."""
@@ -176,7 +207,14 @@ class EventLog:
         for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
             if v is not None:
                 rec[k] = v
-        out = (b"" if self.size else self.rehead(b"", [])) + self.frame(rec)  # a fresh log: its head first
+        out = b""
+        if not self.size:  # a fresh log: its head first
+            out = self.rehead(b"", [])
+            self.seg = (len(out), self.head)
+        out += self.frame(rec)
+        if self.pads is not None and self.size + len(out) - self.seg[0] >= _SEAL:
+            from .eventwalk import seal
+            out += seal(self, out)  # (in the same write: a power cut tears the seal, or nothing)
         self.store.append(out)
         self.size += len(out)
         self.take(rec)
@@ -193,7 +231,7 @@ class EventLog:
     def park(self):
         """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
         return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
-                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot]  # (seq at 8: hostops)
+                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg]  # (seq at 8: hostops)
 
     def locked(self):
         """The open tilts' classes, oldest first."""

@@ -22,27 +22,54 @@ def since(log, seq, cls, limit):
     return out
 
 
+def seal(log, out):
+    """The seal of a keyed log's open segment: its bytes in the store, then those of `out`,
+    about to be written after them, hashed from the tag the segment chains from (a boot
+    checks the segment by its hash and the seal's one HMAC: events.py walk)."""
+    from binascii import hexlify
+    from hashlib import sha256
+    at, chain = log.seg
+    h, st = sha256(chain), log.store
+    while at < log.size:
+        b = st.read_at(at, min(256, log.size - at))
+        h.update(b)
+        at += len(b)
+    h.update(out[at - log.size:])
+    s = log.frame({"k": "s", "h": hexlify(h.digest()).decode()})
+    log.seg = (log.size + len(out) + len(s), log.head)
+    return s
+
+
 def compact(log, keep):
-    """Keep the last `keep` entries under a new head (tagged from 8 zero bytes, its "p" the
-    tag the first entry kept chains from, as the journal's compaction), which carries the
-    open tilts cut; the store copies and renames in one step (store.py keep)."""
-    cut, i, first = 0, 0, log.count - keep
-    for off, _rec in log.walk(False, None, lambda b: False):
-        if i == first + 1:  # (the head is record 0)
-            cut = off
-            break
-        i += 1
+    """Keep the last `keep` entries or a few more under a new head (tagged from 8 zero
+    bytes, its "p" the tag the first entry kept chains from, as the journal's compaction),
+    which carries the open tilts cut; the store copies and renames in one step (store.py
+    keep). A keyed log is cut just after a seal, so that each segment kept is whole under
+    its seal (a log without one is cut where the entries kept begin)."""
+    cut = kept = seen = 0  # (seen: the entries before the record at off)
+    after = False  # (the record before was a seal)
+    for off, rec in log.walk(False, None, lambda b: False):
+        if off:
+            if log.count - seen < keep:
+                break
+            if after if log.pads is not None else log.count - seen == keep:
+                cut, kept = off, log.count - seen
+        after = rec is not None and rec["k"] == "s"
+        if rec is None or rec["k"] == "e":
+            seen += 1
+    log.store.close()
     if not cut:
         return
-    kept = log.seq - keep  # the seqs up to this one are cut
-    carried = [e for e in log.open if e["n"] <= kept]
+    gone = log.seq - kept  # the seqs up to this one are cut
+    carried = [e for e in log.open if e["n"] <= gone]
     was = log.head
     prev = log.store.read_at(cut - 8, 8) if log.pads is not None else b""
     head = log.rehead(prev, carried)
     log.head = was
     log.store.keep(cut, log.size, head)
     log.size += len(head) - cut
-    log.count = keep
+    log.seg = (log.seg[0] + len(head) - cut, log.seg[1])
+    log.count = kept
 
 
 def restart(log, cls, detail, who, locks=()):
@@ -56,6 +83,7 @@ def restart(log, cls, detail, who, locks=()):
     for c, d, w in locks:
         recs.append(log.stamp({"k": "e", "n": len(recs) + 1, "t": log.clock(), "c": c, "d": d, "w": w, "l": 1}))
     out = log.rehead(b"", [])
+    log.seg = (len(out), log.head)
     for rec in recs:
         out += log.frame(rec)
     log.store.keep(0, 0, out)

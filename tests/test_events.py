@@ -186,3 +186,128 @@ def test_the_bus_attack_policy_comes_from_the_signed_configuration():
         base["tilts"] = bad
         with pytest.raises(config.ConfigError):
             config.tilts(json.dumps(base).encode())
+
+
+def sealed_log(n, store=None, clock=None):
+    log = EventLog(store if store is not None else MemoryStore(), KEY, "dev", clock=clock or ticker(), unit="ms")
+    for i in range(n):
+        log.log(E.FORGED, "entry %04d" % i)
+    return log
+
+
+def records(data):
+    """(offset, payload) of each record of a keyed log's bytes."""
+    off, out = 0, []
+    while off < len(data):
+        n = data[off + 1] << 8 | data[off + 2]
+        out.append((off, data[off + 4:off + 4 + n]))
+        off += 12 + n
+    return out
+
+
+def test_a_keyed_log_is_sealed_and_its_boot_makes_an_hmac_for_the_head_each_seal_and_what_follows_the_last(monkeypatch):
+    """A board's boot (issue 30's 2 s resume): the sealed segments hashed, not one HMAC an entry."""
+    store = MemoryStore()
+    sealed_log(1000, store)
+    recs = records(store.read())
+    seals = [i for i, (_o, body) in enumerate(recs) if body.startswith(b'{"k": "s"')]
+    assert len(seals) >= 10 and len(recs) == 1001 + len(seals)
+    made = []
+    keyed = E.keyed
+    monkeypatch.setattr(E, "keyed", lambda *a: made.append(1) or keyed(*a))
+    again = EventLog(store, KEY, "dev")
+    assert len(made) == 1 + len(seals) + len(recs) - seals[-1] - 1 < 100
+    assert again.count == 1000 and again.seq == 1000  # the seals are not entries
+    got = again.since(0)
+    assert [e["n"] for e in got] == list(range(1, 1001)) and all(e["k"] == "e" for e in got)
+    again.log(E.POWER_UP, "after")  # going on from the boot's open segment, still sealed right
+    assert len(EventLog(store, KEY, "dev").since(995)) == 6
+
+
+@pytest.mark.parametrize("what", ["entry", "seal", "segment"])
+def test_a_sealed_segment_edited_or_cut_out_is_refused(what):
+    store = MemoryStore()
+    sealed_log(300, store)
+    data = store.read()
+    recs = records(data)
+    seals = [i for i, (_o, body) in enumerate(recs) if body.startswith(b'{"k": "s"')]
+    first = recs[seals[0]][0]
+    if what == "entry":  # a byte of an entry inside the first sealed segment
+        at = data.index(b"entry 0005")
+        bad = data[:at] + b"entry 0105" + data[at + 10:]
+    elif what == "seal":  # a hex digit of the first seal
+        at = first + 4 + data[first + 4:].index(b'"h": "') + 6
+        bad = data[:at] + (b"0" if data[at:at + 1] != b"0" else b"1") + data[at + 1:]
+    else:  # the second segment cut out with its seal
+        bad = data[:recs[seals[0] + 1][0]] + data[recs[seals[1] + 1][0]:]
+    with pytest.raises(JournalError, match="event log corrupt"):
+        EventLog(MemoryStore(bad), KEY, "dev")
+
+
+def test_a_power_cut_in_the_write_that_seals_leaves_the_log_readable():
+    """The entry that fills a segment and its seal go in one write: torn at every length,
+    the log reopens with the whole entries and seals, and seals again as it goes on."""
+    ref = sealed_log(0, clock=lambda: 7)
+    size = 0
+    while True:
+        before = ref.store.size()
+        ref.log(E.FORGED, "entry")
+        if b'{"k": "s"' in ref.store.read()[before:]:
+            break
+        size = ref.store.size()
+    base, whole = ref.store.read()[:size], ref.store.read()
+    for torn in range(0, len(whole) - size, 7):
+        store = FailingStore(base)
+        store.at, store.torn = store.writes + 1, torn
+        log = EventLog(store, KEY, "dev", clock=lambda: 7, unit="ms")
+        with pytest.raises(PowerLoss):
+            log.log(E.FORGED, "entry")
+        again = EventLog(store, KEY, "dev", clock=lambda: 7, unit="ms")
+        assert whole.startswith(store.read())
+        for _ in range(80):  # past the next seal
+            again.log(E.POWER_UP, "after")
+        assert EventLog(store, KEY, "dev").since(0)[-1]["d"] == "after"
+
+
+def test_compaction_cuts_a_keyed_log_just_after_a_seal():
+    store = MemoryStore()
+    log = sealed_log(E.KEEP + 260, store)
+    data = store.read()
+    head = records(data)[0][1]
+    assert head.startswith(b'{"k": "h"') and b'"p": []' not in head  # re-headed, chaining on
+    assert E.KEEP <= log.count < E.KEEP + 150
+    again = EventLog(store, KEY, "dev")
+    assert again.count == log.count and [e["n"] for e in again.since(0)][-1] == E.KEEP + 260
+
+
+MP_LOG = """
+from binascii import hexlify
+from tapis.firmware import events as E
+from tapis.firmware.events import EventLog
+from tapis.firmware.memstore import MemoryStore
+st = MemoryStore()
+log = EventLog(st, bytes(range(32)), "dev", clock=lambda: 7, unit="ms")
+log.log(E.RAM, "both copies bad", locks=True)
+for i in range(1400):
+    log.log(E.FORGED, "entry %d" % i)
+again = EventLog(MemoryStore(bytes(st.data)), bytes(range(32)), "dev")
+print(again.count, again.seq, again.locked())
+print(hexlify(bytes(st.data)).decode())
+"""
+
+
+def test_micropython_seals_and_compacts_the_log_as_cpython_reads_it():
+    """The webassembly MicroPython writes past several seals and a compaction; its reopened
+    log and CPython's reading of its bytes agree."""
+    import subprocess
+    from tapis.simulator import micropython
+    micropython.ensure_installed()
+    argv = micropython.command(code=MP_LOG, roots=(micropython.AS_TAPIS,))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300, input="")
+    assert p.returncode == 0, p.stderr
+    counts, data = p.stdout.split("\n")[:2]
+    log = EventLog(MemoryStore(bytes.fromhex(data)), KEY, "dev")
+    assert counts == "%d %d ['ram-error']" % (log.count, log.seq)
+    assert log.seq == 1401 and E.KEEP <= log.count < E.KEEP + 250 and log.locked() == [E.RAM]
+    assert bytes.fromhex(data).count(b'{"k": "s"') >= 10
+    assert [e["n"] for e in log.since(0)] == list(range(1402 - log.count, 1402))
