@@ -2,7 +2,7 @@
 # device key and id, and its event log opened with this boot's power-up and its cause
 # (machine.reset_cause()), a watchdog reset, the crashes in a row before it; a log whose
 # chain is broken set aside for the lab, never lost nor cut; a filesystem short of space
-# (make_room), its journal compacted and that logged.
+# (make_room), its journal compacted and that logged, locking until the supervisor clears it.
 from .compat import const
 from .events import JOURNAL, EventLog
 from .store import JournalError
@@ -103,6 +103,9 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
 
 def compacted(events, dropped):
     """The journal cut by make_room, in the event log: critical memory the supervisor did not
-    clear (SPEC §10), so it is said, with what went (the meters keep their totals)."""
+    clear (SPEC §10), so it is said, with what went (the meters keep their totals), and it
+    locks: the table plays again once the supervisor has seen it and cleared it (the clear
+    names who). The cut is made first: a full filesystem could record no game."""
     events.log(JOURNAL, "the filesystem was short of space: the journal compacted to its unfinished "
-               "game, %d finished game%s dropped (the meters keep their totals)" % (dropped, "" if dropped == 1 else "s"))
+               "game, %d finished game%s dropped (the meters keep their totals)" % (dropped, "" if dropped == 1 else "s"),
+               None, True)

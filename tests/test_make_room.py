@@ -1,7 +1,7 @@
 """A filesystem short of space at boot (firmware/powerup.make_room, main.py's): the journal
 is cut to its unfinished game, the meters brought up to its end first, and the cut is an
-entry in the event log saying how many finished games went (certification.md note 8); the
-event log itself is never cut. Run on CPython with the board's FileStore on a directory."""
+entry in the event log saying how many finished games went, a tilt that locks until the
+supervisor clears it (certification.md note 8); the event log itself is never cut. Run on CPython with the board's FileStore on a directory."""
 from tapis.firmware import powerup as P
 from tapis.firmware.events import EventLog
 from tapis.firmware.journal import Journal
@@ -48,7 +48,10 @@ def test_a_full_filesystem_compacts_the_journal_and_the_log_says_so(tmp_path):
     P.compacted(log, dropped)
     entry = log.since(0)[-1]
     assert entry["c"] == "journal-failure" and "%d finished games dropped" % finished in entry["d"]
-    assert not entry.get("l") and log.locked() == []  # said, not a lock: the table plays on
+    assert entry["l"] == 1 and log.locked() == ["journal-failure"]  # a tilt: no play until the supervisor
+    assert EventLog(FileStore(str(tmp_path / "events.bin")), TEST_KEY, TEST_DEVICE).locked() == ["journal-failure"]
+    log.clear("sup-7")  # (the supervisor's clear, clears.py's, names who)
+    assert log.locked() == [] and log.since(0)[-1]["w"] == "sup-7"
 
 
 def test_room_enough_or_still_full(tmp_path):
