@@ -26,6 +26,7 @@ _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 KEEP = const(1000)
 _SLACK = const(250)
+_BLOCK = const(512)  # the bytes a walk reads at a time
 _SEAL = const(4096)  # the bytes of entries a seal closes (30 to 60): the boot's HMACs after the last
 
 # the classes (tapis events --class)
@@ -123,8 +124,9 @@ class EventLog:
         p = self.pads
         seg, tail = sha256(), None  # the open segment's hash; (offset, chain, entry) after the head or the last seal
         feed = getattr(st, "feed", None)
+        blk = [bytearray(_BLOCK), 0, 0]
         while off + 4 <= size:
-            h = st.read_at(off, 4)
+            h = self.piece(blk, off, 4)
             n = h[1] << 8 | h[2]
             t = 8 if h[0] == _CHAIN else 4
             if h[0] != (_CHAIN if p is not None else _MAGIC) or h[3] != h[1] ^ h[2] ^ _CHK:
@@ -132,7 +134,8 @@ class EventLog:
             end = off + 4 + n + t
             if end > size:
                 break  # torn
-            body = st.read_at(off + 4, n)
+            whole = self.piece(blk, off, end - off)
+            body = whole[4:4 + n]
             sealed = n > 8 and body[7] == 0x73 and body[:7] == b'{"k": "'  # {"k": "s"
             rec = None
             if i == 0 or sealed or end == size or parse is None or parse(body):
@@ -143,21 +146,19 @@ class EventLog:
                 except (ValueError, AttributeError):
                     raise JournalError("event log corrupt at entry %d (byte %d): not its JSON" % (i, off))
             if check:
-                tag = st.read_at(end - t, t)
+                tag = whole[4 + n:]
                 if p is None:
-                    if sha256(bytes(h) + body).digest()[:4] != tag:
+                    if sha256(whole[:4 + n]).digest()[:4] != tag:
                         raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
                 elif rec is not None and (i == 0 or sealed):  # (parsed above, both)
                     if sealed and hexlify(seg.digest()).decode() != rec["h"]:
                         raise JournalError("event log corrupt before entry %d (byte %d): its seal is wrong" % (i, off))
-                    if keyed(p, chain, bytes(h) + body)[:8] != tag:
+                    if keyed(p, chain, whole[:4 + n])[:8] != tag:
                         raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
                     chain = bytes(rec["p"]) if i == 0 and rec["p"] else tag
                     seg, tail = sha256(chain), (end, chain, i + 1)
                 else:
-                    seg.update(h)
-                    seg.update(body)
-                    seg.update(tag)
+                    seg.update(whole)
                     chain = tag
             if ends is not None:
                 ends[0] = end
@@ -166,21 +167,35 @@ class EventLog:
             if feed is not None and i & 63 == 0:
                 feed()
         if check and p is not None and tail is not None:
-            self.head = self.unsealed(tail, off)
+            self.head = self.unsealed(tail, off, blk)
             self.seg = tail[:2]
         elif check:
             self.head = chain
 
-    def unsealed(self, tail, last):
+    def piece(self, blk, off, n):
+        """n bytes at off, from the block of the store read last (blk: [its bytes, its offset,
+        its length]) or one read from off: a walk reads the log a block at a time, not a
+        file read a header, a payload and a tag (on a board, a read costs as much as
+        hashing the record)."""
+        buf, at = blk[0], blk[1]
+        if off < at or off + n > at + blk[2]:
+            if n > len(buf):
+                return self.store.read_at(off, n)
+            at = blk[1] = off
+            blk[2] = self.store.read_at(off, buf)
+        return bytes(memoryview(buf)[off - at:off - at + n])
+
+    def unsealed(self, tail, last, blk):
         """The tags of the records after the last seal (tail: its end and tag) to `last`,
         checked one by one; the tag the next record chains from."""
-        st, (off, chain, i) = self.store, tail
+        off, chain, i = tail
         while off < last:
-            h = st.read_at(off, 4)
+            h = self.piece(blk, off, 4)
             end = off + 12 + (h[1] << 8 | h[2])
-            if keyed(self.pads, chain, bytes(h) + st.read_at(off + 4, end - off - 12))[:8] != st.read_at(end - 8, 8):
+            whole = self.piece(blk, off, end - off)
+            if keyed(self.pads, chain, whole[:-8])[:8] != whole[-8:]:
                 raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
-            off, chain, i = end, st.read_at(end - 8, 8), i + 1
+            off, chain, i = end, whole[-8:], i + 1
         return chain
 
     def frame(self, rec):
