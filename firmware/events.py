@@ -10,8 +10,9 @@
 # table's. "b", the board's own clock, which needs no RTC: the boot (the seq its first entry
 # took: each power-up's is higher than the last's, in one log) and the ms since that
 # power-up (time.ticks_ms(); a lab dates a boot's entries from its TIME entry, tapis events),
-# on a board's clock only (a simulated table's, or a test's, is handed in: no "b"). The last KEEP entries at least are kept (the
-# open tilts cut carried by the new head: never lost). A torn last record is dropped at
+# on a board's clock only (a simulated table's, or a test's, is handed in: no "b"). The last
+# KEEP entries at least are kept (the open tilts cut carried by the new head: never lost). A
+# keyed log is sealed as the journal is (eventwalk.seal). A torn last record is dropped at
 # open; any other break is a JournalError.
 import json
 from binascii import hexlify
@@ -167,16 +168,15 @@ class EventLog:
             if feed is not None and i & 63 == 0:
                 feed()
         if check and p is not None and tail is not None:
-            self.head = self.unsealed(tail, off, blk)
+            from .eventwalk import unsealed
+            self.head = unsealed(self, tail, off, blk)
             self.seg = tail[:2]
         elif check:
             self.head = chain
 
     def piece(self, blk, off, n):
-        """n bytes at off, from the block of the store read last (blk: [its bytes, its offset,
-        its length]) or one read from off: a walk reads the log a block at a time, not a
-        file read a header, a payload and a tag (on a board, a read costs as much as
-        hashing the record)."""
+        """n bytes at off, from the block of the store read last (blk: [its bytes, its
+        offset, its length]) or one read from off: a walk reads a block at a time."""
         buf, at = blk[0], blk[1]
         if off < at or off + n > at + blk[2]:
             if n > len(buf):
@@ -185,18 +185,6 @@ class EventLog:
             blk[2] = self.store.read_at(off, buf)
         return bytes(memoryview(buf)[off - at:off - at + n])
 
-    def unsealed(self, tail, last, blk):
-        """The tags of the records after the last seal (tail: its end and tag) to `last`,
-        checked one by one; the tag the next record chains from."""
-        off, chain, i = tail
-        while off < last:
-            h = self.piece(blk, off, 4)
-            end = off + 12 + (h[1] << 8 | h[2])
-            whole = self.piece(blk, off, end - off)
-            if keyed(self.pads, chain, whole[:-8])[:8] != whole[-8:]:
-                raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
-            off, chain, i = end, whole[-8:], i + 1
-        return chain
 
     def frame(self, rec):
         """A record's bytes (a keyed log's chain moves on to its tag)."""

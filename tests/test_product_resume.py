@@ -16,8 +16,9 @@ Where piquet's 2.1 s went, phase by phase: host/picophases.py (SHA-256 of the 50
 540 ms and of the 573 KB journal 640 ms, at about 1.07 us a byte; the walk of its 4,517
 records' framing 230 ms). With mbedtls's SHA-256 unrolled in the image (host/image_build.py,
 SHA256_CONFIG): fresh 961 / 955 / 866 ms, resume 1,334 / 1,949 / 1,547 ms: all within 2 s,
-piquet by 51 ms. (An event log of 1,000 entries, one HMAC each at boot, adds about 960 ms:
-not measured here, whose log holds a few; docs/performance.md.)
+piquet by 51 ms. (An event log of 1,000 entries added about 960 ms when each entry's HMAC was
+checked at boot; sealed, about 600 ms: not measured here, whose log holds a few;
+docs/performance.md.)
 """
 import pytest
 
