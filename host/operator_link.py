@@ -30,8 +30,27 @@ def _key(spec):
         raise argparse.ArgumentTypeError(str(e))
 
 
-def open_link(port, serial, key=None, **kw):
+def open_link(port, serial, key=None, timeout=None, **kw):
     """The tool's Link on `port` (read()/write()), named `serial` (what the table logs as
-    who asked), keyed with the table's device key (bytes, --table-key's; None: unkeyed)."""
+    who asked), keyed with the table's device key (bytes, --table-key's; None: unkeyed);
+    with `timeout` (the tool's wait for an answer, s), as patient as the tool (patience())."""
     from tapis.firmware.hostlink import host_end
+    if timeout is not None:
+        rto, retries = patience(timeout)
+        kw.setdefault("rto_ms", rto)
+        kw.setdefault("retries", retries)
     return host_end(port, serial, key, **kw)
+
+
+def patience(timeout):
+    """(resend timeout in ms, resends) for a host tool's link that waits `timeout` s for an
+    answer: the link gives the board up only once the tool would. A board acknowledges a
+    question at its poll after it answered it (firmware/delivery.py), and a long answer (the
+    pit's DEALS: a game read from flash, sealed a frame at a time) takes it longer than the
+    link's own 6 resends 40 ms apart. Given up after those 0.3 s, the host's end dropped its
+    session (link.die), refused the answer's frames sealed in it as forged and began a new
+    one; on a board slower than that at each try (the emulated Pico on a loaded machine) the
+    pit never stored a deal (issue 31). Resent at most once a second meanwhile."""
+    ms = max(int(timeout * 1000), 1)
+    rto = min(max(ms // 7, 40), 1000)
+    return rto, max(6, -(-ms // rto) - 1)

@@ -86,7 +86,7 @@ class BoardLink(TableLink):
 
     def _connect(self):
         from tapis.firmware import wire as W
-        from tapis.firmware.hostlink import host_end
+        from tapis.host.operator_link import open_link
         if self.port is None or self.url is not None and self.link is None:
             from tapis.host.ports import open_port
             try:
@@ -95,7 +95,7 @@ class BoardLink(TableLink):
                 self.port = open_port(self.url)
             except OSError as e:  # (ports.PortError is one)
                 raise LinkLost("%s: cannot open: %s" % (self.where, e.strerror or e)) from None
-        self.link = host_end(self.port, self.serial, self.key)
+        self.link = open_link(self.port, self.serial, self.key, self.timeout)  # (as patient as the pit)
         got = self.ask(H.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
         game = got[-1]["game"] if got else None
         self.ask(H.SUBSCRIBE, b"\1", H.NOTICE)  # answered by a NOTICE: its numbers and state

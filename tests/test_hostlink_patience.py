@@ -1,0 +1,46 @@
+"""A host tool's link is as patient as the tool (issue 31): a board acknowledges a question
+only at its poll after it answered it, and a long answer (the pit's DEALS) may take it
+longer than the link's own resends, 40 ms apart, six times. The host's end then gave the
+board up, ended its session and refused the answer's frames, sealed in that session, as
+forged: on the emulated Pico of a loaded machine the pit never stored a deal. Here a board
+that answers only every half second of wall time (a slow chip) is asked by the pit's
+BoardLink with its default wait (5 s): one session, nothing refused, the answer whole."""
+import time
+
+from tapis.firmware import wire as W
+from tapis.host.pit.boardlink import BoardLink
+from test_hostlink import wire_host
+from test_tilts import play, rig, step
+
+
+def slow(t, every=10, pause=0.05):
+    """t.step, the table run only at every `every`-th call, each call `pause` s of wall time."""
+    calls = [0]
+
+    def run():
+        calls[0] += 1
+        time.sleep(pause)
+        if calls[0] % every == 0:
+            t.step()
+    return run
+
+
+def test_a_slow_board_keeps_its_session_and_its_answer_is_taken():
+    t = rig()
+    step(t, 1000)
+    play(t, 1)
+    board, port = wire_host(t, t.key)
+    link = BoardLink(port=port, key=t.key, step=slow(t), name="board-1")
+    got = link.connect()  # DEALS (a game's JSON in RECORD frames), then SUBSCRIBE
+    assert got["game"] == "ecarte" and link.noticed
+    host = link.link.peers[W.HOST]
+    assert "dead" not in host.errors and link.link.forged == 0, host.errors
+    assert board.forged == 0
+
+
+def test_the_link_gives_the_board_up_only_once_the_tool_would():
+    from tapis.host.operator_link import patience
+    for timeout in (0.5, 5.0, 10.0, 120.0):
+        rto, retries = patience(timeout)
+        assert 40 <= rto <= 1000 and retries >= 6
+        assert rto * (retries + 1) >= timeout * 1000 > rto * retries - 1000
