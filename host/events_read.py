@@ -61,7 +61,7 @@ def fetch(port, timeout=10.0, step=None, since=0, key=None, clock=None):
     if it does not answer."""
     from tapis.firmware.recall import TIME
     from tapis.host.operator_link import open_link
-    link = open_link(port, b"tapis-events", key)
+    link = open_link(port, b"tapis-events", key, timeout)
     if clock is not None:
         link.send(W.HOST, TIME, int(clock).to_bytes(4, "big"))
     out, ms = [], [0]

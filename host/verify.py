@@ -70,7 +70,7 @@ def ask(port, seed, step=None, timeout=10.0, key=None):
     """VERIFY [seed] to the table on `port` (read()/write()); `step()` lets an in-process
     table run between polls. Returns (answer: 32 bytes or None, device id, why when None)."""
     from tapis.host.operator_link import open_link
-    link = open_link(port, b"tapis-verify", key)
+    link = open_link(port, b"tapis-verify", key, timeout)
     link.send(W.HOST, W.VERIFY, seed)
     deadline = time.monotonic() + timeout
     ms = 0

@@ -44,3 +44,28 @@ def test_the_link_gives_the_board_up_only_once_the_tool_would():
         rto, retries = patience(timeout)
         assert 40 <= rto <= 1000 and retries >= 6
         assert rto * (retries + 1) >= timeout * 1000 > rto * retries - 1000
+
+
+def tools():
+    """Each host tool's question over --port, as its command asks it, and a table that has
+    what it asks for: (name, table, ask(port, step, timeout, key))."""
+    from test_meters_power import MeteredRig
+    from tapis.host import events_read, verify
+    from tapis.host.commands import meters, recall
+    return [("events", rig, lambda p, s, w, k: events_read.fetch(p, timeout=w, step=s, key=k)),
+            ("meters", lambda: MeteredRig(3), lambda p, s, w, k: meters.fetch(p, step=s, timeout=w, key=k)),
+            ("recall", rig, lambda p, s, w, k: recall.fetch(p, 1, step=s, timeout=w, key=k)),
+            ("verify", rig, lambda p, s, w, k: verify.ask(p, bytes(16), step=s, timeout=w, key=k)[0])]
+
+
+def test_each_host_tool_keeps_its_session_with_a_slow_board():
+    """tapis events, meters, recall and verify over --port, each as patient as its --timeout:
+    with the link's own 6 resends 40 ms apart each gave up on a board that acts on a question
+    only every 40th poll (its session dropped, the answer refused as forged)."""
+    for name, table, ask in tools():
+        t = table()
+        step(t, 1000)
+        play(t, 1)
+        board, port = wire_host(t, t.key)
+        assert ask(port, slow(t, every=40, pause=0), 20.0, t.key), name
+        assert board.forged == 0, name

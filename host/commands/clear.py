@@ -27,7 +27,7 @@ def send_clear(port, ram, timeout=10.0, step=None, key=None):
     from tapis.firmware.clears import CLEAR
     from tapis.host.events_read import answer
     from tapis.host.operator_link import open_link
-    link = open_link(port, b"tapis-clear", key)
+    link = open_link(port, b"tapis-clear", key, timeout)
     link.send(W.HOST, W.BUTTON, bytes((CLEAR, 1 if ram else 0)))
     return answer(link, timeout, step)
 

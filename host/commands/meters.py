@@ -58,7 +58,7 @@ def fetch(port, step=None, timeout=10.0, key=None):
     from tapis.firmware.tally import parse
     from tapis.host.operator_link import open_link
 
-    link = open_link(port, b"tapis-meters", key)
+    link = open_link(port, b"tapis-meters", key, timeout)
     link.send(W.HOST, W.METERS, b"")
     deadline = time.monotonic() + timeout
     ms = 0

@@ -51,7 +51,7 @@ def fetch(port, last, step=None, timeout=10.0, advance=None, key=None):
     in-process table run between polls; `advance(done, total)` hears of each game's record as
     it completes. Returns the games as dicts."""
     from tapis.host.operator_link import open_link
-    link = open_link(port, b"tapis-recall", key)
+    link = open_link(port, b"tapis-recall", key, timeout)
     link.send(W.HOST, W.RECALL, bytes((last,)))
     chunks, total = {}, None
     deadline = time.monotonic() + timeout
