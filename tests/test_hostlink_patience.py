@@ -55,17 +55,26 @@ def tools():
     return [("events", rig, lambda p, s, w, k: events_read.fetch(p, timeout=w, step=s, key=k)),
             ("meters", lambda: MeteredRig(3), lambda p, s, w, k: meters.fetch(p, step=s, timeout=w, key=k)),
             ("recall", rig, lambda p, s, w, k: recall.fetch(p, 1, step=s, timeout=w, key=k)),
-            ("verify", rig, lambda p, s, w, k: verify.ask(p, bytes(16), step=s, timeout=w, key=k)[0])]
+            ("verify", rig, lambda p, s, w, k: verify.ask(p, bytes(16), step=s, timeout=w, key=k)[2])]  # (its answer: no image here)
 
 
-def test_each_host_tool_keeps_its_session_with_a_slow_board():
-    """tapis events, meters, recall and verify over --port, each as patient as its --timeout:
-    with the link's own 6 resends 40 ms apart each gave up on a board that acts on a question
-    only every 40th poll (its session dropped, the answer refused as forged)."""
+def test_each_host_tool_keeps_its_session_with_a_slow_board(monkeypatch):
+    """tapis events, meters, recall and verify over --port, each as patient as its --timeout.
+    With the link's own 6 resends 40 ms apart, each gave up on a board that acts only every
+    400th poll: its session died 3 times, a frame of the answer was refused as forged, and
+    recall's 10 s went by with no complete answer."""
+    from tapis.host import operator_link
+    real, links = operator_link.open_link, []
+
+    def spy(*a, **kw):
+        links.append(real(*a, **kw))
+        return links[-1]
+    monkeypatch.setattr(operator_link, "open_link", spy)
     for name, table, ask in tools():
         t = table()
         step(t, 1000)
         play(t, 1)
         board, port = wire_host(t, t.key)
-        assert ask(port, slow(t, every=40, pause=0), 20.0, t.key), name
-        assert board.forged == 0, name
+        assert ask(port, slow(t, every=400, pause=0), 10.0, t.key), name
+        errors = links[-1].peers[W.HOST].errors
+        assert "dead" not in errors and links[-1].forged == 0 and board.forged == 0, (name, errors)
