@@ -33,6 +33,18 @@ def test_deal_records_since_a_number_finished_deals_only():
     assert [r["deal"] for _n, _a, r in more] == [n for n, _a, _r in more]
 
 
+def until(b, t, done, most=5000):
+    """The host listening as the table plays until done(): a NOTICE comes at the board's next
+    poll after the deal or the event, and its frames are as many steps on as the link's
+    resends (timed in the host's wall ms) make them."""
+    for _ in range(most):
+        b._poll()
+        t.step()
+        if done():
+            return
+    raise AssertionError("not done in %d steps" % most)
+
+
 def test_a_notice_at_each_deal_end_and_event():
     t = rig()
     b = board(t)
@@ -42,15 +54,9 @@ def test_a_notice_at_each_deal_end_and_event():
     while t.controller.game.finished_deals() < 2:  # the host listening as the table plays
         b._poll()
         t.step()
-    for _ in range(50):
-        b._poll()
-        t.step()
-    assert woke and b.counts[0] == t.controller.game.finished_deals()
+    until(b, t, lambda: woke and b.counts[0] == t.controller.game.finished_deals() >= 2)
     t.controller.tilt(E.DOOR, "x")
-    for _ in range(50):
-        b._poll()
-        t.step()
-    assert b.state == "locked" and b.counts[1] == t.controller.events[8]
+    until(b, t, lambda: b.state == "locked" and b.counts[1] == t.controller.events[8])
 
 
 def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():

@@ -43,10 +43,11 @@ def stepping(t, argv, until=None):
     once until() holds and return None)."""
     p = subprocess.Popen([sys.executable, "-m", "tapis", *argv], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    deadline = time.time() + WALL
+    deadline, seen = time.time() + WALL, len(t.lines_seen)
     try:
         while p.poll() is None:
-            assert time.time() < deadline, "tapis %s: no end in %d s" % (" ".join(argv), WALL)
+            assert time.time() < deadline, ("tapis %s: no end in %d s; the board said:" % (" ".join(argv), WALL),
+                                            [x[:200] for x in t.lines_seen[seen:] if x.isprintable()][-12:])
             for _ in range(20):
                 t.step()
             if until is not None and until():
