@@ -112,14 +112,22 @@ def _games(ctrl, last):
 
 def _send(link, addr, games):
     """The games in RECORD frames of [game index, games, chunk index, chunks] + up to
-    RECORD_CHUNK bytes of its JSON, each made as it is sent (played.chunks); [0, 0, 0, 0]: none."""
+    RECORD_CHUNK bytes of its JSON, each made as it is sent (played.chunks); [0, 0, 0, 0]: none.
+    The watchdog is fed after each frame (store.FileStore.feed, main.py's): a game's frames
+    took the emulated Pico 4.7 s over its USB (its inputs read from flash, each frame waiting
+    for room in the USB's buffer), so the pit's DEALS of 2 games outlasted the watchdog's 8 s
+    and reset the board, at every try."""
     from .played import chunks
+    from .store import FileStore
+    feed = FileStore.feed
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
     for i, g in enumerate(games):
         n, parts = chunks(g, W.RECORD_CHUNK)
         for k, part in enumerate(parts):
             link.send(addr, W.RECORD, bytes((i, len(games), k, n)) + part)
+            if feed is not None:
+                feed()
 
 
 def deals(ctrl, link, addr, since, n):

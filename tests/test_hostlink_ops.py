@@ -104,3 +104,39 @@ def test_verify_through_the_board_link():
     except Exception as e:  # a simulated table has no signed manifest: the board says why
         assert "manifest" in str(e) or "image" in str(e)
     assert any(e["kind"] == "check-failed" or "check" in e["kind"] for e in b.fetch(0, 0)["events"])
+
+
+class Watchdog:
+    """main.py's machine.WDT().feed as store.FileStore.feed: a callable counting its feeds."""
+
+    def __init__(self):
+        self.fed = 0
+
+    def __call__(self):
+        self.fed += 1
+
+
+class Sent:
+    """A link that keeps what the board sends."""
+
+    def __init__(self):
+        self.frames = []
+
+    def send(self, addr, ftype, payload=b""):
+        self.frames.append(ftype)
+
+
+def test_the_watchdog_is_fed_at_each_frame_of_a_long_answer(monkeypatch):
+    """A DEALS (or RECALL) answer is sent in one go of the board's loop: on the emulated Pico
+    a game's frames took 4.7 s over its USB, and the pit's DEALS of 2 games (11.2 s) outlasted
+    the watchdog's 8 s and reset the board at each try. It is fed after every frame."""
+    from tapis.firmware import recall
+    from tapis.firmware.store import FileStore
+    dog = Watchdog()
+    monkeypatch.setattr(FileStore, "feed", dog)
+    t = rig()
+    while len(t.controller.journal.starts) < 3:  # two games over, a third begun
+        t.step()
+    link = Sent()
+    recall.deals(t.controller, link, W.HOST, 0, 3)
+    assert link.frames.count(W.RECORD) >= 3 and dog.fed >= link.frames.count(W.RECORD)

@@ -126,14 +126,18 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
     300 s): the pit's link gave the board up after its own 6 resends 40 ms apart while the
     board was still answering DEALS (~2 s of emulated time, ~17 s of wall time here), ended
     its session and refused the answer as forged, again at each try. Its link is now as
-    patient as the pit (operator_link.patience; test_hostlink_patience.py)."""
+    patient as the pit (operator_link.patience; test_hostlink_patience.py). Once the board
+    had begun a second game (as it had after the tests before, not alone), the pit's DEALS
+    of 2 games took 11.2 s of the chip's time in one go of its loop, and its watchdog (8 s)
+    reset it at each try: recall.py feeds it after each frame."""
     from sqlalchemy import text
 
     from tapis.host.pit import db
     from tapis.host.pit.ingest import Ingest
     from tapis.host.pit.service import board_links
     t, path, key = board
-    t.run_deals(2)  # (deals over while no host listened: the pit fetches them by number)
+    t.run_games(1)  # deals over while no host listened (the pit fetches them by number), and
+    t.run_deals(t.game.finished_deals() + 1)  # a game begun after the first: a DEALS of 2 games
     engine = db.connect(str(tmp_path / "pit.db"))
     link, = board_links([path], [key], 120.0)  # (tapis pit --timeout; 5 s: a real board answers in milliseconds)
     ingest = Ingest(db.sessions(engine), [link]).start()
