@@ -32,12 +32,13 @@ def _deal_start(inputs):
 
 
 def resume(journal, keep_log=True):
-    """(game, table adapter, voided why or None) rebuilt from the last game journaled."""
+    """(game, table adapter, voided why or None, cards voided) rebuilt from the last game
+    journaled."""
     u = journal.last
     kit = find(u["game"])
     options = kit.Options.restore(u["options"])
     inputs = u["inputs"]
-    why = None
+    why, n = None, 0
     for attempt in (0, 1):  # a second time when the deal being dealt is voided
         game = kit.Rules(options)
         if u["state"] is not None:
@@ -50,16 +51,16 @@ def resume(journal, keep_log=True):
         if k is None or k >= len(inputs):
             break
         # power was lost while the cards were being dealt: the deal is void
-        why = "power lost while the deal was being dealt: a new deal (%d cards voided)" % (
-            len(inputs) - k)
-        journal.void(len(inputs) - k, why)
+        n = len(inputs) - k  # (shoe cards only)
+        why = "power lost while the deal was being dealt: a new deal (%d cards voided)" % n
+        journal.void(n, why)
         u["voided"].append({"why": why, "inputs": inputs[k:]})
         del inputs[k:]
     follow(journal, game)
     # the resumed game's records are replayed: free them (the board would hold them all
     # session); what the journal keeps of the game is in the store
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    return game, kit.Table(game), why
+    return game, kit.Table(game), why, n
 
 
 def configured(journal, name, options, signed, u):
@@ -98,7 +99,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
         u = journal.last
-        game, table, why = resume(journal, keep_log)
+        game, table, why, voided = resume(journal, keep_log)
         if signed is not None and options is not None:
             configured(journal, name, options, signed, u)
         frames = journal.last_frames()
@@ -111,6 +112,9 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
+        from .deckcount import resumed as counted  # (loaded for it)
+        counted(ctrl, voided)
+        compat.unload("deckcount")
         return _seats(journal, ctrl)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())

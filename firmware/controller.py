@@ -79,11 +79,9 @@ class Controller:
         self.bus = bus if hasattr(bus, "poll_every") else None
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
-        self.asked = self.pack = self.out = 0  # the pack asked for; counted (0: none, -1: pulled); cards out
-        if resumed:  # the pack in play when the power went is counted on (deckcount.py, loaded for it)
-            from .deckcount import resumed as counted
-            counted(self)
-            unload("deckcount")
+        # the pack asked for; counted (0: none, -1: pulled); cards out (a resumed board's:
+        # deckcount.resumed, from boot.build)
+        self.asked = self.pack = self.out = 0
 
     def step(self, now_ms):
         for link in self.links:

@@ -22,20 +22,24 @@ from .compat import const
 _PACK, _SHOE = const(32), const(104)  # deck.PACK_32, deck.SHOE_104 (piquet: its options' pack)
 
 
-def resumed(ctrl):
-    """The controller's, when resumed from the journal: the pack in play when the power
-    went is counted on from what the game rebuilt says came out of it (club: the cards
-    dealt from its shoe; écarté, piquet: the deal's), so that its end is counted as if the
-    power had not gone. Not between two packs, nor after a torn last record (a deal the
-    power cut while it was dealt is voided: its cards came out but are not the game's)."""
-    g, j = ctrl.game, ctrl.journal
-    if j is not None and j.torn or g.cards_due()[1]:
+def resumed(ctrl, voided):
+    """boot.build's, for a controller resumed from the journal: the pack in play when the
+    power went is counted on from what the game rebuilt says came out of it (club: the
+    cards dealt from its shoe; écarté, piquet: the deal's), so that its end is counted as
+    if the power had not gone. A deal the reboot voided (a torn record while it was dealt:
+    boot.resume) is not the game's, but its `voided` cards came out of the pack all the
+    same (and those in flight, the torn record's among them, come again: on_frame counts
+    them as it sets them aside). Not between two packs."""
+    g = ctrl.game
+    size, left = getattr(g.options, "pack", _PACK), getattr(g, "left", None)
+    if voided:  # (écarté, piquet: club's deals go on)
+        out = voided
+    elif g.cards_due()[1]:
         return
-    left = getattr(g, "left", None)
-    if left is not None:  # club
+    elif left is not None:  # club
         size, out = _SHOE, _SHOE - left
     else:
-        size, out = getattr(g.options, "pack", _PACK), getattr(g, "delivered", 0)
+        out = getattr(g, "delivered", 0)
     if out > 0:
         ctrl.pack, ctrl.out = size, out
 

@@ -75,12 +75,14 @@ found, torn, deal, trust = R.starts(store, journal)
 T('(load, below, walks this first) starts: framing and seals, %d games' % len(found))
 R.load(journal, False, False)
 T('load: starts, then the last game read from the last seal')
-game_, table, why = boot.resume(journal, False)
+game_, table, why, voided = boot.resume(journal, False)
 T('resume: rebuild (%d)' % journal.count)
 boot.configured(journal, str(game), options, config.signer() or 'unsigned', None if journal.last is None else journal.last)
 T('configured')
 from firmware.controller import Controller
 ctrl = Controller(table, route, journal, resumed=True, keep_log=False)
+from firmware.deckcount import resumed as counted
+counted(ctrl, voided)
 ctrl.events, ctrl.locked = events.park(), events.locked()
 T('controller')
 meters.seats = ctrl.table.SEATS

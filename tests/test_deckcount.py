@@ -151,3 +151,36 @@ def test_a_board_that_resumed_mid_pack_counts_it_on_from_its_journal():
             break
         t.step()
     assert tilts(t) == [] and t.ctrl.pack == SIZE["ecarte"]
+
+
+@pytest.mark.parametrize("lost", [False, True])
+def test_a_pack_whose_deal_a_torn_record_voided_is_counted_at_its_end(lost):
+    """The power goes while a card's record is written in the middle of a deal being dealt:
+    the reboot voids the deal (docs/rules.md) and a fresh pack deals it again. The voided
+    deal's cards came out of the pack all the same (those journaled whole, and the one in
+    flight, which comes again and is set aside), so the pack is counted at its end: right,
+    no tilt; a card that fell out of it unseen before the cut, a tilt."""
+    from table_rig import FailingStore, PowerLoss, Rig
+    from tapis.simulator.faults import FaultyShoe
+    from tapis.simulator.table import source
+    store = FailingStore()
+    t = Rig(4, "ecarte", store, held=False, events_store=MemoryStore())
+    port = t.devices[0].link.port
+    faults = {(3, 1): "lose"} if lost else {}  # pack 3: the voided deal's
+    t.devices[0] = t.shoe = FaultyShoe(port, source(4), faults, None, key=t.key)
+    t.boot()
+    while not any(e[0] == "deal" and e[2] == 2 for e in t.ctrl.game.log):
+        t.step()
+    store.at, store.torn = store.writes + 2, 5  # the deal's 2nd card's record is cut after 5 bytes
+    try:
+        for _ in range(5000):
+            t.step()
+    except PowerLoss:
+        t.boot()
+    assert t.ctrl.voided
+    assert (t.ctrl.pack, t.ctrl.out) == (SIZE["ecarte"], 1)  # the card journaled whole
+    while t.ctrl.game.finished_deals() < 2 and not t.ctrl.locked:
+        t.step()
+    # 11 came out: the card journaled whole, the ten of the DRAW in flight set aside
+    expect = ["the pack of 32 ended with 31 cards: 11 came out, 20 were left in it"] if lost else []
+    assert tilts(t) == expect

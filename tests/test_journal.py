@@ -315,7 +315,7 @@ for c in deck:
     j.record(("shoe", CHANCE, c), g.apply(("shoe", CHANCE, c)), W.SHOE, 1)
 j2 = Journal(MemoryStore(store.read()))
 load(j2)
-g2, _t, why = boot.resume(j2)
+g2, _t, why, _n = boot.resume(j2)
 print("resume", g2.log == g.log, len(g.log), why)
 bad = bytearray(store.read())
 bad[20] ^= 1
