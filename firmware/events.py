@@ -5,16 +5,14 @@
 # mac.derive(device key, b"events"); unkeyed: hashed, not chained. docs/protocol.md ("Event
 # log records"): a head, then entries {"k": "e", "n": seq, "t": clock, "c": class, "d":
 # detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared, "b": [boot, ms]}. The
-# clock ("u" in the head): "s", time.time() (the board's RTC: a Pico's counts from 2021-01-01
-# at power-up until the supervisor or host sets it, recall.py's TIME), or "ms", a simulated
-# table's. "b", the board's own clock, which needs no RTC: the boot (the seq its first entry
-# took: each power-up's is higher than the last's, in one log) and the ms since that
-# power-up (time.ticks_ms(); a lab dates a boot's entries from its TIME entry, tapis events),
-# on a board's clock only (a simulated table's, or a test's, is handed in: no "b"). The last
+# clock ("u" in the head): "s", time.time() (the board's RTC, recall.py's TIME), or "ms", a
+# simulated table's. "b", the board's own clock, no RTC needed: the boot (the seq its first
+# entry took) and time.ticks_ms() since that power-up, on a board's clock only. The last
 # KEEP entries at least are kept (the open tilts cut carried by the new head: never lost). A
-# keyed log is sealed as the journal is (eventwalk.seal). A torn last record is dropped at
-# open; any other break is a JournalError.
+# keyed log is sealed (eventwalk.seal). A torn last record is dropped; any other break is a
+# JournalError.
 import json
+import time
 from binascii import hexlify
 from hashlib import sha256
 
@@ -45,31 +43,30 @@ def beside(journal):
     return journal[:-11] + "events.bin" if journal.endswith("journal.bin") else journal + ".events"
 
 
-def _wanted(body):
-    """Whether the boot must parse an entry: a tilt, a clear, a RAM clear."""
+def _wanted(body):  # whether the boot must parse an entry: a tilt, a clear, a RAM clear
     return b'"l"' in body or b'"x"' in body or b"ram-clear" in body
 
 
 def _clock():
-    import time
     return int(time.time())
 
 
-def _ms():
-    import time
-    t = getattr(time, "ticks_ms", None)  # (MicroPython: ms since power-up, wrapping at 2^30)
+def _ms():  # (MicroPython: ms since power-up, wrapping at 2^30)
+    t = getattr(time, "ticks_ms", None)
     return t() if t is not None else int(getattr(time, "monotonic")() * 1000)  # CPython's table: the host's
 
 
 class EventLog:
     """The event log on a store (store.py's interface): read and checked when made."""
 
-    def __init__(self, store, key=None, device="", clock=None, unit="s", parked=None):
+    def __init__(self, store, key=None, device="", clock=None, unit="s", parked=None, quick=False):
         """key: the device key (None: unkeyed, hashed); clock(): the time an entry is given,
         in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
         it without reading the store again (the board's controller keeps only that between
-        two events, and this module out of its heap: Controller.event)."""
-        self.torn = 0
+        two events, and this module out of its heap: Controller.event). quick: a board's
+        boot, which opens a keyed log from its last seal (eventwalk.quick) and has the
+        segments before it checked once play has begun (self.unchecked: eventwalk.deferred)."""
+        self.torn = self.unchecked = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
              self.count, self.seq, self.open, self.cleared, self.boot, self.seg) = parked
@@ -81,16 +78,13 @@ class EventLog:
         self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
         # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
-        ends = [0]
-        for _off, rec in self.walk(True, ends, _wanted):  # (a board's boot parses few)
-            if rec is None:
-                self.count += 1
-            else:
-                self.take(rec)
-        if ends[0] < store.size():  # a power cut in the last write: drop what it left
-            self.torn = store.size() - ends[0]
-            store.keep(0, ends[0])
-        self.size = ends[0]
+        from .eventwalk import quick as fast, whole
+        end = fast(self) if quick and self.pads is not None else 0
+        end = end or whole(self, _wanted)  # (a board's boot parses few)
+        if end < store.size():  # a power cut in the last write: drop what it left
+            self.torn = store.size() - end
+            store.keep(0, end)
+        self.size = end
         store.close()  # (the file read_at keeps open: not for the session)
         self.boot = self.seq + 1  # this boot's: the seq of its first entry
 
@@ -118,8 +112,8 @@ class EventLog:
         """(offset, record) from the head, the chain checked (check); ends[0]: where the last
         whole record ends. parse(payload): whether to parse a payload (else the record is
         None); the head, the seals and the last are always parsed. A keyed log's sealed
-        segments are hashed (SHA-256, C code) against their seals, an HMAC a seal: only the
-        records after the last seal have their tags checked one by one, after the walk."""
+        segments are hashed against their seals, an HMAC a seal; those after the last seal
+        have their tags checked one by one."""
         st = self.store
         size, off, chain, i = st.size(), 0, bytes(8), 0
         p = self.pads
@@ -185,10 +179,9 @@ class EventLog:
             blk[2] = self.store.read_at(off, buf)
         return bytes(memoryview(buf)[off - at:off - at + n])
 
-
     def frame(self, rec):
-        """A record's bytes (a keyed log's chain moves on to its tag)."""
-        body = json.dumps(rec).encode()
+        """A record's bytes (a keyed log's chain moves on to its tag); rec: a dict, or its JSON."""
+        body = rec if type(rec) is bytes else json.dumps(rec).encode()
         n = len(body)
         h = bytes((_CHAIN if self.pads is not None else _MAGIC, n >> 8, n & 255, (n >> 8) ^ (n & 255) ^ _CHK))
         if self.pads is not None:
@@ -197,10 +190,12 @@ class EventLog:
             t = sha256(h + body).digest()[:4]
         return h + body + t
 
-    def rehead(self, prev, carried):
-        """A head's bytes: the tag the next entry chains from (prev), the open tilts carried."""
+    def rehead(self, prev, carried, gone=0):
+        """A head's bytes: the tag the next entry chains from (prev), the open tilts carried,
+        the seq of the last entry before it (gone: its first entry's is the next; a quick
+        open counts the entries from it)."""
         self.head = bytes(8)
-        return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried})
+        return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried, "g": gone})
 
     def log(self, cls, detail="", who=None, locks=False, cleared=None):
         """Append an entry (at once: events are seldom, and a tilt must outlive a power
@@ -215,12 +210,12 @@ class EventLog:
             out = self.rehead(b"", [])
             self.seg = (len(out), self.head)
         out += self.frame(rec)
+        self.take(rec)  # (before a seal, which carries the log's state with this entry)
         if self.pads is not None and self.size + len(out) - self.seg[0] >= _SEAL:
             from .eventwalk import seal
             out += seal(self, out)  # (in the same write: a power cut tears the seal, or nothing)
         self.store.append(out)
         self.size += len(out)
-        self.take(rec)
         if self.count >= KEEP + _SLACK:
             self.compact()
         return self.seq
@@ -237,8 +232,7 @@ class EventLog:
                 self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg]  # (seq at 8: hostops)
 
     def locked(self):
-        """The open tilts' classes, oldest first."""
-        return [e["c"] for e in self.open]
+        return [e["c"] for e in self.open]  # the open tilts' classes, oldest first
 
     def clear(self, who, classes=None, detail=""):
         """Clear the open tilts (those of `classes` only, if given), logged as a clear that
@@ -250,11 +244,10 @@ class EventLog:
             "%s #%d" % (e["c"], e["n"]) for e in self.open if e["n"] in gone), who, cleared=gone)
 
     def since(self, seq=0, cls=None, limit=None):
-        """The entries after seq (of class cls, at most limit), each with "cleared": who cleared it."""
+        """The entries after seq (of class cls, at most limit), with who cleared each (eventwalk)."""
         from .eventwalk import since
         return since(self, seq, cls, limit)
 
     def compact(self, keep=KEEP):
-        """Keep the last `keep` entries under a new head that carries the open tilts cut."""
-        from .eventwalk import compact
+        from .eventwalk import compact  # (the last `keep` entries under a new head)
         compact(self, keep)

@@ -1,7 +1,12 @@
 # The event log read through, cut and begun again (events.py's EventLog.since and .compact,
 # and a RAM clear's restart, and finished at boot), apart: the board loads this for a request of the log
-# (clears.py), a compaction or a RAM clear only, and unloads it.
-# It imports nothing of events.py: it is handed the log.
+# (clears.py), a compaction or a RAM clear only, and unloads it. A board's boot opens the log
+# from its last seal (quick) and checks the rest once play has begun (deferred).
+# It imports nothing of events.py at its top: it is handed the log.
+from .compat import const
+
+_PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never inside a string)
+_WINDOW = const(6144)  # the end of the log searched for its last seal: what follows one is < events._SEAL
 
 
 def since(log, seq, cls, limit):
@@ -35,7 +40,11 @@ def seal(log, out):
         h.update(b)
         at += len(b)
     h.update(out[at - log.size:])
-    s = log.frame({"k": "s", "h": hexlify(h.digest()).decode()})
+    # the log's state with the entry sealed (quick): its last seq, the open tilts, the RAM
+    # clear; "k" first, whatever order a port's dict keeps (EventLog.walk knows a seal by it)
+    import json
+    s = log.frame(('{"k": "s", "h": "%s", "q": %d, "o": %s, "r": %s}' % (
+        hexlify(h.digest()).decode(), log.seq, json.dumps(log.open), json.dumps(log.cleared))).encode())
     log.seg = (log.size + len(out) + len(s), log.head)
     return s
 
@@ -81,7 +90,7 @@ def compact(log, keep):
     carried = [e for e in log.open if e["n"] <= gone]
     was = log.head
     prev = log.store.read_at(cut - 8, 8) if log.pads is not None else b""
-    head = log.rehead(prev, carried)
+    head = log.rehead(prev, carried, gone)
     log.head = was
     log.store.keep(cut, log.size, head)
     log.size += len(head) - cut
@@ -133,3 +142,109 @@ def finish(journal, ev):
                 m.clear(journal)  # at the journal's start: its records, the new game's, counted
                 break
     return done
+
+
+def quick(log):
+    """A keyed log opened from its last seal (a board's boot, issue 30's 2 s resume): the
+    head's HMAC and its "g", the last seal found in the log's end and its HMAC (chained from
+    the 8 bytes before it: no forger has the key), the log's state taken from it, and the
+    records after it walked with their tags checked one by one, as EventLog's walk does.
+    The segments before it stand unchecked until deferred(). Where the records end (0: a
+    log too short, or one written before heads carried "g" and seals their state, is
+    walked whole)."""
+    import json
+    from .mac import keyed
+    from .store import JournalError
+    st, p, size = log.store, log.pads, log.store.size()
+    if size <= _WINDOW:
+        return 0  # (its walk is as quick)
+    blk = [bytearray(512), 0, 0]
+    h = log.piece(blk, 0, 4)
+    n = h[1] << 8 | h[2]
+    whole = log.piece(blk, 0, 12 + n)
+    if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A or keyed(p, bytes(8), whole[:4 + n])[:8] != whole[4 + n:]:
+        return 0  # (the walk says why)
+    head = json.loads(whole[4:4 + n])
+    if "g" not in head:
+        return 0
+    base = size - _WINDOW
+    buf = st.read_at(base, _WINDOW)
+    k = len(buf)
+    while True:
+        k = buf.rfind(_PATTERN, 0, k)
+        s = k - 4
+        if s < 8:
+            return 0  # (no seal in the window: one with many open tilts, or none)
+        n = buf[s + 1] << 8 | buf[s + 2]
+        end = s + 12 + n
+        if buf[s] == 0x4C and buf[s + 3] == buf[s + 1] ^ buf[s + 2] ^ 0x5A and end <= len(buf) and \
+                keyed(p, buf[s - 8:s], buf[s:end - 8])[:8] == buf[end - 8:end]:
+            break
+        k += len(_PATTERN) - 1  # (a torn seal, or the pattern by chance in a tag: the one before)
+    seal = json.loads(buf[s + 4:end - 8])
+    if "q" not in seal:
+        return 0
+    log.unit = head.get("u", log.unit)
+    log.seq, log.open, log.cleared = seal["q"], list(seal["o"]), seal.get("r")
+    log.count = log.seq - head["g"]
+    chain, off = buf[end - 8:end], base + end
+    log.seg, log.unchecked = (off, chain), base + s
+    while off + 4 <= size:  # the records after the seal: fewer than a segment's
+        h = log.piece(blk, off, 4)
+        n = h[1] << 8 | h[2]
+        if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A:
+            raise JournalError("event log corrupt at byte %d: not a record" % off)
+        if off + 12 + n > size:
+            break  # torn
+        whole = log.piece(blk, off, 12 + n)
+        if keyed(p, chain, whole[:4 + n])[:8] != whole[4 + n:]:
+            raise JournalError("event log corrupt at byte %d: its tag is wrong" % off)
+        try:
+            log.take(json.loads(whole[4:4 + n]))
+        except (ValueError, KeyError, TypeError):
+            raise JournalError("event log corrupt at byte %d: not its JSON" % off)
+        chain, off = whole[4 + n:], off + 12 + n
+    log.head = chain
+    return off
+
+
+def deferred(ctrl, key, ident):
+    """Once play has begun after a quick open (main.py): the log checked whole, as a boot
+    without it would have (EventLog's walk: every sealed segment against its seal). A
+    break: the log set aside as at boot (powerup.open_events: events.bad, kept for the lab)
+    and a new one begun with a journal-failure tilt, which locks; True if it held."""
+    from .events import JOURNAL, EventLog
+    from .store import JournalError
+    log = EventLog(None, parked=ctrl.events)
+    try:
+        for _ in log.walk(True, None, lambda b: False):
+            pass
+        log.store.close()
+        return True
+    except JournalError as e:
+        import os
+        st = log.store
+        st.close()
+        os.rename(st.path, st.path[:-3] + "bad")
+        ctrl.events, ctrl.locked = EventLog(st, key, ident).park(), []
+        ctrl.tilt(JOURNAL, "event log refused after the boot (kept as events.bad): %s" % e)
+        return False
+
+
+def whole(log, wanted):
+    """EventLog's open walked from the head, every record checked (EventLog.walk: only those
+    `wanted` parsed); where the last whole record ends. The last entry's seq is read from it
+    when it was not parsed (a seal written after it, or a torn record)."""
+    ends, last = [0], None
+    for off, rec in log.walk(True, ends, wanted):
+        if rec is None:
+            log.count += 1
+            last = off
+        else:
+            log.take(rec)
+            last = None if rec["k"] == "e" else last
+    if last is not None:
+        import json
+        h = log.store.read_at(last, 4)
+        log.seq = json.loads(log.store.read_at(last + 4, h[1] << 8 | h[2]))["n"]
+    return ends[0]

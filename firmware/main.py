@@ -129,7 +129,7 @@ def main():
     from .meters import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full, dropped = make_room(store, key, ident, meters)
-    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None))
+    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True)
     if dropped:
         compacted(events, dropped)
     if full:
@@ -164,6 +164,8 @@ def main():
                    "move it aside (tapis board journal --port URL --move-aside)"], route)
         return
     every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
+    unchecked = events.unchecked  # the event log opened from its last seal: the rest checked once playing
+    del events
     boot.unload()
     from .compat import unload
     unload("config")
@@ -190,6 +192,11 @@ def main():
         now += time.ticks_diff(t, last)  # a clock that does not wrap
         last = t
         ctrl.step(now)
+        if unchecked:  # (the boot's resume is over: issue 30's 2 s)
+            from .eventwalk import deferred
+            deferred(ctrl, key, ident)
+            unload("events", "eventwalk")
+            unchecked = 0
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from .swcheck import tick
             check = tick(ctrl, check, pin)

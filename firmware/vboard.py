@@ -94,12 +94,16 @@ def new_controller(name, kw, shoe, bus, journal):
     # the event log and the meters beside it (its open tilts lock the table across a power cycle)
     from .events import beside
     from .powerup import open_events
-    events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard")
+    events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard", quick=True)  # (as main.py)
+    unchecked = events.unchecked
     j = Journal(store, key=TEST_KEY, device="vboard")
     from .meters import Meters  # beside the journal (tally.beside)
     p = journal[:-4] if journal.endswith(".bin") else journal
     j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
+    if unchecked:  # main.py's once playing: its older segments (eventwalk.deferred)
+        from .eventwalk import deferred
+        deferred(ctrl, TEST_KEY, "vboard")
     # its files where it runs (the unix port: a directory of the host's), as its journal;
     # read by recall.py and swcheck.py with getattr: a board's controller has no such field
     setattr(ctrl, "root", "")

@@ -284,6 +284,158 @@ def test_compaction_cuts_a_keyed_log_just_after_a_seal():
     assert again.count == log.count and [e["n"] for e in again.since(0)][-1] == E.KEEP + 260
 
 
+@pytest.mark.parametrize("torn", [0, 30])
+def test_a_reopened_log_goes_on_from_its_last_seq_when_its_last_write_sealed_or_tore(torn):
+    """The entry a seal follows in the same write is not parsed by the boot's walk, nor the
+    last whole one before a torn record: its seq is read all the same, so that the next
+    entry's does not repeat it."""
+    log = sealed_log(0)
+    while b'{"k": "s"' not in log.store.read():
+        log.log(E.FORGED, "entry")
+    data = log.store.read()
+    start = data.rindex(b'{"k": "s"') - 4
+    data += data[start:start + torn]  # (a record's first bytes: torn)
+    again = EventLog(MemoryStore(data), KEY, "dev", clock=lambda: 7)
+    assert again.seq == log.seq and again.count == log.count
+    again.log(E.POWER_UP, "next")
+    assert [e["n"] for e in again.since(log.seq - 2)] == [log.seq - 1, log.seq, log.seq + 1]
+
+
+def state(log):
+    """What a boot takes from its log (and goes on from)."""
+    return (log.seq, log.count, log.open, log.cleared, log.head, log.seg, log.size, log.torn, log.unit)
+
+
+def shapes():
+    """Keyed logs of several shapes: (name, bytes)."""
+    out = []
+    log = sealed_log(1000)
+    out.append(("plain", log.store.read()))
+    log = EventLog(MemoryStore(), KEY, "dev", clock=ticker(), unit="ms")
+    for i in range(1300):  # tilts opened and cleared in every segment, one left open, compacted
+        if i % 97 == 5:
+            log.log(E.DOOR, "door %d" % i, locks=True)
+        elif i % 97 == 40:
+            log.clear("sup")
+        else:
+            log.log(E.FORGED, "entry %04d" % i)
+    log.log(E.RAM, "both copies bad", locks=True)
+    for i in range(120):
+        log.log(E.FORGED, "after %d" % i)
+    out.append(("tilts, compacted", log.store.read()))
+    from tapis.firmware.eventwalk import restart
+    restart(log, E.RAM_CLEAR, {"meters": {}}, "sup", [(E.DOOR, "kept", "host")])
+    for i in range(150):
+        log.log(E.FORGED, "after the clear %d" % i)
+    out.append(("a RAM clear's", log.store.read()))
+    data = out[0][1]
+    last = records(data)[-1][0]
+    out.append(("torn", data + data[last:last + 30]))  # (a record's first 30 bytes: torn)
+    return out
+
+
+@pytest.mark.parametrize("name, data", shapes())
+def test_a_boots_quick_open_from_the_last_seal_agrees_with_the_whole_walk(name, data, monkeypatch):
+    """A board's boot opens its log from the last seal (eventwalk.quick, issue 30's 2 s
+    resume): the same state as the whole walk, with an HMAC for the head, the last seal and
+    the records after it only, and the log's end read, not all of it."""
+    whole = EventLog(MemoryStore(data), KEY, "dev", clock=lambda: 7)
+    from tapis.firmware import mac
+    made, read = [], []
+    keyed = mac.keyed
+    monkeypatch.setattr(mac, "keyed", lambda *a: made.append(1) or keyed(*a))
+
+    class Counted(MemoryStore):
+        def read_at(self, off, n):
+            got = MemoryStore.read_at(self, off, n)
+            read.append(n if isinstance(n, int) else got)
+            return got
+    fast = EventLog(Counted(data), KEY, "dev", clock=lambda: 7, quick=True)
+    assert fast.unchecked and state(fast) == state(whole)
+    after = len(records(data[fast.seg[0]:fast.size]))
+    # the log's key (derived from the device key), the head, the last seal, what follows it
+    assert len(made) == 1 + 1 + 1 + after < 60 and sum(read) < 8192 + 1024
+    assert fast.locked() == whole.locked() and (name != "tilts, compacted" or fast.locked() == [E.DOOR, E.RAM])
+    for log in (fast, whole):  # and both go on alike
+        log.log(E.POWER_UP, "next")
+    assert fast.store.read() == whole.store.read()
+    assert state(EventLog(MemoryStore(fast.store.read()), KEY, "dev", quick=True))[:7] == state(whole)[:7]
+
+
+def test_a_short_log_or_one_written_before_seals_carried_the_state_is_walked_whole():
+    small = sealed_log(30)
+    assert EventLog(small.store, KEY, "dev", quick=True).unchecked == 0
+    old = sealed_log(1000)  # its head without "g", as one written before it
+    data = old.store.read()
+    recs = records(data)
+    assert b'"g": 0' in recs[0][1]
+    log = EventLog(MemoryStore(), KEY, "dev", clock=ticker(), unit="ms")
+    head = log.frame({"k": "h", "d": "dev", "p": [], "u": "ms", "o": []})
+    rest = data[recs[1][0]:]  # (its records chained from the new head's tag: written again)
+    log.store.append(head)
+    log.size, log.seg = len(head), (len(head), log.head)
+    for i in range(1000):
+        log.log(E.FORGED, "entry %04d" % i)
+    assert rest and b'"g"' not in log.store.read()[:len(head)]
+    got = EventLog(MemoryStore(log.store.read()), KEY, "dev", quick=True)
+    assert got.unchecked == 0 and got.seq == 1000 and got.count == 1000
+
+
+@pytest.mark.parametrize("where", ["last seal", "after it"])
+def test_an_edit_at_the_logs_end_is_refused_by_the_quick_open(where):
+    data = bytearray(sealed_log(1000).store.read())
+    at = data.rindex(b'{"k": "s"') + 20 if where == "last seal" else len(data) - 20
+    data[at] ^= 1
+    with pytest.raises(JournalError, match="event log corrupt"):
+        EventLog(MemoryStore(bytes(data)), KEY, "dev", quick=True)
+
+
+class Board:
+    """What eventwalk.deferred needs of a controller: its parked log, its tilts."""
+
+    def __init__(self, log):
+        self.events, self.locked, self.tilts = log.park(), log.locked(), []
+
+    def tilt(self, cls, detail):
+        log = EventLog(None, parked=self.events)
+        log.log(cls, detail, None, True)
+        self.events, self.locked = log.park(), log.locked()
+        self.tilts.append(cls)
+
+
+@pytest.mark.parametrize("what", ["entry", "seal", "segment"])
+def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp_path, what):
+    """The quick open leaves the segments before the last seal to eventwalk.deferred (main.py,
+    once playing): an entry or a seal edited there, or a segment cut out with its seal, is
+    found then; the log is set aside as at boot (events.bad) and the new one locked."""
+    from tapis.firmware.eventwalk import deferred
+    from tapis.firmware.store import FileStore
+    path = tmp_path / "events.bin"
+    good = sealed_log(1000, FileStore(str(path)))
+    data = path.read_bytes()
+    assert deferred(Board(EventLog(FileStore(str(path)), KEY, "dev", quick=True)), KEY, "dev") is True
+    assert path.read_bytes() == data and not (tmp_path / "events.bad").exists()
+    recs = records(data)
+    seals = [i for i, (_o, body) in enumerate(recs) if body.startswith(b'{"k": "s"')]
+    if what == "entry":
+        at = data.index(b"entry 0005")
+        bad = data[:at] + b"entry 0105" + data[at + 10:]
+    elif what == "seal":
+        at = recs[seals[0]][0] + 4 + data[recs[seals[0]][0] + 4:].index(b'"h": "') + 6
+        bad = data[:at] + (b"0" if data[at:at + 1] != b"0" else b"1") + data[at + 1:]
+    else:
+        bad = data[:recs[seals[0] + 1][0]] + data[recs[seals[1] + 1][0]:]
+    path.write_bytes(bad)
+    log = EventLog(FileStore(str(path)), KEY, "dev", quick=True)  # the boot: quick, no error
+    assert log.unchecked and log.seq == good.seq
+    board = Board(log)
+    assert deferred(board, KEY, "dev") is False
+    assert (tmp_path / "events.bad").read_bytes() == bad
+    assert board.tilts == [E.JOURNAL] and board.locked == [E.JOURNAL]
+    again = EventLog(FileStore(str(path)), KEY, "dev")
+    assert again.locked() == [E.JOURNAL] and "kept as events.bad" in again.since(0)[0]["d"]
+
+
 MP_LOG = """
 from binascii import hexlify
 from tapis.firmware import events as E
@@ -297,19 +449,22 @@ for i in range(1400):
 again = EventLog(MemoryStore(bytes(st.data)), bytes(range(32)), "dev")
 print(again.count, again.seq, again.locked())
 print(hexlify(bytes(st.data)).decode())
+fast = EventLog(MemoryStore(bytes(st.data)), bytes(range(32)), "dev", quick=True)
+print(fast.count, fast.seq, fast.locked(), fast.unchecked > 0, fast.head == again.head, fast.seg == again.seg)
 """
 
 
 def test_micropython_seals_and_compacts_the_log_as_cpython_reads_it():
     """The webassembly MicroPython writes past several seals and a compaction; its reopened
-    log and CPython's reading of its bytes agree."""
+    log (walked whole, and quick from its last seal) and CPython's reading of its bytes agree."""
     import subprocess
     from tapis.simulator import micropython
     micropython.ensure_installed()
     argv = micropython.command(code=MP_LOG, roots=(micropython.AS_TAPIS,))
     p = subprocess.run(argv, capture_output=True, text=True, timeout=300, input="")
     assert p.returncode == 0, p.stderr
-    counts, data = p.stdout.split("\n")[:2]
+    counts, data, fast = p.stdout.split("\n")[:3]
+    assert fast == counts + " True True True"  # the boot's quick open from the last seal, alike
     log = EventLog(MemoryStore(bytes.fromhex(data)), KEY, "dev")
     assert counts == "%d %d ['ram-error']" % (log.count, log.seq)
     assert log.seq == 1401 and E.KEEP <= log.count < E.KEEP + 250 and log.locked() == [E.RAM]

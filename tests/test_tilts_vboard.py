@@ -134,3 +134,44 @@ def test_a_supervisor_left_on_the_bus_through_a_power_cycle_gets_one_entry_for_o
         entries = EventLog(MemoryStore((Path(vb.board.flash.name) / "events.bin").read_bytes()), TEST_KEY).since(0)
     failed = [e["d"] for e in entries if e["c"] == "check-failed"]
     assert len(failed) == 2 and "seed 000102" in failed[0] and "seed 010203" in failed[1], failed
+
+
+def a_long_log_at_the_power_cut(vb, edit):
+    """1,000 entries more in the board's event log while its power is off (as a board's
+    after many power-ups), an entry of its first segment edited if `edit`: its boot opens it
+    from the last seal and checks the rest once playing (eventwalk.quick, deferred)."""
+    from tapis.firmware.events import FORGED
+    from tapis.firmware.store import FileStore
+    path = Path(vb.board.flash.name) / "events.bin"
+    board, off = vb.board, vb.board.power_off
+
+    def down():
+        off()
+        log = EventLog(FileStore(str(path)), TEST_KEY, "vboard", clock=lambda: 7)
+        for i in range(1000):
+            log.log(FORGED, "entry %04d" % i)
+        if edit:
+            data = path.read_bytes()
+            at = data.index(b"entry 0005")
+            path.write_bytes(data[:at] + b"entry 0105" + data[at + 10:])
+    board.power_off = down
+    vb.power_cycle()
+    return path
+
+
+def test_a_long_event_log_is_opened_quick_and_checked_once_the_micropython_board_plays():
+    """Unedited, the board plays on; an entry edited before the last seal is found once it
+    plays: the log set aside (events.bad), a new one locked by a journal-failure tilt."""
+    with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
+        vb.run_deals(1)
+        path = a_long_log_at_the_power_cut(vb, False)
+        steps(vb, 3000)  # (the displays are back within 2.5 s)
+        assert locked(vb) == [None, None] and not path.with_name("events.bad").exists()
+        vb.run_deals(2)
+        log = EventLog(MemoryStore(path.read_bytes()), TEST_KEY)
+        assert "power-up" in [e["c"] for e in log.since(1000)]  # (this boot's: after the thousand)
+        path = a_long_log_at_the_power_cut(vb, True)
+        steps(vb, 3000)
+        assert locked(vb) == ["locked: journal-failure"] * 2 and path.with_name("events.bad").exists()
+        entries = locked_until_the_supervisor_clears(vb, "journal-failure")
+    assert "kept as events.bad" in entries[0]["d"]
