@@ -17,7 +17,7 @@ def unload():
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
     compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "clears", "powerup",
-                  "events", "eventwalk")
+                  "events", "eventwalk", "eventopen")
 
 
 def _deal_start(inputs):

@@ -26,7 +26,7 @@ _CHK = const(0x5A)
 KEEP = const(1000)
 _SLACK = const(250)
 _BLOCK = const(512)  # the bytes a walk reads at a time
-_SEAL = const(4096)  # the bytes of entries a seal closes (30 to 60): the boot's HMACs after the last
+_SEAL = const(1024)  # the bytes of entries a seal closes (8 to 15): the boot's HMACs after the last
 
 # the classes (tapis events --class)
 POWER_UP, WATCHDOG, RAM, JOURNAL = "power-up", "watchdog", "ram-error", "journal-failure"
@@ -64,8 +64,8 @@ class EventLog:
         in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
         it without reading the store again (the board's controller keeps only that between
         two events, and this module out of its heap: Controller.event). quick: a board's
-        boot, which opens a keyed log from its last seal (eventwalk.quick) and has the
-        segments before it checked once play has begun (self.unchecked: eventwalk.deferred)."""
+        boot, which opens a keyed log from its last seal (eventopen.quick) and has the
+        segments before it checked once play has begun (self.unchecked: eventopen.deferred)."""
         self.torn = self.unchecked = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
@@ -78,8 +78,8 @@ class EventLog:
         self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
         # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
-        from .eventwalk import quick as fast, whole
-        end = fast(self) if quick and self.pads is not None else 0
+        from .eventopen import quick as fast, whole
+        end = fast(self, _wanted) if quick and self.pads is not None else 0
         end = end or whole(self, _wanted)  # (a board's boot parses few)
         if end < store.size():  # a power cut in the last write: drop what it left
             self.torn = store.size() - end

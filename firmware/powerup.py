@@ -36,7 +36,7 @@ def open_events(store, key, ident, crashed=0, quick=False):
     """The event log beside the journal, and this boot's power-up in it (and a watchdog
     reset, a crash before). A broken one is kept for the lab (/events.bad) and a new one
     begun, locked by a journal-failure tilt: the supervisor must look before play. quick:
-    opened from its last seal (main.py checks the rest once playing: eventwalk.deferred)."""
+    opened from its last seal (main.py checks the rest once playing: eventopen.deferred)."""
     try:
         events = EventLog(store, key, ident, quick=quick)
     except JournalError as e:

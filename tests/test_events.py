@@ -336,7 +336,7 @@ def shapes():
 
 @pytest.mark.parametrize("name, data", shapes())
 def test_a_boots_quick_open_from_the_last_seal_agrees_with_the_whole_walk(name, data, monkeypatch):
-    """A board's boot opens its log from the last seal (eventwalk.quick, issue 30's 2 s
+    """A board's boot opens its log from the last seal (eventopen.quick, issue 30's 2 s
     resume): the same state as the whole walk, with an HMAC for the head, the last seal and
     the records after it only, and the log's end read, not all of it."""
     whole = EventLog(MemoryStore(data), KEY, "dev", clock=lambda: 7)
@@ -391,7 +391,7 @@ def test_an_edit_at_the_logs_end_is_refused_by_the_quick_open(where):
 
 
 class Board:
-    """What eventwalk.deferred needs of a controller: its parked log, its tilts."""
+    """What eventopen.deferred needs of a controller: its parked log, its tilts."""
 
     def __init__(self, log):
         self.events, self.locked, self.tilts = log.park(), log.locked(), []
@@ -405,10 +405,10 @@ class Board:
 
 @pytest.mark.parametrize("what", ["entry", "seal", "segment"])
 def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp_path, what):
-    """The quick open leaves the segments before the last seal to eventwalk.deferred (main.py,
+    """The quick open leaves the segments before the last seal to eventopen.deferred (main.py,
     once playing): an entry or a seal edited there, or a segment cut out with its seal, is
     found then; the log is set aside as at boot (events.bad) and the new one locked."""
-    from tapis.firmware.eventwalk import deferred
+    from tapis.firmware.eventopen import deferred
     from tapis.firmware.store import FileStore
     path = tmp_path / "events.bin"
     good = sealed_log(1000, FileStore(str(path)))

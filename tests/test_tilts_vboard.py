@@ -139,7 +139,7 @@ def test_a_supervisor_left_on_the_bus_through_a_power_cycle_gets_one_entry_for_o
 def a_long_log_at_the_power_cut(vb, edit):
     """1,000 entries more in the board's event log while its power is off (as a board's
     after many power-ups), an entry of its first segment edited if `edit`: its boot opens it
-    from the last seal and checks the rest once playing (eventwalk.quick, deferred)."""
+    from the last seal and checks the rest once playing (eventopen.quick, deferred)."""
     from tapis.firmware.events import FORGED
     from tapis.firmware.store import FileStore
     path = Path(vb.board.flash.name) / "events.bin"

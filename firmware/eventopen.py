@@ -1,0 +1,127 @@
+# The event log opened at boot (events.py's EventLog: walked whole, or a board's quick open
+# from its last seal, the rest checked once play has begun), apart from events.py so that
+# neither outgrows its budget; the board unloads it with the boot's modules (boot.unload,
+# main.py after the deferred check). It imports nothing of events.py at its top.
+from .compat import const
+
+_PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never inside a string)
+_WINDOW = const(3072)  # the log's end searched for its last seal: what follows one is < events._SEAL
+
+
+def quick(log, wanted):
+    """A keyed log opened from its last seal (a board's boot, issue 30's 2 s resume): the
+    head's HMAC and its "g", the last seal found in the log's end and its HMAC (chained from
+    the 8 bytes before it: no forger has the key), the log's state taken from it, and the
+    records after it walked with their tags checked one by one, as EventLog's walk does
+    (those `wanted` parsed, and the last).
+    The segments before it stand unchecked until deferred(). Where the records end (0: a
+    log too short, or one written before heads carried "g" and seals their state, is
+    walked whole)."""
+    import json
+    from .mac import keyed
+    from .store import JournalError
+    st, p, size = log.store, log.pads, log.store.size()
+    if size <= _WINDOW:
+        return 0  # (its walk is as quick)
+    blk = [bytearray(512), 0, 0]
+    h = log.piece(blk, 0, 4)
+    n = h[1] << 8 | h[2]
+    whole = log.piece(blk, 0, 12 + n)
+    if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A or keyed(p, bytes(8), whole[:4 + n])[:8] != whole[4 + n:]:
+        return 0  # (the walk says why)
+    head = json.loads(whole[4:4 + n])
+    if "g" not in head:
+        return 0
+    base = size - _WINDOW
+    buf = st.read_at(base, _WINDOW)
+    k = len(buf)
+    while True:
+        k = buf.rfind(_PATTERN, 0, k)
+        s = k - 4
+        if s < 8:
+            return 0  # (no seal in the window: one with many open tilts, or none)
+        n = buf[s + 1] << 8 | buf[s + 2]
+        end = s + 12 + n
+        if buf[s] == 0x4C and buf[s + 3] == buf[s + 1] ^ buf[s + 2] ^ 0x5A and end <= len(buf) and \
+                keyed(p, buf[s - 8:s], buf[s:end - 8])[:8] == buf[end - 8:end]:
+            break
+        k += len(_PATTERN) - 1  # (a torn seal, or the pattern by chance in a tag: the one before)
+    seal = json.loads(buf[s + 4:end - 8])
+    if "q" not in seal:
+        return 0
+    log.unit = head.get("u", log.unit)
+    log.seq, log.open, log.cleared = seal["q"], list(seal["o"]), seal.get("r")
+    log.count = log.seq - head["g"]
+    chain, off = buf[end - 8:end], base + end
+    log.seg, log.unchecked = (off, chain), base + s
+    last = None  # the last entry's offset, when it was not parsed
+    while off + 4 <= size:  # the records after the seal: fewer than a segment's
+        h = log.piece(blk, off, 4)
+        n = h[1] << 8 | h[2]
+        if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A:
+            raise JournalError("event log corrupt at byte %d: not a record" % off)
+        if off + 12 + n > size:
+            break  # torn
+        whole = log.piece(blk, off, 12 + n)
+        if keyed(p, chain, whole[:4 + n])[:8] != whole[4 + n:]:
+            raise JournalError("event log corrupt at byte %d: its tag is wrong" % off)
+        if off + 12 + n == size or wanted(whole[4:4 + n]):
+            try:
+                log.take(json.loads(whole[4:4 + n]))
+            except (ValueError, KeyError, TypeError):
+                raise JournalError("event log corrupt at byte %d: not its JSON" % off)
+            last = None
+        else:
+            log.count += 1
+            last = off
+        chain, off = whole[4 + n:], off + 12 + n
+    log.head = chain
+    _seq(log, last)
+    return off
+
+
+def deferred(ctrl, key, ident):
+    """Once play has begun after a quick open (main.py): the log checked whole, as a boot
+    without it would have (EventLog's walk: every sealed segment against its seal). A
+    break: the log set aside as at boot (powerup.open_events: events.bad, kept for the lab)
+    and a new one begun with a journal-failure tilt, which locks; True if it held."""
+    from .events import JOURNAL, EventLog
+    from .store import JournalError
+    log = EventLog(None, parked=ctrl.events)
+    try:
+        for _ in log.walk(True, None, lambda b: False):
+            pass
+        log.store.close()
+        return True
+    except JournalError as e:
+        import os
+        st = log.store
+        st.close()
+        os.rename(st.path, st.path[:-3] + "bad")
+        ctrl.events, ctrl.locked = EventLog(st, key, ident).park(), []
+        ctrl.tilt(JOURNAL, "event log refused after the boot (kept as events.bad): %s" % e)
+        return False
+
+
+def whole(log, wanted):
+    """EventLog's open walked from the head, every record checked (EventLog.walk: only those
+    `wanted` parsed); where the last whole record ends. The last entry's seq is read from it
+    when it was not parsed (a seal written after it, or a torn record)."""
+    ends, last = [0], None
+    for off, rec in log.walk(True, ends, wanted):
+        if rec is None:
+            log.count += 1
+            last = off
+        else:
+            log.take(rec)
+            last = None if rec["k"] == "e" else last
+    _seq(log, last)
+    return ends[0]
+
+
+def _seq(log, last):
+    """The log's seq from its last entry (at `last`) when that one was not parsed."""
+    if last is not None:
+        import json
+        h = log.store.read_at(last, 4)
+        log.seq = json.loads(log.store.read_at(last + 4, h[1] << 8 | h[2]))["n"]
