@@ -1,7 +1,7 @@
 # The event log opened at boot (events.py's EventLog: walked whole, or a board's quick open
 # from its last seal, the rest checked once play has begun), apart from events.py so that
 # neither outgrows its budget; the board unloads it with the boot's modules (boot.unload,
-# main.py after the deferred check). It imports nothing of events.py at its top.
+# main.py after powerup.deferred's check). It imports nothing of events.py: it is handed the log.
 from .compat import const
 
 _PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never inside a string)
@@ -14,7 +14,7 @@ def quick(log, wanted):
     the 8 bytes before it: no forger has the key), the log's state taken from it, and the
     records after it walked with their tags checked one by one, as EventLog's walk does
     (those `wanted` parsed, and the last).
-    The segments before it stand unchecked until deferred(). Where the records end (0: a
+    The segments before it stand unchecked until powerup.deferred(). Where the records end (0: a
     log too short, or one written before heads carried "g" and seals their state, is
     walked whole)."""
     import json
@@ -78,29 +78,6 @@ def quick(log, wanted):
     log.head = chain
     _seq(log, last)
     return off
-
-
-def deferred(ctrl, key, ident):
-    """Once play has begun after a quick open (main.py): the log checked whole, as a boot
-    without it would have (EventLog's walk: every sealed segment against its seal). A
-    break: the log set aside as at boot (powerup.open_events: events.bad, kept for the lab)
-    and a new one begun with a journal-failure tilt, which locks; True if it held."""
-    from .events import JOURNAL, EventLog
-    from .store import JournalError
-    log = EventLog(None, parked=ctrl.events)
-    try:
-        for _ in log.walk(True, None, lambda b: False):
-            pass
-        log.store.close()
-        return True
-    except JournalError as e:
-        import os
-        st = log.store
-        st.close()
-        os.rename(st.path, st.path[:-3] + "bad")
-        ctrl.events, ctrl.locked = EventLog(st, key, ident).park(), []
-        ctrl.tilt(JOURNAL, "event log refused after the boot (kept as events.bad): %s" % e)
-        return False
 
 
 def whole(log, wanted):

@@ -65,7 +65,7 @@ class EventLog:
         it without reading the store again (the board's controller keeps only that between
         two events, and this module out of its heap: Controller.event). quick: a board's
         boot, which opens a keyed log from its last seal (eventopen.quick) and has the
-        segments before it checked once play has begun (self.unchecked: eventopen.deferred)."""
+        segments before it checked once play has begun (self.unchecked: powerup.deferred)."""
         self.torn = self.unchecked = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,

@@ -193,9 +193,9 @@ def main():
         last = t
         ctrl.step(now)
         if unchecked:  # (the boot's resume is over: issue 30's 2 s)
-            from .eventopen import deferred
+            from .powerup import deferred
             deferred(ctrl, key, ident)
-            unload("events", "eventwalk", "eventopen")
+            unload("powerup", "events", "eventwalk", "eventopen")
             unchecked = 0
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from .swcheck import tick

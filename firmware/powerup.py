@@ -36,15 +36,12 @@ def open_events(store, key, ident, crashed=0, quick=False):
     """The event log beside the journal, and this boot's power-up in it (and a watchdog
     reset, a crash before). A broken one is kept for the lab (/events.bad) and a new one
     begun, locked by a journal-failure tilt: the supervisor must look before play. quick:
-    opened from its last seal (main.py checks the rest once playing: eventopen.deferred)."""
+    opened from its last seal (main.py checks the rest once playing: deferred)."""
     try:
         events = EventLog(store, key, ident, quick=quick)
     except JournalError as e:
-        import os
-        store.close()
-        os.rename(store.path, store.path[:-3] + "bad")
-        events = EventLog(store, key, ident)
-        events.log("journal-failure", "event log refused (kept as events.bad): %s" % e, None, True)
+        events = aside(store, key, ident)
+        events.log(JOURNAL, "event log refused (kept as events.bad): %s" % e, None, True)
     try:
         import machine
         cause = machine.reset_cause()
@@ -57,6 +54,31 @@ def open_events(store, key, ident, crashed=0, quick=False):
     if machine is not None and cause == getattr(machine, "WDT_RESET", -1):
         events.log("watchdog", "the watchdog reset the board: its loop stalled %d ms (main._WDT_MS)" % 8000)
     return events
+
+
+def aside(store, key, ident):
+    """A broken log kept for the lab (/events.bad) and a new one begun in its place."""
+    import os
+    store.close()
+    os.rename(store.path, store.path[:-3] + "bad")
+    return EventLog(store, key, ident)
+
+
+def deferred(ctrl, key, ident):
+    """Once play has begun after the boot's quick open (main.py's loop, after its first
+    step: eventopen.quick): the log checked whole, every sealed segment against its seal,
+    as a boot without it would have. A break: the log set aside as at boot (open_events)
+    and a journal-failure tilt, which locks; True if it held."""
+    log = EventLog(None, parked=ctrl.events)
+    try:
+        for _ in log.walk(True, None, lambda b: False):
+            pass
+        log.store.close()
+        return True
+    except JournalError as e:
+        ctrl.events, ctrl.locked = aside(log.store, key, ident).park(), []
+        ctrl.tilt(JOURNAL, "event log refused after the boot (kept as events.bad): %s" % e)
+        return False
 
 
 def free_bytes():

@@ -391,7 +391,7 @@ def test_an_edit_at_the_logs_end_is_refused_by_the_quick_open(where):
 
 
 class Board:
-    """What eventopen.deferred needs of a controller: its parked log, its tilts."""
+    """What powerup.deferred needs of a controller: its parked log, its tilts."""
 
     def __init__(self, log):
         self.events, self.locked, self.tilts = log.park(), log.locked(), []
@@ -405,10 +405,10 @@ class Board:
 
 @pytest.mark.parametrize("what", ["entry", "seal", "segment"])
 def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp_path, what):
-    """The quick open leaves the segments before the last seal to eventopen.deferred (main.py,
+    """The quick open leaves the segments before the last seal to powerup.deferred (main.py,
     once playing): an entry or a seal edited there, or a segment cut out with its seal, is
     found then; the log is set aside as at boot (events.bad) and the new one locked."""
-    from tapis.firmware.eventopen import deferred
+    from tapis.firmware.powerup import deferred
     from tapis.firmware.store import FileStore
     path = tmp_path / "events.bin"
     good = sealed_log(1000, FileStore(str(path)))
