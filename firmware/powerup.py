@@ -69,14 +69,15 @@ def deferred(ctrl, key, ident):
     step: eventopen.quick): the log checked whole, every sealed segment against its seal,
     as a boot without it would have. A break: the log set aside as at boot (open_events)
     and a journal-failure tilt, which locks; True if it held."""
-    log = EventLog(None, parked=ctrl.events)
+    st = ctrl.events[0]  # (EventLog.park: the store first)
+    log = EventLog(st, parked=ctrl.events)
     try:
         for _ in log.walk(True, None, lambda b: False):
             pass
-        log.store.close()
+        st.close()
         return True
     except JournalError as e:
-        ctrl.events, ctrl.locked = aside(log.store, key, ident).park(), []
+        ctrl.events, ctrl.locked = aside(st, key, ident).park(), []
         ctrl.tilt(JOURNAL, "event log refused after the boot (kept as events.bad): %s" % e)
         return False
 
