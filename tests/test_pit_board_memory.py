@@ -83,9 +83,10 @@ def test_the_table_page_shows_the_boards_meters_not_the_kept_records_sum(tmp_pat
     t = rig(game=game)
     games(t, KEEP + 4)  # more games than the journal keeps: the first deals are gone from it
     link, engine, ingest = pit_after(tmp_path, t)
+    if page(engine)["meters"] is None:  # (a round that timed out under load: the next reads them)
+        until(ingest, lambda: page(engine)["meters"] is not None)
     p = page(engine)
     board = board_meters(t)
-    assert p["meters"] is not None, "the pit did not read the board's meters"
     shown = {x["seat"]: x["wagered"] for x in p["meters"]["seats"]}
     assert shown == {x["seat"]: x["wagered"] for x in board["seats"]} and sum(shown.values()) > 0
     summed = {x["seat"]: x["wagered"] for x in p["seats"]}
