@@ -32,7 +32,7 @@ _TAG = const(4)
 
 
 def _ctr(c):
-    return bytes((c >> 24 & 255, c >> 16 & 255, c >> 8 & 255, c & 255))
+    return (c & 0xFFFFFFFF).to_bytes(4, "big")
 
 
 def _mac(ch, head, body, c):
@@ -41,14 +41,13 @@ def _mac(ch, head, body, c):
 
 
 def _crypt(key, c, data):
-    """XOR with the keystream sha256(key || counter || block): both ways alike."""
-    out = bytearray(data)
-    cb = _ctr(c)
-    for i in range(0, len(out), 32):
-        ks = hashlib.sha256(key + cb + bytes((i >> 5,))).digest()
-        for j in range(min(32, len(out) - i)):
-            out[i + j] ^= ks[j]
-    return bytes(out)
+    """XOR with the keystream sha256(key || counter || block): both ways alike (as ints: a
+    byte at a time took about 4 % of an emulated écarté deal)."""
+    n = len(data)
+    kc, ks = key + _ctr(c), b""
+    for i in range(0, n, 32):
+        ks += hashlib.sha256(kc + bytes((i >> 5,))).digest()
+    return (int.from_bytes(data, "big") ^ int.from_bytes(ks[:n], "big")).to_bytes(n, "big")
 
 
 def _secret(addr, t):

@@ -183,6 +183,7 @@ def run(sim, until, on_events, stall, stalled):
     parts = [ctrl] + list(devices)
     ins = [mine] + [[d.link.port] for d in devices]  # each part's ends
     links = [None] + [d.link for d in devices]
+    inboxes = [(i, e) for i in range(len(parts)) for e in ins[i]]  # each end, with its part's index
     order = range(len(parts))
     for line in lines:
         line.advance(sim.now)
@@ -210,29 +211,32 @@ def run(sim, until, on_events, stall, stalled):
                     else:
                         line.at = before
             sim.now = now
-            stepped = [w <= now for w in wakes]
-            if stepped[0]:
-                heard = max([e.spoke for e in talkers]) + 1  # read in the ms after it came
-                if bus.rx_ms < heard:
-                    bus.rx_ms = heard
-                ctrl.step(now)
-            for i in order:
-                if i and stepped[i]:
+            due = [i for i in order if wakes[i] <= now]  # stepped in this ms, in order
+            for i in due:
+                if i:
                     parts[i].step(now)
+                else:
+                    heard = max([e.spoke for e in talkers]) + 1  # read in the ms after it came
+                    if bus.rx_ms < heard:
+                        bus.rx_ms = heard
+                    ctrl.step(now)
             for j in both:
                 line = lines[j]
                 if line.written or lw[j] <= now:  # (it stands at the ms before)
                     line.written = False
                     line.step(now)
                     lw[j] = line.wake(now)
-            for i in order:
-                for e in ins[i]:
-                    if e.inbox:  # bytes came: read in the next ms
-                        wakes[i] = now + 1
-                        break
-                else:
-                    if stepped[i]:
-                        wakes[i] = link_wake(links[i], now) if i else controller_wake(ctrl, now)
+            # the next wakes: a part with bytes come reads them in the next ms; another
+            # stepped wakes as its state says
+            for i, e in inboxes:
+                if e.inbox:
+                    wakes[i] = -1
+            for i in due:
+                if wakes[i] >= 0:
+                    wakes[i] = link_wake(links[i], now) if i else controller_wake(ctrl, now)
+            for i, e in inboxes:
+                if wakes[i] < 0:
+                    wakes[i] = now + 1
             if len(game.log) == seen:
                 idle += 1
                 if idle > stall:
