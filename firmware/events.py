@@ -69,13 +69,14 @@ class EventLog:
         self.torn = self.unchecked = 0
         if parked is not None:
             (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
-             self.count, self.seq, self.open, self.cleared, self.boot, self.seg) = parked
+             self.count, self.seq, self.open, self.cleared, self.boot, self.seg, self.pending) = parked
             self.clock = self.clock or _clock
             return
         self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
         self.pads = pads(derive(key, b"events")) if key else None
         self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
         self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
+        self.pending = b""  # records framed, not yet written (log(hold=True))
         # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
         from .eventopen import quick as fast, whole
@@ -169,8 +170,7 @@ class EventLog:
             self.head = chain
 
     def piece(self, blk, off, n):
-        """n bytes at off, from the block of the store read last (blk: [its bytes, its
-        offset, its length]) or one read from off: a walk reads a block at a time."""
+        """n bytes at off, from the block read last (blk: [bytes, offset, length]) or one read at off."""
         buf, at = blk[0], blk[1]
         if off < at or off + n > at + blk[2]:
             if n > len(buf):
@@ -197,16 +197,17 @@ class EventLog:
         self.head = bytes(8)
         return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried, "g": gone})
 
-    def log(self, cls, detail="", who=None, locks=False, cleared=None):
+    def log(self, cls, detail="", who=None, locks=False, cleared=None, hold=False):
         """Append an entry (at once: events are seldom, and a tilt must outlive a power
-        cut); its sequence number."""
+        cut); its sequence number. hold: written with the next, or by write() (a board's
+        power-up: once playing, the boot's 2 s spared littlefs's append, main.py)."""
         self.seq += 1
         rec = self.stamp({"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail})
         for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
             if v is not None:
                 rec[k] = v
-        out = b""
-        if not self.size:  # a fresh log: its head first
+        out = self.pending
+        if not self.size and not out:  # a fresh log: its head first
             out = self.rehead(b"", [])
             self.seg = (len(out), self.head)
         out += self.frame(rec)
@@ -214,22 +215,28 @@ class EventLog:
         if self.pads is not None and self.size + len(out) - self.seg[0] >= _SEAL:
             from .eventwalk import seal
             out += seal(self, out)  # (in the same write: a power cut tears the seal, or nothing)
-        self.store.append(out)
-        self.size += len(out)
-        if self.count >= KEEP + _SLACK:
-            self.compact()
+        self.pending = out
+        if not hold:
+            self.write()
         return self.seq
 
-    def stamp(self, rec):
-        """rec with the board's own clock, "b", on a board's clock (a simulated table's is its own ms already)."""
+    def write(self):  # what log(hold=True) framed, written
+        out, self.pending = self.pending, b""
+        if out:
+            self.store.append(out)
+            self.size += len(out)
+            if self.count >= KEEP + _SLACK:
+                self.compact()
+
+    def stamp(self, rec):  # rec with the board's own clock, "b", on a board's clock only
         if self.clock is _clock:
             rec["b"] = [self.boot, _ms()]
         return rec
 
-    def park(self):
-        """The log's state as plain values, nothing of this module's (EventLog(parked=...))."""
+    def park(self):  # the log's state as plain values, nothing of this module's (EventLog(parked=...))
         return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
-                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg]  # (seq at 8: hostops)
+                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg,
+                self.pending]  # (seq at 8: hostops)
 
     def locked(self):
         return [e["c"] for e in self.open]  # the open tilts' classes, oldest first

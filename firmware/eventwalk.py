@@ -98,7 +98,7 @@ def restart(log, cls, detail, who, locks=()):
     then `locks` [(class, detail, who)], each an entry that locks (the host's disable, which
     a RAM clear keeps: clears.py), written with it so that no power cut comes between."""
     log.seq = log.count = 0
-    log.open = []
+    log.open, log.pending = [], b""  # (a held power-up: the old log's)
     log.boot = 1  # (this boot's entries go on in the new log: its first seq)
     recs = [log.stamp({"k": "e", "n": 1, "t": log.clock(), "c": cls, "d": detail, "w": who})]
     for c, d, w in locks:

@@ -133,12 +133,14 @@ def main():
     if dropped:
         compacted(events, dropped)
     if full:
+        events.write()  # (the power-up it held)
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
     # before any UART is opened; the journal is checked as it is read (boot.build: the
     # chain of every record from its head, the game it resumes parsed in full), with the
     # displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
+        events.write()
         halt(led, ["self-test failed: " + f for f in failed] +
              ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
     shoe, baud = open_uart(cfg["shoe"])
@@ -158,6 +160,7 @@ def main():
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)
+        events.write()
         # a broken chain: the table does not play and nothing clears it; the operator
         # copies the journal off, then moves it aside (tapis board journal --move-aside)
         halt(led, ["journal refused: %s" % e, "the table refuses to play: export the journal, then "
@@ -165,6 +168,7 @@ def main():
         return
     every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
     unchecked = events.unchecked  # the event log opened from its last seal: the rest checked once playing
+    settle = True  # and its power-up written then (powerup.deferred)
     del events
     boot.unload()
     from .compat import unload
@@ -192,11 +196,11 @@ def main():
         now += time.ticks_diff(t, last)  # a clock that does not wrap
         last = t
         ctrl.step(now)
-        if unchecked:  # (the boot's resume is over: issue 30's 2 s)
+        if settle:  # (the boot's resume is over: issue 30's 2 s)
             from .powerup import deferred
-            deferred(ctrl, key, ident)
+            deferred(ctrl, key, ident, unchecked)
             unload("powerup", "events", "eventwalk", "eventopen")
-            unchecked = 0
+            settle = False
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from .swcheck import tick
             check = tick(ctrl, check, pin)

@@ -49,10 +49,12 @@ def open_events(store, key, ident, crashed=0, quick=False):
         machine, cause = None, "reset cause unknown"
     names = {getattr(machine, n, -1): n for n in ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "SOFT_RESET",
                                                   "DEEPSLEEP_RESET")}
-    n = crashed
-    events.log("power-up", "%s%s" % (names.get(cause, cause), ", after %d crashes in a row" % n if n else ""))
+    n = crashed  # (quick: a board's boot, which writes them once playing: deferred)
+    events.log("power-up", "%s%s" % (names.get(cause, cause), ", after %d crashes in a row" % n if n else ""),
+               hold=quick)
     if machine is not None and cause == getattr(machine, "WDT_RESET", -1):
-        events.log("watchdog", "the watchdog reset the board: its loop stalled %d ms (main._WDT_MS)" % 8000)
+        events.log("watchdog", "the watchdog reset the board: its loop stalled %d ms (main._WDT_MS)" % 8000,
+                   hold=quick)
     return events
 
 
@@ -64,13 +66,18 @@ def aside(store, key, ident):
     return EventLog(store, key, ident)
 
 
-def deferred(ctrl, key, ident):
+def deferred(ctrl, key, ident, check):
     """Once play has begun after the boot's quick open (main.py's loop, after its first
-    step: eventopen.quick): the log checked whole, every sealed segment against its seal,
-    as a boot without it would have. A break: the log set aside as at boot (open_events)
-    and a journal-failure tilt, which locks; True if it held."""
+    step): the power-up's entry written (open_events held it), and with `check`
+    (eventopen.quick's unchecked) the log checked whole, every sealed segment against its
+    seal, as a boot without it would have. A break: the log set aside as at boot
+    (open_events) and a journal-failure tilt, which locks; True if it held."""
     st = ctrl.events[0]  # (EventLog.park: the store first)
     log = EventLog(st, parked=ctrl.events)
+    log.write()
+    ctrl.events = log.park()
+    if not check:
+        return True
     try:
         for _ in log.walk(True, None, lambda b: False):
             pass

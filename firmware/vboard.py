@@ -101,9 +101,8 @@ def new_controller(name, kw, shoe, bus, journal):
     p = journal[:-4] if journal.endswith(".bin") else journal
     j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
-    if unchecked:  # main.py's once playing: its older segments (powerup.deferred)
-        from .powerup import deferred
-        deferred(ctrl, TEST_KEY, "vboard")
+    from .powerup import deferred  # main.py's once playing: the power-up, the older segments
+    deferred(ctrl, TEST_KEY, "vboard", unchecked)
     # its files where it runs (the unix port: a directory of the host's), as its journal;
     # read by recall.py and swcheck.py with getattr: a board's controller has no such field
     setattr(ctrl, "root", "")

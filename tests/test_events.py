@@ -413,7 +413,8 @@ def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp
     path = tmp_path / "events.bin"
     good = sealed_log(1000, FileStore(str(path)))
     data = path.read_bytes()
-    assert deferred(Board(EventLog(FileStore(str(path)), KEY, "dev", quick=True)), KEY, "dev") is True
+    log = EventLog(FileStore(str(path)), KEY, "dev", quick=True)
+    assert deferred(Board(log), KEY, "dev", log.unchecked) is True
     assert path.read_bytes() == data and not (tmp_path / "events.bad").exists()
     recs = records(data)
     seals = [i for i, (_o, body) in enumerate(recs) if body.startswith(b'{"k": "s"')]
@@ -429,7 +430,7 @@ def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp
     log = EventLog(FileStore(str(path)), KEY, "dev", quick=True)  # the boot: quick, no error
     assert log.unchecked and log.seq == good.seq
     board = Board(log)
-    assert deferred(board, KEY, "dev") is False
+    assert deferred(board, KEY, "dev", log.unchecked) is False
     assert (tmp_path / "events.bad").read_bytes() == bad
     assert board.tilts == [E.JOURNAL] and board.locked == [E.JOURNAL]
     again = EventLog(FileStore(str(path)), KEY, "dev")
@@ -470,3 +471,23 @@ def test_micropython_seals_and_compacts_the_log_as_cpython_reads_it():
     assert log.seq == 1401 and E.KEEP <= log.count < E.KEEP + 250 and log.locked() == [E.RAM]
     assert bytes.fromhex(data).count(b'{"k": "s"') >= 10
     assert [e["n"] for e in log.since(0)] == list(range(1402 - log.count, 1402))
+
+
+def test_a_boards_power_up_is_written_once_playing_and_before_anything_else(tmp_path):
+    """open_events(quick=True), main.py's: the power-up entry is framed at boot and written
+    after the loop's first step (powerup.deferred), which spares the boot littlefs's append
+    (about 55 ms on the Pico); an entry logged before then goes after it, in one write."""
+    from tapis.firmware.powerup import deferred, open_events
+    from tapis.firmware.store import FileStore
+    path = tmp_path / "events.bin"
+    sealed_log(300, FileStore(str(path)))
+    before = path.read_bytes()
+    log = open_events(FileStore(str(path)), KEY, "dev", quick=True)
+    assert path.read_bytes() == before and log.pending
+    board = Board(log)
+    assert deferred(board, KEY, "dev", log.unchecked) is True
+    assert [e["c"] for e in EventLog(FileStore(str(path)), KEY, "dev").since(300)] == [E.POWER_UP]
+    log = open_events(FileStore(str(path)), KEY, "dev", quick=True)
+    log.log(E.METER, "copy b rebuilt")  # (the boot's meters, before play)
+    assert [e["c"] for e in EventLog(FileStore(str(path)), KEY, "dev").since(301)] == [E.POWER_UP, E.METER]
+    assert not log.pending and log.size == path.stat().st_size
