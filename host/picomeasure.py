@@ -125,13 +125,15 @@ def meters_at_end(data, key, ident):
     return a.b, b.b
 
 
-def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None, meters=True):
+def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None, meters=True,
+                   entries=0):
     """The emulated ms from power-on to the table playing (the board's game reported on
     its console, firmware/report.py) on the emulated Pico flashed for `game`: with a fresh
     journal, and resuming from a full one (full_journal) put on its filesystem as
     /journal.bin (done: its completed games, KEEP if None). The resumed game must be the
     CPython one (PicoTable checks its events). meters: the meters copies put beside it,
-    at its end (meters_at_end); False leaves the fresh boot's, stale (the meters-lost case)."""
+    at its end (meters_at_end); False leaves the fresh boot's, stale (the meters-lost case).
+    entries: an event log of that many power-ups put beside them (a board's after many boots)."""
     import time
 
     from tapis.firmware.boards import JOURNAL
@@ -159,6 +161,10 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
         files = {JOURNAL: data}
         if meters:
             files["/journal.meters.a"], files["/journal.meters.b"] = meters_at_end(data, key, ident)
+        if entries:
+            from tapis.host.picophases import event_log
+            files["/events.bin"] = event_log(key, ident, entries)
+            figures["event_log_entries"] = entries
         t.put_files(files)
         figures["put_wall_s"] = round(time.monotonic() - wall, 1)
         # the mirror: the game played so far is the CPython one that wrote the journal
