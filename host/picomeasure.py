@@ -162,7 +162,6 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
         if meters:
             files["/journal.meters.a"], files["/journal.meters.b"] = meters_at_end(data, key, ident)
         if entries:
-            from tapis.host.picophases import event_log
             files["/events.bin"] = event_log(key, ident, entries)
             figures["event_log_entries"] = entries
         t.put_files(files)
@@ -180,3 +179,14 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
 
 if __name__ == "__main__":  # python -m tapis.host.picomeasure [SEED [DEALS]]; the image in $TAPIS_PICO_IMAGE
     measure(*(int(a) for a in sys.argv[1:3]))
+
+
+def event_log(key, ident, entries):
+    """The bytes of a keyed event log of `entries` power-ups (firmware/events.py)."""
+    from tapis.firmware.events import EventLog
+    from tapis.firmware.memstore import MemoryStore
+
+    log = EventLog(MemoryStore(), key, ident, clock=lambda: 1700000000)
+    for k in range(entries):
+        log.log("power-up", "PWRON_RESET")
+    return bytes(log.store.data)

@@ -96,7 +96,7 @@ print('PHASES', ok, msg[:40], __import__('json').dumps(_out))
 def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIPT, entries=0):
     """[(phase, emulated ms)] of the boot from a full journal, and measure_resume's own figure."""
     from tapis.firmware.boards import JOURNAL
-    from tapis.host.picomeasure import full_journal, meters_at_end, resumed_game
+    from tapis.host.picomeasure import event_log, full_journal, meters_at_end, resumed_game
     from tapis.host.picoflash import stopped
     from tapis.host.picotable import PicoTable
 
@@ -121,17 +121,6 @@ def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIP
             log("  %-48s %6d ms" % (name, ms))
         log("  %-48s %6d ms" % ("sum (from the manifest check)", sum(ms for n, ms in got if n[0] != "(")))
         return {"game": game, "resume_ms": resume_ms, "journal_bytes": len(data), "phases": got}
-
-
-def event_log(key, ident, entries):
-    """The bytes of a keyed event log of `entries` power-ups (firmware/events.py)."""
-    from tapis.firmware.events import EventLog
-    from tapis.firmware.memstore import MemoryStore
-
-    log = EventLog(MemoryStore(), key, ident, clock=lambda: 1700000000)
-    for k in range(entries):
-        log.log("power-up", "PWRON_RESET")
-    return bytes(log.store.data)
 
 
 def image_from_env():
