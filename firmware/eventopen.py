@@ -8,6 +8,12 @@ _PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never i
 _WINDOW = const(3072)  # the log's end searched for its last seal: what follows one is < events._SEAL
 
 
+def _framed(b, i):
+    """The payload length of the keyed record whose header is at b[i], or -1 if it is none
+    (events.py's framing: 4C, the length, its check)."""
+    return b[i + 1] << 8 | b[i + 2] if b[i] == 0x4C and b[i + 3] == b[i + 1] ^ b[i + 2] ^ 0x5A else -1
+
+
 def quick(log, wanted):
     """A keyed log opened from its last seal (a board's boot, issue 30's 2 s resume): the
     head's HMAC and its "g", the last seal found in the log's end and its HMAC (chained from
@@ -24,10 +30,9 @@ def quick(log, wanted):
     if size <= _WINDOW:
         return 0  # (its walk is as quick)
     blk = [bytearray(512), 0, 0]
-    h = log.piece(blk, 0, 4)
-    n = h[1] << 8 | h[2]
-    whole = log.piece(blk, 0, 12 + n)
-    if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A or keyed(p, bytes(8), whole[:4 + n])[:8] != whole[4 + n:]:
+    n = _framed(log.piece(blk, 0, 4), 0)
+    whole = log.piece(blk, 0, 12 + n) if n >= 0 else b""
+    if n < 0 or keyed(p, bytes(8), whole[:4 + n])[:8] != whole[4 + n:]:
         return 0  # (the walk says why)
     head = json.loads(whole[4:4 + n])
     if "g" not in head:
@@ -40,10 +45,8 @@ def quick(log, wanted):
         s = k - 4
         if s < 8:
             return 0  # (no seal in the window: one with many open tilts, or none)
-        n = buf[s + 1] << 8 | buf[s + 2]
-        end = s + 12 + n
-        if buf[s] == 0x4C and buf[s + 3] == buf[s + 1] ^ buf[s + 2] ^ 0x5A and end <= len(buf) and \
-                keyed(p, buf[s - 8:s], buf[s:end - 8])[:8] == buf[end - 8:end]:
+        end = s + 12 + _framed(buf, s)
+        if end >= s + 12 and end <= len(buf) and keyed(p, buf[s - 8:s], buf[s:end - 8])[:8] == buf[end - 8:end]:
             break
         k += len(_PATTERN) - 1  # (a torn seal, or the pattern by chance in a tag: the one before)
     seal = json.loads(buf[s + 4:end - 8])
@@ -56,9 +59,8 @@ def quick(log, wanted):
     log.seg, log.unchecked = (off, chain), base + s
     last = None  # the last entry's offset, when it was not parsed
     while off + 4 <= size:  # the records after the seal: fewer than a segment's
-        h = log.piece(blk, off, 4)
-        n = h[1] << 8 | h[2]
-        if h[0] != 0x4C or h[3] != h[1] ^ h[2] ^ 0x5A:
+        n = _framed(log.piece(blk, off, 4), 0)
+        if n < 0:
             raise JournalError("event log corrupt at byte %d: not a record" % off)
         if off + 12 + n > size:
             break  # torn
