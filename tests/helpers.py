@@ -53,3 +53,14 @@ def records_heard(console, ftype=None):
 # The table's end of a pseudo-terminal, raw and non-blocking, as a Port (read, write): a host
 # tool opens its `name` with pyserial as it would a board's USB (tapis table --host-port's).
 from tapis.host.hostport import Pty as PtyEnd  # noqa: E402
+
+
+def until(step, done, most, what="steps"):
+    """step() until done(), at most `most` times: a table plays on between a host's
+    questions as many steps as its links' timing takes, so a test waits for what it looks
+    for, bounded, rather than a fixed count (which load makes flaky)."""
+    for _ in range(most):
+        step()
+        if done():
+            return
+    raise AssertionError("not done in %d %s" % (most, what))

@@ -4,6 +4,7 @@ kept over a reboot; spoken by the pit's BoardLink over a keyed operator's link."
 from tapis.firmware import events as E
 from tapis.firmware import wire as W
 from tapis.host.pit.boardlink import BoardLink
+from helpers import until
 from test_hostlink import wire_host
 from test_tilts import play, rig, step
 
@@ -33,16 +34,11 @@ def test_deal_records_since_a_number_finished_deals_only():
     assert [r["deal"] for _n, _a, r in more] == [n for n, _a, _r in more]
 
 
-def until(b, t, done, most=5000):
-    """The host listening as the table plays until done(): a NOTICE comes at the board's next
-    poll after the deal or the event, and its frames are as many steps on as the link's
-    resends (timed in the host's wall ms) make them."""
-    for _ in range(most):
-        b._poll()
-        t.step()
-        if done():
-            return
-    raise AssertionError("not done in %d steps" % most)
+def listening(b, t):
+    """The host listening as the table plays: a NOTICE comes at the board's next poll after
+    the deal or the event, and its frames are as many steps on as the link's resends (timed
+    in the host's wall ms) make them."""
+    return lambda: (b._poll(), t.step())
 
 
 def test_a_notice_at_each_deal_end_and_event():
@@ -54,9 +50,9 @@ def test_a_notice_at_each_deal_end_and_event():
     while t.controller.game.finished_deals() < 2:  # the host listening as the table plays
         b._poll()
         t.step()
-    until(b, t, lambda: woke and b.counts[0] == t.controller.game.finished_deals() >= 2)
+    until(listening(b, t), lambda: woke and b.counts[0] == t.controller.game.finished_deals() >= 2, 5000)
     t.controller.tilt(E.DOOR, "x")
-    until(b, t, lambda: b.state == "locked" and b.counts[1] == t.controller.events[8])
+    until(listening(b, t), lambda: b.state == "locked" and b.counts[1] == t.controller.events[8], 5000)
 
 
 def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():

@@ -14,6 +14,7 @@ from tapis.host.meters_show import as_dict
 from tapis.host.pit import db, queries
 from tapis.host.pit.boardlink import BoardLink
 from tapis.host.pit.ingest import Ingest
+from helpers import until
 from test_hostlink import wire_host
 from test_meters_power import MeteredRig
 
@@ -46,15 +47,11 @@ def rounds(ingest, n=3):
         ingest.round()
 
 
-def until(ingest, done, most=20):
-    """Rounds until done(): a reading of the board's meters is not "whole" (not checked) when
-    a deal ended while the pit fetched, and the table plays on between the pit's questions
-    as many steps as the link's timing takes."""
-    for _ in range(most):
-        rounds(ingest, 1)
-        if done():
-            return
-    raise AssertionError("not done in %d rounds of the pit" % most)
+def pit_until(ingest, done):
+    """The pit's rounds until done(): a reading of the board's meters is not "whole" (not
+    checked) when a deal ended while the pit fetched, and the table plays on between the
+    pit's questions as many steps as the link's timing takes."""
+    until(lambda: rounds(ingest, 1), done, 20, "rounds of the pit")
 
 
 def board_meters(t):
@@ -84,7 +81,7 @@ def test_the_table_page_shows_the_boards_meters_not_the_kept_records_sum(tmp_pat
     games(t, KEEP + 4)  # more games than the journal keeps: the first deals are gone from it
     link, engine, ingest = pit_after(tmp_path, t)
     if page(engine)["meters"] is None:  # (a round that timed out under load: the next reads them)
-        until(ingest, lambda: page(engine)["meters"] is not None)
+        pit_until(ingest, lambda: page(engine)["meters"] is not None)
     p = page(engine)
     board = board_meters(t)
     shown = {x["seat"]: x["wagered"] for x in p["meters"]["seats"]}
@@ -94,7 +91,7 @@ def test_the_table_page_shows_the_boards_meters_not_the_kept_records_sum(tmp_pat
     assert p["meters"]["deals"] >= t.controller.game.finished_deals() > len(deals_stored(engine))
     # the sum over the records the pit stores from here is checked against the meters
     games(t, KEEP + 8)
-    until(ingest, lambda: page(engine)["meters"]["checked_seq"] == deals_stored(engine)[-1])
+    pit_until(ingest, lambda: page(engine)["meters"]["checked_seq"] == deals_stored(engine)[-1])
     assert [a for a in alerts(engine) if a[0] == "meters"] == []
 
 
@@ -103,7 +100,7 @@ def test_a_disagreement_between_the_meters_and_the_records_is_a_pit_alert(tmp_pa
     t = rig()
     games(t, 2)
     link, engine, ingest = pit_after(tmp_path, t)
-    until(ingest, lambda: ingest.feeds[0].check.seq is not None)  # (read whole before they go short)
+    pit_until(ingest, lambda: ingest.feeds[0].check.seq is not None)  # (read whole before they go short)
     real = figures.of
 
     def short(record):  # the records the pit fetches say a seat wagered less than the board counted
@@ -114,7 +111,7 @@ def test_a_disagreement_between_the_meters_and_the_records_is_a_pit_alert(tmp_pa
 
     monkeypatch.setattr(figures, "of", short)
     games(t, 5)
-    until(ingest, lambda: [a for a in alerts(engine) if a[0] == "meters"])
+    pit_until(ingest, lambda: [a for a in alerts(engine) if a[0] == "meters"])
     got = [a for a in alerts(engine) if a[0] == "meters"]
     assert got and "the board's meters say" in got[0][1] and "the deal records" in got[0][1]
     assert page(engine)["alerts"][0]["kind"] == "meters"
@@ -127,7 +124,7 @@ def test_a_ram_clear_on_the_board_is_no_meters_alert(tmp_path):
     games(t, 2)
     link, engine, ingest = pit_after(tmp_path, t)
     games(t, 3)
-    until(ingest, lambda: page(engine)["meters"]["checked_seq"] > 0)
+    pit_until(ingest, lambda: page(engine)["meters"]["checked_seq"] > 0)
     ram_clear(t.controller, "usb")
     games(t, 1)
     rounds(ingest)
