@@ -5,13 +5,15 @@
 from .compat import const
 
 _PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never inside a string)
+_CHAIN = const(0x4C)  # events.py's: a keyed record's first byte,
+_CHK = const(0x5A)  # and what its length's check is XORed with
 _WINDOW = const(3072)  # the log's end searched for its last seal: what follows one is < events._SEAL
 
 
 def _framed(b, i):
     """The payload length of the keyed record whose header is at b[i], or -1 if it is none
     (events.py's framing: 4C, the length, its check)."""
-    return b[i + 1] << 8 | b[i + 2] if b[i] == 0x4C and b[i + 3] == b[i + 1] ^ b[i + 2] ^ 0x5A else -1
+    return b[i + 1] << 8 | b[i + 2] if b[i] == _CHAIN and b[i + 3] == b[i + 1] ^ b[i + 2] ^ _CHK else -1
 
 
 def quick(log, wanted):
@@ -57,29 +59,45 @@ def quick(log, wanted):
     log.count = log.seq - head["g"]
     chain, off = buf[end - 8:end], base + end
     log.seg, log.unchecked = (off, chain), base + s
-    last = None  # the last entry's offset, when it was not parsed
-    while off + 4 <= size:  # the records after the seal: fewer than a segment's
-        n = _framed(log.piece(blk, off, 4), 0)
-        if n < 0:
-            raise JournalError("event log corrupt at byte %d: not a record" % off)
-        if off + 12 + n > size:
-            break  # torn
-        whole = log.piece(blk, off, 12 + n)
-        if keyed(p, chain, whole[:4 + n])[:8] != whole[4 + n:]:
-            raise JournalError("event log corrupt at byte %d: its tag is wrong" % off)
+    last = [None]  # the last entry's offset, when it was not parsed
+
+    def took(off, whole, n):  # (the records after the seal: fewer than a segment's)
         if off + 12 + n == size or wanted(whole[4:4 + n]):
             try:
                 log.take(json.loads(whole[4:4 + n]))
             except (ValueError, KeyError, TypeError):
                 raise JournalError("event log corrupt at byte %d: not its JSON" % off)
-            last = None
+            last[0] = None
         else:
             log.count += 1
-            last = off
-        chain, off = whole[4 + n:], off + 12 + n
+            last[0] = off
+    off, chain = tail(log, blk, (off, chain, None), size, took)
     log.head = chain
-    _seq(log, last)
+    _seq(log, last[0])
     return off
+
+
+def tail(log, blk, at, stop, took=None):
+    """The records from at = (offset, the tag it chains from, its entry number or None) to
+    stop: those after the head or the last seal, their tags checked one by one as no seal
+    covers them yet (blk: the walk's block); took(off, whole, n) with each. Where the last
+    whole one ends (a torn record after it) and the tag the next record chains from."""
+    from .mac import keyed
+    from .store import JournalError
+    off, chain, i = at
+    while off + 4 <= stop:
+        n = _framed(log.piece(blk, off, 4), 0)
+        if n >= 0 and off + 12 + n > stop:
+            break  # torn
+        whole = log.piece(blk, off, 12 + n) if n >= 0 else None
+        if whole is None or keyed(log.pads, chain, whole[:4 + n])[:8] != whole[4 + n:]:
+            at = "byte %d" % off if i is None else "entry %d (byte %d)" % (i, off)
+            raise JournalError("event log corrupt at %s: %s" % (at, "its tag is wrong" if whole else "not a record"))
+        if took is not None:
+            took(off, whole, n)
+        off, chain = off + 12 + n, whole[4 + n:]
+        i = None if i is None else i + 1
+    return off, chain
 
 
 def whole(log, wanted):

@@ -163,8 +163,8 @@ class EventLog:
             if feed is not None and i & 63 == 0:
                 feed()
         if check and p is not None and tail is not None:
-            from .eventwalk import unsealed
-            self.head = unsealed(self, tail, off, blk)
+            from .eventopen import tail as unsealed
+            self.head = unsealed(self, blk, tail, off)[1]
             self.seg = tail[:2]
         elif check:
             self.head = chain

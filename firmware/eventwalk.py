@@ -44,23 +44,6 @@ def seal(log, out):
     return s
 
 
-def unsealed(log, tail, last, blk):
-    """At the end of a keyed log's walk (events.py): the tags of the records after the last
-    seal (tail: its end, its tag, the entry's number) to `last`, checked one by one (blk: the
-    walk's block); the tag the next record chains from."""
-    from .mac import keyed
-    from .store import JournalError
-    off, chain, i = tail
-    while off < last:
-        h = log.piece(blk, off, 4)
-        end = off + 12 + (h[1] << 8 | h[2])
-        whole = log.piece(blk, off, end - off)
-        if keyed(log.pads, chain, whole[:-8])[:8] != whole[-8:]:
-            raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
-        off, chain, i = end, whole[-8:], i + 1
-    return chain
-
-
 def compact(log, keep):
     """Keep the last `keep` entries or a few more under a new head (tagged from 8 zero
     bytes, its "p" the tag the first entry kept chains from, as the journal's compaction),

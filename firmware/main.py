@@ -37,9 +37,12 @@ def board_name():
     return "esp32" if sys.platform == "esp32" else "rp2"
 
 
-def halt(led, why, route=None):
+def halt(led, why, route=None, events=None):
     """Refuse to run: say why on the USB console, on the displays when the links are up,
-    and blink the LED, forever (feeding the watchdog if one runs)."""
+    and blink the LED, forever (feeding the watchdog if one runs). The event log's held
+    power-up entry is written first (EventLog.log hold: a boot that halts never plays)."""
+    if events is not None:
+        events.write()
     for line in why:
         print("tapis: " + line)
     shown = []
@@ -133,16 +136,14 @@ def main():
     if dropped:
         compacted(events, dropped)
     if full:
-        events.write()  # (the power-up it held)
-        halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"])
+        halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"], None, events)
     # before any UART is opened; the journal is checked as it is read (boot.build: the
     # chain of every record from its head, the game it resumes parsed in full), with the
     # displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
-        events.write()
         halt(led, ["self-test failed: " + f for f in failed] +
-             ["the table refuses to run; a corrupt journal can be moved away to start afresh"])
+             ["the table refuses to run; a corrupt journal can be moved away to start afresh"], None, events)
     shoe, baud = open_uart(cfg["shoe"])
     bus, _baud = open_uart(cfg["bus"])
     rto = boards.rto_ms(baud)
@@ -160,11 +161,10 @@ def main():
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)
-        events.write()
         # a broken chain: the table does not play and nothing clears it; the operator
         # copies the journal off, then moves it aside (tapis board journal --move-aside)
         halt(led, ["journal refused: %s" % e, "the table refuses to play: export the journal, then "
-                   "move it aside (tapis board journal --port URL --move-aside)"], route)
+                   "move it aside (tapis board journal --port URL --move-aside)"], route, events)
         return
     every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
     unchecked = events.unchecked  # the event log opened from its last seal: the rest checked once playing
