@@ -133,5 +133,6 @@ def _seats(journal, ctrl):
         m.seats = ctrl.table.SEATS
         if m.on_event is None:
             m.on_event, m.on_tilt = ctrl.event, ctrl.tilt
+        m.ctrl = ctrl  # (an event log cut back behind the copies: a journal-failure tilt, tally.commit)
         m.commit(journal, power=True)
     return ctrl

@@ -71,32 +71,29 @@ def quick(log, wanted):
         else:
             log.count += 1
             last[0] = off
-    off, chain = tail(log, blk, (off, chain, None), size, took)
+    off, chain = tail(log, blk, off, chain, size, took)
     log.head = chain
     _seq(log, last[0])
     return off
 
 
-def tail(log, blk, at, stop, took=None):
-    """The records from at = (offset, the tag it chains from, its entry number or None) to
-    stop: those after the head or the last seal, their tags checked one by one as no seal
-    covers them yet (blk: the walk's block); took(off, whole, n) with each. Where the last
-    whole one ends (a torn record after it) and the tag the next record chains from."""
+def tail(log, blk, off, chain, stop, took=None):
+    """The records from off to stop, those after the head or the last seal (chained from
+    `chain`), their tags checked one by one as no seal covers them yet (blk: the walk's
+    block); took(off, whole, n) with each. Where the last whole one ends (a torn record
+    after it) and the tag the next record chains from."""
     from .mac import keyed
     from .store import JournalError
-    off, chain, i = at
     while off + 4 <= stop:
         n = _framed(log.piece(blk, off, 4), 0)
         if n >= 0 and off + 12 + n > stop:
             break  # torn
         whole = log.piece(blk, off, 12 + n) if n >= 0 else None
         if whole is None or keyed(log.pads, chain, whole[:4 + n])[:8] != whole[4 + n:]:
-            at = "byte %d" % off if i is None else "entry %d (byte %d)" % (i, off)
-            raise JournalError("event log corrupt at %s: %s" % (at, "its tag is wrong" if whole else "not a record"))
+            raise JournalError("event log corrupt at byte %d: %s" % (off, "its tag is wrong" if whole else "not a record"))
         if took is not None:
             took(off, whole, n)
         off, chain = off + 12 + n, whole[4 + n:]
-        i = None if i is None else i + 1
     return off, chain
 
 

@@ -118,7 +118,7 @@ class EventLog:
         st = self.store
         size, off, chain, i = st.size(), 0, bytes(8), 0
         p = self.pads
-        seg, tail = sha256(), None  # the open segment's hash; (offset, chain, entry) after the head or the last seal
+        seg, tail = sha256(), None  # the open segment's hash; (offset, chain) after the head or the last seal
         feed = getattr(st, "feed", None)
         blk = [bytearray(_BLOCK), 0, 0]
         while off + 4 <= size:
@@ -152,7 +152,7 @@ class EventLog:
                     if keyed(p, chain, whole[:4 + n])[:8] != tag:
                         raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
                     chain = bytes(rec["p"]) if i == 0 and rec["p"] else tag
-                    seg, tail = sha256(chain), (end, chain, i + 1)
+                    seg, tail = sha256(chain), (end, chain)
                 else:
                     seg.update(whole)
                     chain = tag
@@ -164,8 +164,8 @@ class EventLog:
                 feed()
         if check and p is not None and tail is not None:
             from .eventopen import tail as unsealed
-            self.head = unsealed(self, blk, tail, off)[1]
-            self.seg = tail[:2]
+            self.head = unsealed(self, blk, tail[0], tail[1], off)[1]
+            self.seg = tail
         elif check:
             self.head = chain
 

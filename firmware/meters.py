@@ -32,6 +32,7 @@ class Meters:
         self.due = False  # a record at a deal's boundary was written since the last commit
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
+        self.ctrl = None  # the controller: its event log's last entry noted in the copies (boot.py)
 
     def clear(self, journal):
         """A RAM clear (clears.py): every meter 0, from the journal's end."""

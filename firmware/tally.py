@@ -23,8 +23,8 @@ TAB0 = const(58)  # club: tableau t's (1..3) at TAB0 + 5 (t - 1)
 N = const(73)
 _SUP = const(-2)  # the supervisor's seat in a rules action (supervise.py)
 _HEAD = "<2sBBII8s"  # b"TM", version, N, generation, journal size, the journal's last 8 bytes there
-_SIZE = const(20)
-_VERSION = const(1)
+_SIZE = const(20)  # then the N meters, the event log's last entry (not in version 1's, still read), the check
+_VERSION = const(2)
 
 
 def read(c):
@@ -69,10 +69,11 @@ def beside(journal_path):
 
 class Tally:
     """The meters as counted: m, N ints; gen, the copies' generation; pos and tag, the
-    journal's size they reflect and its last 8 bytes there."""
+    journal's size they reflect and its last 8 bytes there; ev, the event log's last entry
+    written then (cut: an entry they saw that the log no longer has, commit())."""
 
-    def __init__(self, gen=0, pos=0, tag=bytes(8), m=None):
-        self.gen, self.pos, self.tag = gen, pos, tag
+    def __init__(self, gen=0, pos=0, tag=bytes(8), m=None, ev=0):
+        self.gen, self.pos, self.tag, self.ev, self.cut = gen, pos, tag, ev, 0
         self.m = m or [0] * N
         self.fee = 0  # club: the commission moved for the stake settled next
 
@@ -137,27 +138,23 @@ def _sum(key, body):
 
 
 def pack(key, t):
-    body = struct.pack(_HEAD, b"TM", _VERSION, N, t.gen, t.pos, t.tag) + struct.pack("<%dI" % N, *t.m)
+    body = struct.pack(_HEAD, b"TM", _VERSION, N, t.gen, t.pos, t.tag) + struct.pack("<%dI" % (N + 1), *(t.m + [t.ev]))
     return body + _sum(key, body)
 
 
 def parse(b):
     """A copy's bytes as a Tally, its check not checked (a METERED frame, the link's own
     seal checked); None if they are not a copy's."""
-    if len(b) != _SIZE + 4 * N + 8 or b[:2] != b"TM":
+    if len(b) < 5 or len(b) != _SIZE + 4 * N + 4 * b[2] + 4 or b[:2] != b"TM" or not 0 < b[2] <= _VERSION or b[3] != N:
         return None
     _m, _v, _n, gen, pos, tag = struct.unpack_from(_HEAD, b)
-    return Tally(gen, pos, tag, list(struct.unpack_from("<%dI" % N, b, _SIZE)))
+    m = list(struct.unpack_from("<%dI" % (N + 1), b[:-8] + bytes(4), _SIZE))  # (version 1's: entry 0)
+    return Tally(gen, pos, tag, m[:N], m[N])
 
 
 def unpack(key, b):
     """A copy's bytes as a Tally; None if they fail their check."""
-    if len(b) != _SIZE + 4 * N + 8 or _sum(key, b[:-8]) != b[-8:]:
-        return None
-    magic, v, n, gen, pos, tag = struct.unpack_from(_HEAD, b)
-    if magic != b"TM" or v != _VERSION or n != N:
-        return None
-    return Tally(gen, pos, tag, list(struct.unpack_from("<%dI" % N, b, _SIZE)))
+    return parse(b) if _sum(key, b[:-8]) == b[-8:] else None
 
 
 def held(meters, journal):
@@ -207,6 +204,12 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
     else:
         t.tag = journal.store.read_at(p - 8, 8) if p >= 8 else bytes(8)
         journal.store.close()  # (a file kept open holds a buffer of the heap)
+    ctrl = meters.ctrl
+    log = ctrl.events if ctrl is not None else None
+    if log is not None:  # EventLog.park's order: seq at 8, boot at 11, pending (held) at 13
+        seen = log[11] - 1 if log[13] else log[8]  # its last entry written (a held one is not)
+        t.cut = t.ev if t.ev > seen and not fresh else 0
+        t.ev = seen
     t.gen += 1
     meters.gen = t.gen
     image = pack(meters.key, t)
@@ -217,6 +220,10 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         _ram(meters, "both copies of the meters are bad")
     elif bad[0] or bad[1]:
         _event(meters, "meter copy %s reads back bad" % "ab"[bad[1]])
+    if t.cut:  # (nested, these copies written) a tilt; an event when one of its class is open (a log set aside)
+        say = meters.on_event if "journal-failure" in ctrl.locked else meters.on_tilt  # type: ignore  (cut: a ctrl)
+        if say:
+            say("journal-failure", "event log cut at entry %d: the meters saw %d" % (t.ev, t.cut))
     return t
 
 

@@ -50,17 +50,18 @@ def log(ctrl, cls, detail, who, locks, tilt=False):
     """Controller.event: the entry logged, the open tilts read back; the log parked again
     (plain values: EventLog.park), so that events.py leaves the heap with this module. A
     tilt's is counted in the meters too."""
-    if tilt:
-        metered(ctrl, cls)
+    n = None
     if ctrl.events is None:
         if locks:
             ctrl.locked.append(cls)
-        return None
-    from .events import EventLog
-    ev = EventLog(None, parked=ctrl.events)
-    n = ev.log(cls, detail, who, locks)
-    ctrl.locked = ev.locked()
-    ctrl.events = ev.park()
+    else:
+        from .events import EventLog
+        ev = EventLog(None, parked=ctrl.events)
+        n = ev.log(cls, detail, who, locks)
+        ctrl.locked = ev.locked()
+        ctrl.events = ev.park()
+    if tilt:  # after its entry: a power cut between leaves the tilt logged (it locks), one
+        metered(ctrl, cls)  # count short; and the copies note that entry (tally.commit)
     return n
 
 
