@@ -25,6 +25,9 @@ _SUP = const(-2)  # the supervisor's seat in a rules action (supervise.py)
 _HEAD = "<2sBBII8s"  # b"TM", version, N, generation, journal size, the journal's last 8 bytes there
 _SIZE = const(20)  # then the N meters, the event log's last entry (not in version 1's, still read), the check
 _VERSION = const(2)
+_SEQ = const(8)  # EventLog.park's list: the last seq,
+_BOOT = const(11)  # this boot's first,
+_HELD = const(13)  # what log(hold=True) framed, not yet written
 
 
 def read(c):
@@ -68,12 +71,11 @@ def beside(journal_path):
 
 
 class Tally:
-    """The meters as counted: m, N ints; gen, the copies' generation; pos and tag, the
-    journal's size they reflect and its last 8 bytes there; ev, the event log's last entry
-    written then (cut: an entry they saw that the log no longer has, commit())."""
+    """The meters as counted: m, N ints; gen, the copies' generation; pos and tag, the journal's
+    size they reflect and its last 8 bytes there; ev, the event log's last entry then (commit)."""
 
     def __init__(self, gen=0, pos=0, tag=bytes(8), m=None, ev=0):
-        self.gen, self.pos, self.tag, self.ev, self.cut = gen, pos, tag, ev, 0
+        self.gen, self.pos, self.tag, self.ev = gen, pos, tag, ev
         self.m = m or [0] * N
         self.fee = 0  # club: the commission moved for the stake settled next
 
@@ -204,11 +206,11 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
     else:
         t.tag = journal.store.read_at(p - 8, 8) if p >= 8 else bytes(8)
         journal.store.close()  # (a file kept open holds a buffer of the heap)
-    ctrl = meters.ctrl
+    ctrl, cut = meters.ctrl, 0
     log = ctrl.events if ctrl is not None else None
-    if log is not None:  # EventLog.park's order: seq at 8, boot at 11, pending (held) at 13
-        seen = log[11] - 1 if log[13] else log[8]  # its last entry written (a held one is not)
-        t.cut = t.ev if t.ev > seen and not fresh else 0
+    if log is not None:  # (parked: EventLog.park's list)
+        seen = log[_BOOT] - 1 if log[_HELD] else log[_SEQ]  # its last entry written (a held one is not)
+        cut = t.ev if t.ev > seen and not fresh else 0
         t.ev = seen
     t.gen += 1
     meters.gen = t.gen
@@ -220,10 +222,10 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         _ram(meters, "both copies of the meters are bad")
     elif bad[0] or bad[1]:
         _event(meters, "meter copy %s reads back bad" % "ab"[bad[1]])
-    if t.cut:  # (nested, these copies written) a tilt; an event when one of its class is open (a log set aside)
+    if cut:  # (nested, these copies written) a tilt; an event when one of its class is open (a log set aside)
         say = meters.on_event if "journal-failure" in ctrl.locked else meters.on_tilt  # type: ignore  (cut: a ctrl)
         if say:
-            say("journal-failure", "event log cut at entry %d: the meters saw %d" % (t.ev, t.cut))
+            say("journal-failure", "event log cut at entry %d: the meters saw %d" % (t.ev, cut))
     return t
 
 
