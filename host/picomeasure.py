@@ -177,10 +177,6 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     return figures
 
 
-if __name__ == "__main__":  # python -m tapis.host.picomeasure [SEED [DEALS]]; the image in $TAPIS_PICO_IMAGE
-    measure(*(int(a) for a in sys.argv[1:3]))
-
-
 def event_log(key, ident, entries):
     """The bytes of a keyed event log of `entries` power-ups (firmware/events.py)."""
     from tapis.firmware.events import EventLog
@@ -190,3 +186,7 @@ def event_log(key, ident, entries):
     for k in range(entries):
         log.log("power-up", "PWRON_RESET")
     return bytes(log.store.data)
+
+
+if __name__ == "__main__":  # python -m tapis.host.picomeasure [SEED [DEALS]]; the image in $TAPIS_PICO_IMAGE
+    measure(*(int(a) for a in sys.argv[1:3]))
