@@ -71,8 +71,7 @@ def beside(journal_path):
 
 
 class Tally:
-    """The meters as counted: m, N ints; gen, the copies' generation; pos and tag, the journal's
-    size they reflect and its last 8 bytes there; ev, the event log's last entry then (commit)."""
+    """The meters (m, N ints), the copies' gen, the journal's pos and tag and the event log's ev they reflect."""
 
     def __init__(self, gen=0, pos=0, tag=bytes(8), m=None, ev=0):
         self.gen, self.pos, self.tag, self.ev = gen, pos, tag, ev
@@ -140,7 +139,8 @@ def _sum(key, body):
 
 
 def pack(key, t):
-    body = struct.pack(_HEAD, b"TM", _VERSION, N, t.gen, t.pos, t.tag) + struct.pack("<%dI" % (N + 1), *(t.m + [t.ev]))
+    body = struct.pack(_HEAD, b"TM", _VERSION, N, t.gen, t.pos, t.tag) + struct.pack("<%dI" % N, *t.m) + \
+        struct.pack("<I", t.ev)  # (no list of N + 1 made for it: the pit asks the meters as the heap is tight)
     return body + _sum(key, body)
 
 
@@ -150,8 +150,8 @@ def parse(b):
     if len(b) < 5 or len(b) != _SIZE + 4 * N + 4 * b[2] + 4 or b[:2] != b"TM" or not 0 < b[2] <= _VERSION or b[3] != N:
         return None
     _m, _v, _n, gen, pos, tag = struct.unpack_from(_HEAD, b)
-    m = list(struct.unpack_from("<%dI" % (N + 1), b[:-8] + bytes(4), _SIZE))  # (version 1's: entry 0)
-    return Tally(gen, pos, tag, m[:N], m[N])
+    ev = struct.unpack_from("<I", b, _SIZE + 4 * N)[0] if b[2] > 1 else 0  # (version 1's: none; no copy made)
+    return Tally(gen, pos, tag, list(struct.unpack_from("<%dI" % N, b, _SIZE)), ev)
 
 
 def unpack(key, b):
