@@ -1,4 +1,5 @@
-# make run: the table simulator on its defaults.  make test: the whole suite.
+# make run: the table simulator on its defaults.  make test: the whole suite (the tests that use
+# a twin on both twins).
 # Both set up .venv first (Python packages, the Cython core, the npm MicroPython port).
 PY ?= python3
 VENV := .venv
@@ -52,10 +53,27 @@ $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.js
 run: install
 	$(BIN)/tapis table
 
-# The whole suite twice: on the compiled core, then on the pure twins the board runs.
+# The whole suite on the compiled core, recording which tests use a twin (cython_core/watch.py);
+# then those tests again on the pure twins the board runs (tests/twin_select.py chooses them and
+# fails if its record cannot be trusted). The pure half runs only if the compiled one ran to its
+# end (exit 0 or 1); any other exit of either half, 5 (no test ran) included, fails make test.
+# Each half's time is printed at the end.
+TWIN_LOG := $(CURDIR)/build/twin-log
 test: install
-	$(BIN)/python -m pytest -n 2 --durations=12
-	TAPIS_PURE=1 $(BIN)/python -m pytest -n 2 --durations=12
+	@rm -rf $(TWIN_LOG) && mkdir -p $(TWIN_LOG); \
+	t0=$$(date +%s); \
+	TAPIS_TWIN_LOG=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --durations=12; compiled=$$?; \
+	t1=$$(date +%s); pure=skipped; \
+	if [ $$compiled -le 1 ]; then \
+	    TAPIS_PURE=1 TAPIS_TWIN_SELECT=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --durations=12; pure=$$?; \
+	fi; \
+	t2=$$(date +%s); \
+	half() { printf '%-34s %2dm%02ds  %s\n' "$$1" $$(($$2 / 60)) $$(($$2 % 60)) "$$3"; }; \
+	echo "make test:"; \
+	half "compiled core, every test" $$((t1 - t0)) "exit $$compiled"; \
+	half "pure twins, $$(cat $(TWIN_LOG)/selected 2>/dev/null || echo '? tests')" $$((t2 - t1)) "exit $$pure"; \
+	half "both" $$((t2 - t0)) ""; \
+	[ $$compiled = 0 ] && [ $$pure = 0 ]
 
 # The long runs (@pytest.mark.slow): Pico runs of hundreds of deals, 1,000-deal unix-port heaps.
 soak: install

@@ -1,7 +1,7 @@
 # Issue 33.2, the golden games (docs/records.md "Golden games"): every game, plain and under
 # each variant, played whole on the seeds tests/golden/regen.py names, must give the deal
-# records checked in beside it, byte for byte: on the twins this run uses (make test runs the
-# suite twice, compiled and TAPIS_PURE=1), and, for the first deal of each game, on the
+# records checked in beside it, byte for byte: on the twins this run uses (make test runs them
+# compiled, then with TAPIS_PURE=1: they use a twin), and, for the first deal of each game, on the
 # MicroPython virtual board. Each golden record replays to itself (`tapis replay`). A change
 # of any rule, any record's key or its order shows up here; when it is meant, regenerate
 # (.venv/bin/python tests/golden/regen.py) and the diff says what changed.

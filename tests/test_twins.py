@@ -59,7 +59,8 @@ def test_twins_have_the_same_public_names_signatures_and_constants(name):
 
 
 def test_the_host_uses_the_compiled_core_unless_tapis_pure_says_otherwise():
-    """The suite runs twice (make test): with the compiled core, and with TAPIS_PURE=1."""
+    """make test runs the suite with the compiled core, then the tests that use a twin (this one
+    among them: it reads twins.CORE) with TAPIS_PURE=1."""
     want = "pure" if os.environ.get("TAPIS_PURE", "") not in ("", "0") else "cython"
     assert twins.CORE == want
     for name in PAIRS:
