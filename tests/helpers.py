@@ -64,3 +64,12 @@ def until(step, done, most, what="steps"):
         if done():
             return
     raise AssertionError("not done in %d %s" % (most, what))
+
+
+def within(seconds, done, what, every=0.05):
+    """Wait for what another process does: until done(), checked every `every` s, at most
+    `seconds` of wall time (never a fixed sleep, which load makes flaky or slow)."""
+    import time
+
+    if not done():
+        until(lambda: time.sleep(every), done, max(1, int(seconds / every)), "%s (%g s)" % (what, seconds))

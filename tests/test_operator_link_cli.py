@@ -6,10 +6,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
+from helpers import within
 from tapis.host.schemas import validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,15 +29,18 @@ def table(tmp_path):
     keys.mkdir()
     env = dict(os.environ, TAPIS_KEY_DIR=str(keys))
     path = str(tmp_path / "host-port")
-    p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--host-port", path, "--journal",
-                          str(tmp_path / "t.jnl"), "--deals", "5000", "--seed", "5", "--json", "--quiet"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=env)
-    deadline = time.time() + 30
-    while not os.path.exists(path):
-        assert p.poll() is None and time.time() < deadline, p.stderr.read()
-        time.sleep(0.05)
-    time.sleep(1.5)  # a few deals over
+    records = tmp_path / "records.jsonl"
+    with records.open("w") as out:
+        p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--host-port", path, "--journal",
+                              str(tmp_path / "t.jnl"), "--deals", "5000", "--seed", "5", "--json", "--quiet"],
+                             stdout=out, stderr=subprocess.PIPE, cwd=ROOT,
+                             env=dict(env, PYTHONUNBUFFERED="1"))  # each record as it is printed
+
+    def dealt():  # two deal records printed: the first deal is over, journaled and metered
+        assert p.poll() is None, p.stderr.read()
+        return os.path.exists(path) and records.read_text().count("\n") >= 2
     try:
+        within(60, dealt, "the table's port and two deals")
         yield path, glob.glob(str(keys / "*.key"))[0], env
     finally:
         p.terminate()

@@ -129,8 +129,7 @@ def test_a_table_refuses_a_pit_without_its_key():
 def test_the_database_survives_the_pit_killed_mid_write(tmp_path):
     path = tmp_path / "kill.db"
     pit = PitProcess("--floor", "6", "--pace", "0", db=str(path))  # flat out: always writing
-    pit.wait(every_table_dealt(6, 20))
-    time.sleep(0.5)
+    pit.wait(every_table_dealt(6, 20))  # then killed while it writes on, flat out
     pit.p.send_signal(signal.SIGKILL)
     pit.p.wait(10)
     pit.http.close()

@@ -358,8 +358,9 @@ def test_ctrl_c_stops_the_monitor_with_130_and_its_counts(pty_pair):
     master, path = pty_pair
     p = start("monitor", "--port", path)
     os.write(master, F.encode(W.SHOE, 1, W.CARD, bytes([parse("9D")])))
-    time.sleep(0.3)
+    shown = read_until(p.stdout.fileno(), lambda got: b"9D" in got).decode()
+    assert "9D" in shown, shown  # the frame taken, shown live
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=10)
     assert p.returncode == 130 and "Traceback" not in err
-    assert out.rstrip().endswith("CARD    9D") and "1 frames: 1 cards" in err
+    assert (shown + out).rstrip().endswith("CARD    9D") and "1 frames: 1 cards" in err
