@@ -100,7 +100,7 @@ def test_two_builds_of_the_image_give_the_same_bytes(tmp_path):
 # from the binary, the board's flash (a folder) holds only its journal. Measured, seed 3,
 # a power cycle and resume a few events into the deal after every 100th: the 1,000 deals play
 # in 96 KB with a high-water of 29.6 KB (écarté), 32.0 KB (piquet), 36.4 KB (club); the
-# smallest heaps are in docs/performance.md ("The heap on a 32-bit port, the code frozen").
+# smallest heaps are in docs/performance.md ("Heap on the real collectors").
 HEAP = 96 * 1024
 
 

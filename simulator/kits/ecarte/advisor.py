@@ -3,7 +3,7 @@
 # - elder stands, and the dealer refuses, by the exact advisor (the rules bot's
 #   ecarte_stands: the double-dummy point at least 2 to 1). Elder standing on the seed-002
 #   verdict instead (verdict()[1], 002:39-46) was measured against the rules bot and lost:
-#   -0.059 ± 0.015 points a deal (benchmarks/bots.py, docs/performance.md);
+#   -0.059 ± 0.015 points a deal (benchmarks/bots.py, CHANGELOG.md 0.2.0);
 # - each card is chosen by a perfect-information search over the hands the opponent may
 #   still hold: every legal card is scored by the points it brings (point 1, vole 2, for
 #   either side) when both then play perfectly, averaged over SAMPLES hands drawn from the
