@@ -97,3 +97,26 @@ def test_the_pure_half_keeps_every_test_that_used_a_twin(request):
     assert not problems, "\n".join(problems)
     chooser = [i for i in request.session.items if i.name == "test_the_host_uses_the_compiled_core_unless_tapis_pure_says_otherwise"]
     assert chooser, "the recorder missed test_twins's read of twins.CORE: is it on in the compiled half?"
+
+
+def test_a_worker_of_a_server_started_by_an_earlier_test_records_the_test_running_now(tmp_path):
+    """multiprocessing's forkserver keeps the environment of the test that started it: its
+    workers record the test the runner names now (and that one, to be safe)."""
+    script = tmp_path / "runner.py"
+    script.write_text(
+        "import multiprocessing\n"
+        "from tapis.cython_core import twins, watch\n"
+        "def work():\n"
+        "    twins.evaluate.game_value(1)\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context('forkserver')\n"
+        "    for test in ('a', 'b'):\n"
+        "        watch.begin(test)\n"
+        "        p = ctx.Process(target=work)\n"
+        "        p.start(); p.join()\n"
+        "        assert p.exitcode == 0\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAPIS_TWIN_")}
+    p = subprocess.run([sys.executable, str(script)], env=dict(env, TAPIS_TWIN_LOG=str(tmp_path)),
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert S.records(tmp_path) == ["a", "b"]
