@@ -85,6 +85,7 @@ if LOG:
         watch.begin(test)
 
 if SELECT:
+    @pytest.hookimpl(trylast=True)  # after -m "not slow": the count is of the tests that run
     def pytest_collection_modifyitems(config, items):
         kept, dropped, config.stash[PROBLEMS] = select(records(SELECT), items)
         if not hasattr(config, "workerinput") or config.workerinput["workerid"] == "gw0":
