@@ -16,8 +16,8 @@ def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "clears", "powerup",
-                  "events", "eventwalk", "eventopen")
+    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "games.ecarte.selftest",
+                  "clears", "powerup", "events", "eventwalk", "eventopen")
 
 
 def _deal_start(inputs):

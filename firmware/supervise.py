@@ -54,7 +54,7 @@ def command(ctrl, who, addr, ftype, payload, seq=None):
     except IllegalAction as e:  # checked before anything changed: nothing did
         return ctrl.error("supervisor", "%s: %s" % (who, e))
     finally:
-        unload("limits")  # écarté's, loaded for this command only
+        unload("games.ecarte.limits")  # écarté's, loaded for this command only
     ctrl.faults.append("%s by the supervisor %s: %r" % (kind, who, args))
     ctrl.event("supervisor", "%s %r" % (kind, args), who)
 

@@ -38,4 +38,4 @@ def in_force(g):
         side, amount = w.standing[b]
         w.place(b, side, min(amount, w.max_bet))
     g.emit(("in_force", -2, (w.stake, w.max_bet)))
-    unload("limits")
+    unload("games.ecarte.limits")
