@@ -23,7 +23,7 @@ FAULT = const(0x11)  # shoe -> controller: [fault code] + its arguments
 DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
 SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack (deck.py)
 COUNT = const(0x14)  # shoe -> controller: [LOADED or LEFT, n hi, n lo]: a pack counted (deckcount.py)
-BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
+BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/games/panel.py)
 SUPERVISE = const(0x21)  # supervisor -> controller: [command] + amounts, 2 bytes each, big-endian
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
 WHOLE = const(0x31)  # display -> controller: [] its view did not decode: the next SHOW whole
@@ -32,7 +32,7 @@ RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a ga
 RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
 EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's entries after it, in RECORDs
 METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
-METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/tally.py), empty: no meters
+METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/meters/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
 CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
 # 0x57 DEALS, 0x58 SUBSCRIBE, 0x59 NOTICE: the host interface's, named in hostops.py (loaded
@@ -68,6 +68,6 @@ DOUBLE = const(0x44)  # "D" card card: two cards came out together
 EMPTY = const(0x45)  # "E": the shoe ran empty
 CUT = const(0x43)  # "C": the cut card came out (club écarté's shoe); the next DRAW goes on
 OUT_OF_TURN = const(0x54)  # "T" seat: the shoe is being dealt from that seat
-# ---- a COUNT's first byte: when the shoe counted the pack (firmware/deckcount.py) ---------------
+# ---- a COUNT's first byte: when the shoe counted the pack (firmware/table/packcount.py) ---------------
 LOADED = const(0x4C)  # "L": as a SHUFFLE loaded it, the cards it holds
 LEFT = const(0x52)  # "R": as the next SHUFFLE unloaded it, the cards still in it

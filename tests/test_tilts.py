@@ -5,13 +5,13 @@ credential, the clear logged with who; recall still answers while locked and the
 displays say the table's mode. A burst of refused frames is a bus-attack event."""
 import pytest
 
-from tapis.firmware import events as E
+from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
-from tapis.firmware.clears import CLEAR
-from tapis.firmware.events import EventLog
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.resume import load
-from tapis.firmware.journal import Journal
+from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.resume import load
+from tapis.firmware.journal.writer import Journal
 from table_rig import PowerLoss, Rig
 from tapis.simulator.supervisor import EmuSupervisor
 from test_supervisor import step, usb_link, with_supervisor
@@ -160,7 +160,7 @@ def test_a_burst_of_refused_frames_is_a_bus_attack_that_alerts_and_locks_only_if
     step(t, 11000)
     assert any(e["c"] == E.FORGED and e["d"].startswith("30 frames") for e in
                EventLog(t.events_store, KEY, "dev").since(0))
-    from tapis.firmware.tilts import LOCK
+    from tapis.firmware.table.tilts import LOCK
     t.controller.watch[LOCK] = True
     bus.forged += 30
     step(t, 100)
@@ -215,7 +215,7 @@ def test_a_power_cut_in_a_ram_clear_after_the_new_log_finishes_it_at_boot():
         raise PowerLoss()
     t.store.keep = cut  # the power goes as the journal is cleared
     with pytest.raises(PowerLoss):
-        from tapis.firmware.clears import ram_clear
+        from tapis.firmware.operator.clears import ram_clear
         ram_clear(ctrl, "usb")
     del t.store.keep
     assert EventLog(t.events_store, KEY, "dev").since(0)[0]["c"] == E.RAM_CLEAR

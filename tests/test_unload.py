@@ -1,5 +1,5 @@
 """compat.unload takes full module names below the firmware package: the event log's
-module (firmware.events) is not a game's declaration of its events
+module (firmware.eventlog.log) is not a game's declaration of its events
 (firmware.games.<g>.events), which Rules.EVENTS holds (issue 43: unloading by last name
 dropped both, and a game module imported after it built a second EVENTS)."""
 import sys
@@ -10,23 +10,24 @@ TOP = "tapis.firmware."
 
 
 def test_unload_drops_the_module_named_and_not_a_game_module_of_the_same_last_name():
-    from tapis.firmware import compat, events  # noqa: F401  (the event log, loaded)
+    from tapis.firmware import compat
+    from tapis.firmware.eventlog import log as events  # noqa: F401  (the event log, loaded)
     from tapis.firmware.games.ecarte import rules as R
 
     saved = {k: m for k, m in sys.modules.items() if k.startswith(TOP)}
     declared = sys.modules[TOP + "games.ecarte.events"]
     try:
-        compat.unload("events")  # what Controller.event and boot.unload drop
-        assert TOP + "events" not in sys.modules
+        compat.unload("eventlog.log")  # what Controller.event and boot.unload drop
+        assert TOP + "eventlog.log" not in sys.modules
         assert sys.modules.get(TOP + "games.ecarte.events") is declared
         from tapis.firmware.games.ecarte import laws  # noqa: F401  (on first use, after the unload)
 
         assert sys.modules[TOP + "games.ecarte.events"].EVENTS is R.Ecarte.EVENTS  # one EVENTS
     finally:
         sys.modules.update(saved)
-        import tapis.firmware as fw
+        import tapis.firmware.eventlog as package
 
-        fw.events = saved[TOP + "events"]
+        package.log = saved[TOP + "eventlog.log"]
 
 
 def test_unload_of_a_module_not_loaded_changes_nothing():
@@ -39,10 +40,11 @@ def test_unload_of_a_module_not_loaded_changes_nothing():
 
 def test_unload_under_micropython_keeps_the_games_events():
     """The same on the board's interpreter (package-relative names: firmware.x)."""
-    code = ("import sys\nfrom firmware import compat, events\nfrom firmware.games.ecarte import rules as R\n"
-            "compat.unload('events')\nfrom firmware.games.ecarte import laws\n"
-            "import firmware\n"
-            "print('firmware.events' in sys.modules, 'events' in firmware.__dict__,\n"
+    code = ("import sys\nfrom firmware import compat\nfrom firmware.eventlog import log\n"
+            "from firmware.games.ecarte import rules as R\n"
+            "compat.unload('eventlog.log')\nfrom firmware.games.ecarte import laws\n"
+            "import firmware.eventlog\n"
+            "print('firmware.eventlog.log' in sys.modules, 'log' in firmware.eventlog.__dict__,\n"
             "      sys.modules['firmware.games.ecarte.events'].EVENTS is R.Ecarte.EVENTS)")
     p = micropython.run(code)
     assert p.returncode == 0, p.stderr

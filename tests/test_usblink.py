@@ -1,4 +1,4 @@
-"""The operator's link on the board's USB (issue 31.1; firmware/usblink.py): the signed
+"""The operator's link on the board's USB (issue 31.1; firmware/operator/usb.py): the signed
 configuration's "host_link" checked, `tapis flash --host-link usb` writing it (and nothing
 without it), and the link's port on the real MicroPython (the unix port, its stdin and
 stdout piped as a board's USB CDC): a keyed host's frames answered through the board's own
@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from tapis.firmware import config
+from tapis.firmware.boot import config
 from tapis.firmware import wire as W
-from tapis.firmware.hostlink import host_end
+from tapis.firmware.operator.hostlink import host_end
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_image import configuration
 
@@ -48,7 +48,7 @@ def test_tapis_flash_takes_usb_only():
 # frame taken echoed back as a RECORD, with lines of text printed before and after it.
 BOARD = """
 import time
-from firmware.usblink import open_link
+from firmware.operator.usb import open_link
 link = open_link(bytes(range(32)), 40)
 t0 = time.ticks_ms()
 print('tapis: the board says hello, \\u00e5 \\u00a5')

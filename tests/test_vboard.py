@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tapis.firmware import frames as F
-from tapis.firmware.games import named
+from tapis.firmware.link import frames as F
+from tapis.firmware.offboard import named
 from tapis.firmware import wire as W
 from tapis.simulator import kits
 from tapis.simulator.table import EmulatedTable
@@ -140,7 +140,7 @@ def test_an_unknown_game_stops_the_board_with_its_traceback():
 
 
 def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
-    from tapis.simulator.image import compile_firmware
+    from tapis.simulator.image import OFF_BOARD, compile_firmware
 
     vb, cpy = both(1, heap=True)
     assert vb.board_log == cpy.game.log
@@ -148,7 +148,7 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
     assert 20 * 1024 < resident < hw
     assert hw <= HEAP_BUDGET, ("heap high-water %d bytes: %d resident once booted (the firmware's "
                                "modules and the fresh table), %d more during the game" % (hw, resident, hw - resident))
-    sizes = compile_firmware(tmp_path)
+    sizes = compile_firmware(tmp_path, OFF_BOARD)  # what the board can import
     total = sum(sizes.values())
     assert len(sizes) >= 20 and all(n > 0 for n in sizes.values())
     assert total <= MPY_BUDGET, "firmware .mpy total %d bytes" % total

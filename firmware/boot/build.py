@@ -1,23 +1,23 @@
 # Building the table from a route and a journal: shared by the board's entry
-# (firmware/main.py), the virtual board and the tests. A new game is begun in the
+# (firmware/boot/main.py), the virtual board and the tests. A new game is begun in the
 # journal; an unfinished one is rebuilt by replaying its inputs into a fresh game (from
 # the state it began with, the game's own snapshot), and checked event by event against
 # what was journaled. Games are found by name in the one registry (games/__init__.py).
-from . import compat
-from .controller import Controller
-from .games import find
-from .replay import rebuild
-from .resume import follow, load
-from .rules import CHANCE
-from .supervisor import frame
+from .. import compat
+from ..table.controller import Controller
+from ..games import find
+from ..games.replay import rebuild
+from ..journal.resume import follow, load
+from ..games.rules import CHANCE
+from ..operator.handler import frame
 
 
 def unload():
     """Free the boot-only modules (this one, the replay, the journal's readers and
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
-    compat.unload("boot", "replay", "resume", "played", "reader", "snapshot", "selftest", "games.ecarte.selftest",
-                  "clears", "powerup", "events", "eventwalk", "eventopen")
+    compat.unload("boot.build", "games.replay", "journal.resume", "journal.played", "journal.reader", "games.snapshot", "boot.selftest", "games.ecarte.selftest",
+                  "operator.clears", "boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening")
 
 
 def _deal_start(inputs):
@@ -94,7 +94,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     supervise.py, loaded for each); events: the event log (events.py), whose open tilts
     lock the table, and a RAM clear a power cut stopped is finished from it."""
     if events is not None:
-        from .eventwalk import finish  # (a RAM clear's, clears.py)
+        from ..eventlog.walk import finish  # (a RAM clear's, clears.py)
         finish(journal, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
     if journal.last is not None:
@@ -112,9 +112,9 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         if why:
             ctrl.faults.append(why)
             ctrl.voided = True
-        from .deckcount import resumed as counted  # (loaded for it)
+        from ..table.packcount import resumed as counted  # (loaded for it)
         counted(ctrl, voided)
-        compat.unload("deckcount")
+        compat.unload("table.packcount")
         return _seats(journal, ctrl)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())

@@ -9,7 +9,7 @@
 # Boot-time only: main.py unloads it once the table is built.
 import json
 
-from .games import find
+from ..games import find
 
 
 class ConfigError(ValueError):
@@ -63,7 +63,7 @@ def tilts(raw):
     within how many ms, whether it locks the table), from its optional
     "tilts": {"attack": n, "window": seconds, "lock": true or false}; tilts.py's defaults
     (alert only) for what it leaves out."""
-    from .tilts import ATTACK, WINDOW_MS
+    from ..table.tilts import ATTACK, WINDOW_MS
     t = json.loads(raw).get("tilts") or {}
     if not isinstance(t, dict):
         raise ConfigError("config.json: tilts is not an object")

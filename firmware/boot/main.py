@@ -21,11 +21,11 @@ import time
 
 from machine import UART, Pin
 
-from . import boards
-from .bus import BusMaster
-from .journal import Journal
-from .link import Link
-from .store import FileStore, JournalError
+from ..link import boards
+from ..link.bus import BusMaster
+from ..journal.writer import Journal
+from ..link.link import Link
+from ..journal.store import FileStore, JournalError
 
 _WDT_MS = 8000  # the watchdog resets a board whose loop stalls this long (rp2: at most 8388)
 _ENOSPC = 28
@@ -48,7 +48,7 @@ def halt(led, why, route=None, events=None):
     shown = []
     links = []
     if route is not None:
-        from .devices import Display
+        from ..link.drivers import Display
         for a in route:
             if route[a] not in links:
                 links.append(route[a])
@@ -112,7 +112,7 @@ def watchdog():
 def main():
     cfg = boards.BOARDS[board_name()]
     led = Pin(cfg["led"], Pin.OUT)
-    from . import boot, config, selftest  # boot-only: unloaded once the table is built
+    from . import build as boot, config, selftest  # boot-only: unloaded once the table is built
 
     try:
         game, options = config.load(boards.CONFIG)
@@ -129,7 +129,7 @@ def main():
     if key is None:  # without it the journal would be unkeyed and the bus open: anyone could edit or speak
         halt(led, ["no device key (device.key): the journal cannot be chained nor the devices paired",
                    "the table refuses to run: flash it again with tapis flash"])
-    from .meters import Meters  # beside the journal (tally.beside), committed after it
+    from ..meters.holder import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full, dropped = make_room(store, key, ident, meters)
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True)
@@ -150,8 +150,8 @@ def main():
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key), text_shoe=plain)
     if usb:  # the host interface on the USB: the console closes here (usblink.py)
-        from .usblink import open_link
-        from .wire import HOST
+        from ..operator.usb import open_link
+        from ..wire import HOST
         route[HOST] = open_link(key, rto)
     try:
         journal = Journal(store, held=True, key=key, device=ident)
@@ -171,15 +171,15 @@ def main():
     settle = True  # and its power-up written then (powerup.deferred)
     del events
     boot.unload()
-    from .compat import unload
-    unload("config")
+    from ..compat import unload
+    unload("boot.config")
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
-    from .tilts import watch
+    from ..table.tilts import watch
     door = Pin(cfg["door"], Pin.IN, Pin.PULL_UP)
     ctrl.watch = watch(lambda now: door.value(), *policy)
-    unload("tilts")
+    unload("table.tilts")
     wdt = watchdog()
     # the journal and the event log (a FileStore each) feed it through a long copy (compaction)
     FileStore.feed = wdt.feed if wdt is not None else None  # type: ignore
@@ -188,9 +188,9 @@ def main():
     steady = False
     check, since, pin = None, 0, None
     if every:  # the manifest the boot check verified, as the periodic checks compare it
-        from .swcheck import pinned
+        from ..verify.swcheck import pinned
         pin = pinned()
-        unload("swcheck")
+        unload("verify.swcheck")
     while True:
         t = time.ticks_ms()
         now += time.ticks_diff(t, last)  # a clock that does not wrap
@@ -199,14 +199,14 @@ def main():
         if settle:  # (the boot's resume is over: issue 30's 2 s)
             from .powerup import deferred
             deferred(ctrl, key, ident, unchecked)
-            unload("powerup", "events", "eventwalk", "eventopen")
+            unload("boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening")
             settle = False
         if every and now - since >= every:  # a piece of the check a turn, between deals
-            from .swcheck import tick
+            from ..verify.swcheck import tick
             check = tick(ctrl, check, pin)
             if check is False:
                 check, since = None, now
-                unload("swcheck", "xip")
+                unload("verify.swcheck", "verify.xip")
         if not steady and now > 60000:  # a minute up: the crashes before were not in a row
             steady = True
             crashes(False)

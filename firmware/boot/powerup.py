@@ -3,9 +3,9 @@
 # (machine.reset_cause()), a watchdog reset, the crashes in a row before it; a log whose
 # chain is broken set aside for the lab, never lost nor cut; a filesystem short of space
 # (make_room), its journal compacted and that logged, locking until the supervisor clears it.
-from .compat import const
-from .events import JOURNAL, EventLog
-from .store import JournalError
+from ..compat import const
+from ..eventlog.log import JOURNAL, EventLog
+from ..journal.store import JournalError
 
 MIN_FREE = const(16384)  # bytes the filesystem must have free at boot, else the journal is compacted
 
@@ -108,8 +108,8 @@ def make_room(store, key, ident, meters=None, free=free_bytes):
     table cannot run or None, how many finished games were dropped)."""
     if free() >= MIN_FREE:
         return None, 0
-    from .journal import Journal
-    from .resume import load  # boot-only: boot.unload frees it
+    from ..journal.writer import Journal
+    from ..journal.resume import load  # boot-only: boot.unload frees it
     j = Journal(store, key=key, device=ident)
     try:
         load(j, False, False)  # (where the games start is all it needs)

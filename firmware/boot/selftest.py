@@ -1,10 +1,10 @@
 # The board's self-test, run after every reset before it talks to any device:
 # the CRC and the frame codec against known vectors, the rules on a fixed deal, and the
 # journal's integrity (its chain, when keyed). run() returns a list of failures (empty: passed).
-from . import wire as W
-from .frames import Decoder, crc16, crc16_table, decode, encode
-from .reader import records
-from .store import JournalError
+from .. import wire as W
+from ..link.frames import Decoder, crc16, crc16_table, decode, encode
+from ..journal.reader import records
+from ..journal.store import JournalError
 
 _FRAME = bytes((0xA5, 0x10, 0x01, 0x10, 0x00, 0x01, 0x1B, 0x35, 0x09))  # docs/protocol.md
 
@@ -27,8 +27,8 @@ def _rules(game):
     """The rules of the game this table plays: its own check (its package's selftest
     module, écarté's fixed deal), or else a fresh table refuses a nonsense action and
     changes nothing."""
-    from .games import find
-    from .rules import IllegalAction
+    from ..games import find
+    from ..games.rules import IllegalAction
     package = find(game)
     if package.SELFTEST:
         return __import__(".".join((package.__name__, "selftest")), None, None, ("run",)).run()

@@ -24,12 +24,12 @@ def boot(public_key):
     if public_key is None:
         ok, message = False, "the image has no signing public key baked in (tapis image build --device)"
     else:
-        from .manifest import check
+        from ..verify.manifest import check
 
         ok, message = check("/", public_key, True)
-    from .compat import unload
+    from ..compat import unload
 
-    unload("manifest", "wots", "xip")
+    unload("verify.manifest", "verify.wots", "verify.xip")
     verified = "tapis: " + (message if ok else "REFUSING TO RUN: " + message), ok
     if not ok:
         return
@@ -43,7 +43,7 @@ def boot(public_key):
 
 def main():
     """The verdict said (here: boot.py runs before the USB console is up, and what it
-    printed is lost), then the table (firmware.main), or the signed main.py in its place;
+    printed is lost), then the table (firmware.boot.main), or the signed main.py in its place;
     nothing when the check refused (the REPL follows, for the operator to flash again)."""
     if verified is None:  # boot() was interrupted (Ctrl-C): no verdict, nothing runs
         return
@@ -53,7 +53,7 @@ def main():
     if "main.py" in signed():
         _run("/main.py")
     else:
-        __import__("firmware.main")
+        __import__("firmware.boot.main")
 
 
 def signed():

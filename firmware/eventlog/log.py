@@ -16,9 +16,9 @@ import time
 from binascii import hexlify
 from hashlib import sha256
 
-from .compat import const
-from .mac import derive, keyed, pads
-from .store import JournalError
+from ..compat import const
+from ..mac import derive, keyed, pads
+from ..journal.store import JournalError
 
 _MAGIC = const(0x4B)
 _CHAIN = const(0x4C)
@@ -79,7 +79,7 @@ class EventLog:
         self.pending = b""  # records framed, not yet written (log(hold=True))
         # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
         self.open, self.cleared = [], None
-        from .eventopen import quick as fast, whole
+        from .opening import quick as fast, whole
         end = fast(self, _wanted) if quick and self.pads is not None else 0
         end = end or whole(self, _wanted)  # (a board's boot parses few)
         if end < store.size():  # a power cut in the last write: drop what it left
@@ -163,7 +163,7 @@ class EventLog:
             if feed is not None and i & 63 == 0:
                 feed()
         if check and p is not None and tail is not None:
-            from .eventopen import tail as unsealed
+            from .opening import tail as unsealed
             self.head = unsealed(self, blk, tail[0], tail[1], off)[1]
             self.seg = tail
         elif check:
@@ -213,7 +213,7 @@ class EventLog:
         out += self.frame(rec)
         self.take(rec)  # (before a seal, which carries the log's state with this entry)
         if self.pads is not None and self.size + len(out) - self.seg[0] >= _SEAL:
-            from .eventwalk import seal
+            from .walk import seal
             out += seal(self, out)  # (in the same write: a power cut tears the seal, or nothing)
         self.pending = out
         if not hold:
@@ -252,9 +252,9 @@ class EventLog:
 
     def since(self, seq=0, cls=None, limit=None):
         """The entries after seq (of class cls, at most limit), with who cleared each (eventwalk)."""
-        from .eventwalk import since
+        from .walk import since
         return since(self, seq, cls, limit)
 
     def compact(self, keep=KEEP):
-        from .eventwalk import compact  # (the last `keep` entries under a new head)
+        from .walk import compact  # (the last `keep` entries under a new head)
         compact(self, keep)

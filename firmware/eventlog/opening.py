@@ -2,7 +2,7 @@
 # from its last seal, the rest checked once play has begun), apart from events.py so that
 # neither outgrows its budget; the board unloads it with the boot's modules (boot.unload,
 # main.py after powerup.deferred's check). It imports nothing of events.py: it is handed the log.
-from .compat import const
+from ..compat import const
 
 _PATTERN = b'{"k": "s"'  # a seal's payload begins so (unescaped quotes: never inside a string)
 _CHAIN = const(0x4C)  # events.py's: a keyed record's first byte,
@@ -26,8 +26,8 @@ def quick(log, wanted):
     log too short, or one written before heads carried "g" and seals their state, is
     walked whole)."""
     import json
-    from .mac import keyed
-    from .store import JournalError
+    from ..mac import keyed
+    from ..journal.store import JournalError
     st, p, size = log.store, log.pads, log.store.size()
     if size <= _WINDOW:
         return 0  # (its walk is as quick)
@@ -82,8 +82,8 @@ def tail(log, blk, off, chain, stop, took=None):
     `chain`), their tags checked one by one as no seal covers them yet (blk: the walk's
     block); took(off, whole, n) with each. Where the last whole one ends (a torn record
     after it) and the tag the next record chains from."""
-    from .mac import keyed
-    from .store import JournalError
+    from ..mac import keyed
+    from ..journal.store import JournalError
     while off + 4 <= stop:
         n = _framed(log.piece(blk, off, 4), 0)
         if n >= 0 and off + 12 + n > stop:

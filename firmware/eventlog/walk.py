@@ -112,7 +112,7 @@ def finish(journal, ev):
         done = True
     m = getattr(journal, "meters", None)
     if m is not None:
-        from .tally import read, unpack
+        from ..meters.tally import read, unpack
         for c in m.copies:
             t = unpack(m.key, read(c))
             if t is not None and hexlify(t.tag).decode() == old:

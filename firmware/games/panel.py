@@ -1,5 +1,5 @@
 # Panel buttons, as the panels send them in BUTTON frames: [button, arg].
-from .compat import const
+from ..compat import const
 
 STAND = const(1)  # "I play": play without proposing (PLAY/PROPOSE key, play side)
 PROPOSE = const(2)

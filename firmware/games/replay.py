@@ -5,7 +5,7 @@
 # the board's, below both of its users, boot.py at a resume and supervise.py at a VOID,
 # each loading it for that moment and unloading it after.
 from .rules import BARE, CHANCE, DEALT, FAULT, INPUT, NEW_DEAL
-from .store import JournalError
+from ..journal.store import JournalError
 
 
 def inputs(declared, events):

@@ -11,7 +11,7 @@
 # (replay.py: inputs(EVENTS, events)), the table display (public), the deal records, the
 # renderer and recall derive from that declaration. Its state is the fields named in
 # FIELDS (the journal keeps them through snapshot()/restore()).
-from .compat import const
+from ..compat import const
 
 CHANCE = -1  # the chance player: the shoe
 
@@ -34,7 +34,7 @@ class IllegalAction(ValueError):
 
 def show(c):
     """A card's name for a message, or the bad value quoted."""
-    from .cards import is_card, name
+    from ..cards import is_card, name
     return name(c) if is_card(c) else repr(c)
 
 

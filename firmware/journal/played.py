@@ -3,7 +3,7 @@
 # what a RECALL answers (recall.py) and tapis recall shows. Recall- and boot-time code.
 import json
 
-from .compat import const
+from ..compat import const
 from .reader import length, records
 from .store import JournalError
 

@@ -7,9 +7,9 @@ import json
 from binascii import hexlify
 from hashlib import sha256
 
-from .compat import const
-from .frames import crc16
-from .mac import keyed
+from ..compat import const
+from ..link.frames import crc16
+from ..mac import keyed
 from .store import JournalError
 
 _MAGIC = const(0x4B)  # store.py's (the record format)
@@ -163,16 +163,3 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
             _leave(chain, prev, seg, fed)
     finally:
         store.close()
-
-
-def parse(data, chain=None):
-    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption.
-    chain: a keyed journal whose key and device the records must chain under."""
-    from .memstore import MemoryStore  # the host's: a board reads its journal from flash
-    recs, offs = [], []
-    for off, rec in records(MemoryStore(data), chain=chain):
-        if rec is None:
-            return recs, offs, len(data) - off
-        recs.append(rec)
-        offs.append(off)
-    return recs, offs, 0

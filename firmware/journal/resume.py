@@ -11,7 +11,7 @@
 # built.
 from hashlib import sha256
 
-from .compat import const
+from ..compat import const
 from .played import group
 from .reader import BEGIN, chains, head, length, records, sealed
 from .store import JournalError

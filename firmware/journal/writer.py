@@ -14,8 +14,8 @@ import json
 from binascii import hexlify
 from hashlib import sha256
 
-from .compat import const, unload
-from .mac import derive, keyed, pads
+from ..compat import const, unload
+from ..mac import derive, keyed, pads
 from .store import JournalError
 
 _MAGIC = const(0x4B)  # store.py's (the record format)
@@ -43,9 +43,11 @@ def _stream():
     write, tell, readinto, read; untyped: the MicroPython stubs' BytesIO has none of them)."""
     try:
         return getattr(io, "BytesIO")(1536)
-    except TypeError:  # CPython, whose json.dump writes str
-        from . import memstore
-        return getattr(memstore, "Text")()
+    except TypeError:  # CPython, whose json.dump writes str, which a BytesIO refuses
+        class Text(getattr(io, "BytesIO")):
+            def write(self, s):
+                return super().write(s.encode() if isinstance(s, str) else s)
+        return Text()
 
 
 class Journal:
@@ -207,7 +209,7 @@ class Journal:
                      "s": game.state(), "c": self.count, "e": [],
                      "f": list(self.frames.items())})
         self.write(*recs)
-        unload("snapshot")  # needed at a game's end only (the state is written as it is read)
+        unload("games.snapshot")  # needed at a game's end only (the state is written as it is read)
         self.flush()
         self.compact()
 
@@ -230,7 +232,7 @@ class Journal:
                 # after this record)
                 self.deal = g.finished_deals()
                 self.write({"k": "d", "s": g.state(), "f": list(self.frames.items())})
-                unload("snapshot")
+                unload("games.snapshot")
 
     def void(self, n, why):
         self.write({"k": "v", "n": n, "why": why})

@@ -3,7 +3,7 @@
 # The links over them (route_for, rto_ms, MAX_IN) are bus.py's: the virtual board has
 # them but no UARTs.
 from .bus import MAX_IN, route_for, rto_ms  # noqa: F401  (the links: any board, the virtual one too)
-from .compat import const
+from ..compat import const
 
 JOURNAL = "/journal.bin"
 EVENTS = "/events.bin"  # the event log beside it (events.py)

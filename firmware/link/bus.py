@@ -9,8 +9,8 @@
 # controller hands the bus to the addresses it has frames for, in turn, and polls the
 # addresses it is told to (poll_every) when it has nothing for them; a device silent for
 # _ANSWER_MS after its turn began (or after its last byte) has its turn taken back.
-from . import wire as W
-from .compat import const
+from .. import wire as W
+from ..compat import const
 from .frames import encode
 from .link import Link
 

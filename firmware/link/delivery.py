@@ -9,8 +9,8 @@
 # the device is dead; sequence numbers suppress duplicates; a device greeted is sent HELLO
 # until it answers, then PING when quiet (heartbeats). HELLO, sessions and keys are link.py's
 # and hello.py's, through the hooks seal, hello and greeted: this layer knows nothing of them.
-from . import wire as W
-from .compat import const
+from .. import wire as W
+from ..compat import const
 from .frames import Decoder, encode
 
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead

@@ -16,8 +16,8 @@
 #   0x8A hi lo bytes: a string not kept
 # Keys are strings. The table (at most _TABLE strings, of at most _SHORT bytes) starts
 # empty with each "F": both ends keep it (remote.py has a display's Decoder).
-from . import wire as W
-from .compat import const
+from .. import wire as W
+from ..compat import const
 
 _TABLE = const(64)
 _SHORT = const(24)

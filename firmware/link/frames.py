@@ -8,8 +8,8 @@
 # addresses and types are in wire.py.
 from array import array
 
-from .compat import const
-from .wire import MAX_PAYLOAD
+from ..compat import const
+from ..wire import MAX_PAYLOAD
 
 SOF = const(0xA5)
 _HEADER = const(6)

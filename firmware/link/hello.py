@@ -13,9 +13,9 @@
 # each challenge, so nothing of an older session (or an older boot) opens in this one. A
 # HELLO that does not prove the key changes nothing; a device's own HELLO (it booted)
 # only makes the controller challenge it.
-from . import wire as W
+from .. import wire as W
 from .delivery import later
-from .mac import derive, hmac_sha256, pads
+from ..mac import derive, hmac_sha256, pads
 
 TEST_KEY = b"tapis: the emulated table's device key (not a secret)"  # where none is provisioned
 

@@ -11,11 +11,11 @@
 # (its sessions among it: each peer a Session) and never imports this module.
 import hashlib
 
-from . import wire as W
-from .compat import const, unload
+from .. import wire as W
+from ..compat import const, unload
 from .delivery import Delivery, Peer
 from .frames import encode
-from .mac import keyed
+from ..mac import keyed
 
 _RTO_MS = const(40)  # resend what is unacknowledged after this long
 _RETRIES = const(6)  # resends of one frame before the device is declared dead
@@ -183,7 +183,7 @@ class Link(Delivery):
         if self.keys is not None and self.keyed(addr):
             from .hello import challenge  # nonces and the pairing key's MAC: loaded, then unloaded
             challenge(self, addr, p, flags)
-            unload("hello")
+            unload("link.hello")
             return
         sess = self.session
         self.control(addr, W.HELLO, p.pending[0][0] if p.pending else (p.seq + 1) & 255,
@@ -192,7 +192,7 @@ class Link(Delivery):
     def greeted(self, addr, p, seq, payload):
         from .hello import greeted  # a device's boot is rare in play: loaded for it, then unloaded
         greeted(self, addr, p, seq, payload)
-        unload("hello")
+        unload("link.hello")
 
     # ---- the health API: all the controller knows of a device --------------------------
     def greet(self, addr, keep=False):

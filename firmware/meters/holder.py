@@ -9,9 +9,9 @@
 # every deal's boundary (a game's beginning, a deal's state, a void, a game's end), when
 # they are compared, a bad one rebuilt from the good one, two bad a RAM error. This is what
 # stays in the heap; tally.py does the work, loaded for it and unloaded after.
-from .compat import unload
-from .mac import derive
-from .store import JournalError as MeterError  # noqa: F401 (both copies bad: a RAM error, the
+from ..compat import unload
+from ..mac import derive
+from ..journal.store import JournalError as MeterError  # noqa: F401 (both copies bad: a RAM error, the
 # table refuses to play as for a journal it cannot trust: main.py's halt; no class of its own
 # in the heap)
 
@@ -38,7 +38,7 @@ class Meters:
         """A RAM clear (clears.py): every meter 0, from the journal's end."""
         from .tally import commit
         commit(self, journal, fresh=True)
-        unload("tally")
+        unload("meters.tally")
 
     def saw(self, recs):
         for rec in recs:
@@ -54,6 +54,6 @@ class Meters:
                 journal.flush()
             from .tally import commit
             t = commit(self, journal, power, tilt)
-            unload("tally")
+            unload("meters.tally")
             self.due = False
             return t

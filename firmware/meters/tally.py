@@ -10,9 +10,9 @@ import json
 import struct
 from hashlib import sha256
 
-from .compat import const
-from .mac import keyed, pads
-from .store import JournalError
+from ..compat import const
+from ..mac import keyed, pads
+from ..journal.store import JournalError
 
 ROLL = 1000000000  # every meter rolls over to 0 here (9 digits)
 TILTS = ("ram", "software", "journal", "door", "shoe", "bus", "other")

@@ -14,9 +14,9 @@
 # The shoes: a random.Random consumed as simulator/montecarlo.py's club_deals does: per
 # shoe, 104 random() as sort keys for the two decks (a stable sort), then randrange for
 # where the cut card lands.
-from ... import deck
-from ...compat import const
-from . import duel as D
+from . import deck
+from ..compat import const
+from ..games.club import duel as D
 
 SHOE = const(104)
 DEAL = const(17)  # four tableaux of four, then the trump

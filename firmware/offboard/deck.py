@@ -1,7 +1,7 @@
 # Decks as lists of card codes, and the one shuffle.
 # The shuffle takes its randomness as an argument: a seeded generator on the host,
 # os.urandom on the board. The rules never shuffle.
-from .cards import card
+from ..cards import card
 
 # The packs a shoe loads: SHUFFLE [size] (wire.py); a shoe of 104 has a cut card placed
 # between these cards from the top (club écarté's shoe).

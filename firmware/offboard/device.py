@@ -2,10 +2,10 @@
 # the RS-485 bus (bus.py has the controller's) and the view a display rebuilds from SHOW
 # payloads (devices.py has the encoder and the format). The emulated devices run it; a
 # real panel or display would.
-from . import wire as W
-from .bus import say
-from .frames import encode
-from .link import Link
+from .. import wire as W
+from ..link.bus import say
+from ..link.frames import encode
+from ..link.link import Link
 
 _DEEP = 8  # a view's lists and dicts nest no deeper (a payload nesting more is refused)
 _KEEP = 8  # frames a device keeps after they are acknowledged (Device)

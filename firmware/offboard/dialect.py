@@ -5,8 +5,8 @@
 # `ERR T 1` dealt out of turn (seat). Simple readers and some real shoes speak it; a
 # line becomes the CARD or FAULT payload a framed shoe would have sent. Also the names
 # of frame types, for people reading traffic.
-from . import wire as W
-from .cards import CardError, name, parse
+from .. import wire as W
+from ..cards import CardError, name, parse
 
 TYPE_NAMES = {W.CARD: "CARD", W.FAULT: "FAULT", W.DRAW: "DRAW", W.SHUFFLE: "SHUFFLE",
               W.BUTTON: "BUTTON", W.SHOW: "SHOW", W.ACK: "ACK", W.NAK: "NAK", W.HELLO: "HELLO",

@@ -5,9 +5,9 @@
 # and the verdict (verdict.py) take it: the cards checked, each refusal quoting what is
 # wrong (their compiled twins too, where they do not check inline). One module, not two:
 # neither is for the board, and each module is a header more of the image (about 80 B).
-from ...cards import name
-from ...deck import deck32
-from ...evaluate import ECARTE_STRENGTH, beats, legal_plays
+from ..cards import name
+from .deck import deck32
+from ..evaluate import ECARTE_STRENGTH, beats, legal_plays
 
 TRICKS = 5  # cards in an écarté hand
 

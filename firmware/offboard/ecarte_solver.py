@@ -13,10 +13,10 @@
 # the product of binomials (at most C(13,5) = 1,287 solves, usually a few hundred).
 # The search of one deal is search.py's, the checks of a position position.py's (the
 # compiled twin keeps both inline).
-from ...cards import KING, name, rank, suit
-from ...deck import deck32
-from ...evaluate import ECARTE_STRENGTH
-from .search import TRICKS, check, check_pair, reach, value
+from ..cards import KING, name, rank, suit
+from .deck import deck32
+from ..evaluate import ECARTE_STRENGTH
+from .ecarte_search import TRICKS, check, check_pair, reach, value
 
 
 def _comb(n, k):

@@ -15,9 +15,9 @@
 # card is "a card of run g". Seeing which card of the run was played tells elder nothing more:
 # the set of hands is closed under swapping cards within a run (tests check this against a
 # brute force over the cards themselves).
-from ...cards import KING, rank, suit
-from .search import check
-from ...evaluate import ECARTE_STRENGTH
+from ..cards import KING, rank, suit
+from .ecarte_search import check
+from ..evaluate import ECARTE_STRENGTH
 
 TRICKS = 5  # cards in an écarté hand
 POINT = 3  # tricks for the point (002:28)

@@ -1,6 +1,6 @@
-# A journal store in memory, with the file store's interface (store.py): for the host's
-# tools and the tests; the board keeps its journal in a file.
-import io
+# A journal store in memory, with the file store's interface (journal/store.py), and journal
+# bytes parsed through it: for the host's tools and the tests; the board keeps its journal in a file.
+from ..journal.reader import records
 
 
 class MemoryStore:
@@ -43,9 +43,14 @@ class MemoryStore:
         self.append(s.read(n))
 
 
-class Text(io.BytesIO):
-    """The journal's record stream on CPython (journal.py `_stream`), whose json.dump
-    writes str, which a BytesIO refuses: the board's MicroPython writes to a native one."""
 
-    def write(self, s):
-        return getattr(io.BytesIO, "write")(self, s.encode() if isinstance(s, str) else s)
+def parse(data, chain=None):
+    """(records, offsets, torn bytes) of journal bytes; JournalError on any corruption.
+    chain: a keyed journal whose key and device the records must chain under."""
+    recs, offs = [], []
+    for off, rec in records(MemoryStore(data), chain=chain):
+        if rec is None:
+            return recs, offs, len(data) - off
+        recs.append(rec)
+        offs.append(off)
+    return recs, offs, 0

@@ -1,12 +1,13 @@
-# Variants by name: a game's module `variants` holds them as Options keyword data. The
+# Variants by name: offboard/variants/<game>.py holds a game's as Options keyword data. The
 # host looks them up (tapis table --variant, tapis flash writes the options themselves
 # into the board's configuration), so the board never loads this.
-from . import find
+from ..games import find
 
 
 def variants(name):
     """{variant name: Options keyword arguments} of the game `name`."""
-    return __import__(".".join((find(name).__name__, "variants")), None, None, ("VARIANTS",)).VARIANTS
+    find(name)  # (a ValueError naming the games if there is none)
+    return __import__(__name__[:__name__.rfind(".")] + ".variants." + name, None, None, ("VARIANTS",)).VARIANTS
 
 
 def options(name, variant=None):

@@ -1,8 +1,8 @@
 # The virtual board's entry: the firmware controller under real MicroPython (the
 # webassembly port, run by simulator/mp/run.mjs), with its two UARTs carried over
 # stdin/stdout: the shoe's link, and the RS-485 bus of which it is the master (bus.py).
-# The controller is built as firmware/main.py builds it: self-test, then
-# firmware.boot.build from the journal.
+# The controller is built as firmware/boot/main.py builds it: self-test, then
+# firmware.boot.build.build from the journal.
 #
 # It runs in lockstep with the host (simulator/vboard.py), which sends the time along with
 # the bus bytes, so a run is deterministic. The envelope (big-endian):
@@ -31,7 +31,7 @@
 # _JS_GC_EVERY steps (else the figure creeps some 50 bytes an await, firmware or not).
 # Run it with run.mjs -c:
 #
-#   -c "...; from firmware.vboard import main; await main(sys.argv[1:], base)" GAME [OPTS] [--heap]
+#   -c "...; from firmware.offboard.vboard import main; await main(sys.argv[1:], base)" GAME [OPTS] [--heap]
 #
 # `base` is what the heap held before the firmware was imported (the interpreter's own
 # objects and asyncio): the reported high-water mark is above it, so it counts the
@@ -41,11 +41,11 @@ import gc
 import struct
 import sys
 
-from .bus import MAX_IN, BusMaster, route_for, rto_ms
-from .compat import const
-from .link import Link
-from .journal import Journal
-from .store import FileStore
+from ..link.bus import MAX_IN, BusMaster, route_for, rto_ms
+from ..compat import const
+from ..link.link import Link
+from ..journal.writer import Journal
+from ..journal.store import FileStore
 
 _YIELD_EVERY = const(32)
 _JS_GC_EVERY = const(16)  # with --heap: steps between calls of JavaScript's collector (js_gc)
@@ -73,41 +73,41 @@ class BusPort:
 
 
 def new_controller(name, kw, shoe, bus, journal):
-    """The controller as firmware/main.py makes it on a real board: the self-test first,
-    then firmware.boot.build from the journal (a file: the port's filesystem is not the
+    """The controller as firmware/boot/main.py makes it on a real board: the self-test first,
+    then firmware.boot.build.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
     the bus over `bus`. `name` and `kw` (its Options' keyword arguments) say what a fresh
     journal begins."""
-    from . import boot, selftest  # boot-only: unloaded once the table is built
+    from ..boot import build as boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
     failed = selftest.run(None, name)  # as main.py: boot.build checks the journal as it reads it
     if failed:
         raise RuntimeError("self-test failed: " + "; ".join(failed))
-    from .games import find
+    from ..games import find
     options = find(name).Options(**kw) if kw else None
     rto = rto_ms(115200)
-    from .hello import TEST_KEY  # the emulated table's devices are paired with it
+    from ..link.hello import TEST_KEY  # the emulated table's devices are paired with it
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
     # the test key is the table's device key too: the journal is chained under it, and
     # the event log and the meters beside it (its open tilts lock the table across a power cycle)
-    from .events import beside
-    from .powerup import open_events
+    from ..eventlog.log import beside
+    from ..boot.powerup import open_events
     events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard", quick=True)  # (as main.py)
     unchecked = events.unchecked
     j = Journal(store, key=TEST_KEY, device="vboard")
-    from .meters import Meters  # beside the journal (tally.beside)
+    from ..meters.holder import Meters  # beside the journal (tally.beside)
     p = journal[:-4] if journal.endswith(".bin") else journal
     j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
-    from .powerup import deferred  # main.py's once playing: the power-up, the older segments
+    from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments
     deferred(ctrl, TEST_KEY, "vboard", unchecked)
     # its files where it runs (the unix port: a directory of the host's), as its journal;
     # read by recall.py and swcheck.py with getattr: a board's controller has no such field
     setattr(ctrl, "root", "")
-    from .compat import unload
-    unload("hello")
+    from ..compat import unload
+    unload("link.hello")
     boot.unload()
     return ctrl
 

@@ -10,9 +10,9 @@
 # own entry. A clear is never automatic: only a frame with the credential makes one.
 import json
 
-from . import wire as W
-from .compat import const
-from .events import EventLog
+from .. import wire as W
+from ..compat import const
+from ..eventlog.log import EventLog
 
 CLEAR = const(5)  # supervise.py's commands are 1..4
 PAGE = const(16)
@@ -37,7 +37,7 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
         return send(unparked(ctrl), link, addr, 0)
     ev = unparked(ctrl)
     before = ev.seq if ev is not None else 0
-    from .tilts import shut
+    from ..table.tilts import shut
     keep = (_DISABLED,) if shut(ctrl.watch, ctrl.now) else (_DOOR, _DISABLED)  # an open door stays a
     # tilt; a table the host disabled stays so until it enables it (hostops.py)
     gone = [c for c in ctrl.locked if c not in keep]
@@ -76,7 +76,7 @@ def ram_clear(ctrl, who):
     journal emptied; the meters (Meters.clear) all 0 from its start; its new game begun.
     A power cut at any step is finished at boot (eventwalk.finish)."""
     from binascii import hexlify
-    from .games import find
+    from ..games import find
     j, ev = ctrl.journal, unparked(ctrl)
     m = j.meters if j is not None else None
     meters = getattr(ctrl, "meters", None)  # (a host's table may hand its own: a callable)
@@ -93,7 +93,7 @@ def ram_clear(ctrl, who):
             detail["journal"] = hexlify(j.store.read_at(j.store.size() - 8, 8)).decode()
     if ev is not None:
         detail["events"] = [ev.seq, hexlify(ev.head).decode()]
-        from .eventwalk import restart
+        from ..eventlog.walk import restart
         restart(ev, "ram-clear", detail, who, kept)
         ctrl.events = ev.park()
     ctrl.locked = ev.locked() if ev is not None else [c for c in ctrl.locked if c == _DISABLED]

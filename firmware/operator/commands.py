@@ -17,9 +17,9 @@
 # These are the game's own actions (seat SUP, games/club/bank.py), journaled as any
 # input (with who in them) and replayed at a resume; a refused one is counted and changes
 # nothing.
-from . import wire as W
-from .compat import const, unload
-from .rules import NEW_DEAL, IllegalAction
+from .. import wire as W
+from ..compat import const, unload
+from ..games.rules import NEW_DEAL, IllegalAction
 
 VOID = const(1)
 LIMITS = const(2)
@@ -75,10 +75,10 @@ def screen(ctrl, who):
     j = ctrl.journal
     if j is None or j.meters is None:
         return ctrl.error("supervisor", "%s: no meters at this table" % who)
-    from .tally import SEAT0, TAB0, TILTS, held
+    from ..meters.tally import SEAT0, TAB0, TILTS, held
     j.flush()
     m = held(j.meters, j).m
-    unload("tally")
+    unload("meters.tally")
     view = {}
     for i in range(len(_TABLE)):
         view[_TABLE[i]] = m[i]
@@ -97,9 +97,9 @@ def void(ctrl, who):
     """The deal in play is void: the journal says so, and by whom ({"k": "v"}: its inputs
     voided, why), and the game is rebuilt from the journal as the deal began, as a board
     resumes after a power loss while dealing (boot.py, replay.py). Cards in flight are set aside."""
-    from .games import find
-    from .replay import rebuild
-    from .resume import follow, load
+    from ..games import find
+    from ..games.replay import rebuild
+    from ..journal.resume import follow, load
     j = ctrl.journal
     if j is None:
         return ctrl.error("supervisor", "%s: no journal to void a deal in" % who)
@@ -119,7 +119,7 @@ def void(ctrl, who):
     if u["done"] or k >= len(ins):
         follow(j, ctrl.game)
         u["inputs"] = None
-        unload("replay", "resume", "played", "reader", "snapshot")
+        unload("games.replay", "journal.resume", "journal.played", "journal.reader", "games.snapshot")
         return ctrl.error("supervisor", "%s: nothing dealt to void" % who)
     why = "voided by the supervisor %s" % who
     j.void(len(ins) - k, why)
@@ -132,7 +132,7 @@ def void(ctrl, who):
     # and the one before may be of the voided deal's
     j.write({"k": "d", "s": game.state(), "f": list(j.frames.items())})
     u["state"] = u["events"] = u["inputs"] = u["voided"] = None
-    unload("replay", "resume", "played", "reader", "snapshot")
+    unload("games.replay", "journal.resume", "journal.played", "journal.reader", "games.snapshot")
     ctrl.table = kit.Table(game)
     ctrl.game = game
     ctrl.shown = len(game.log)  # the displays are told of the void, not the replay

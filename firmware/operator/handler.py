@@ -3,11 +3,11 @@
 # (the credential, the answer) and supervise.py (the commands) are out of the board's heap
 # until one does: loaded for it here, and unloaded after. Above the controller: it calls
 # them, they call back only the controller's public methods.
-from .compat import unload
+from ..compat import unload
 
 
 def frame(ctrl, link, addr, ftype, payload, seq=None):
     """Controller: a RECALL, a SUPERVISE, or any frame from the supervisor's address."""
     from .recall import on_frame
     on_frame(ctrl, link, addr, ftype, payload, seq)
-    unload("recall")
+    unload("operator.recall")

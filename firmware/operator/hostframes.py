@@ -8,8 +8,8 @@
 #                              open over a reboot: boot.py's locked()), with who
 #   BUTTON [CLEAR, 3]          enable play: that entry cleared, with who
 # A disable or enable is answered with its own entry, as a clear is (clears.send).
-from . import wire as W
-from .compat import const
+from .. import wire as W
+from ..compat import const
 
 # the host interface's frame types (wire.py's range 0x57..0x5A; docs/protocol.md)
 DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over

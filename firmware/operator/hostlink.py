@@ -6,8 +6,8 @@
 # communication tilt). A board built without it keeps the unkeyed link of its own, whose
 # being a link of its own is the credential (recall.credential). Used where a link is
 # built (boot, a host tool); the board's end (Operator) stays, as its link does.
-from . import wire as W
-from .link import Link
+from .. import wire as W
+from ..link.link import Link
 
 
 class Operator(Link):
@@ -23,10 +23,10 @@ class Operator(Link):
         if n is not None:
             c = n[0]
             if n[2] != c.game.finished_deals() or n[3] != (c.events[8] if c.events else 0):  # (EventLog.park)
-                from .compat import unload
-                from .hostops import notice
+                from ..compat import unload
+                from .hostframes import notice
                 notice(self)
-                unload("hostops")
+                unload("operator.hostframes")
         return got
 
 
@@ -45,7 +45,7 @@ def host_end(port, serial, device_key=None, **kw):
     logs as who asked); without it, unkeyed (a board built the old way)."""
     keys = None
     if device_key:
-        from .hello import pair_key
+        from ..link.hello import pair_key
         keys = {W.HOST: pair_key(bytes(device_key), W.DEV_HOST, W.HOST, bytes(serial))}
     return Link(port, W.DEV_HOST, bytes(serial), keys=keys, **kw)
 

@@ -3,9 +3,9 @@
 # credential checked first (SPEC §8). Out of the board's heap until one comes:
 # supervisor.py loads it for that and unloads it after.
 
-from . import wire as W
-from .compat import const
-from .rules import NEW_DEAL
+from .. import wire as W
+from ..compat import const
+from ..games.rules import NEW_DEAL
 
 _CLEAR = const(5)  # clears.CLEAR
 _DEALS = const(0x57)  # hostops.DEALS
@@ -62,15 +62,15 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return deals(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3], payload[4])
     if ftype == _SUBSCRIBE and len(payload) == 1 or \
             ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR and payload[1] in (2, 3):
-        from .hostops import on_frame as host  # the host interface's (disable, enable, deals)
+        from .hostframes import on_frame as host  # the host interface's (disable, enable, deals)
         host(ctrl, link, addr, ftype, payload, serial(link, addr))
-        from .compat import unload
-        return unload("hostops", "clears", "events", "eventwalk", "tilts")
+        from ..compat import unload
+        return unload("operator.hostframes", "operator.clears", "eventlog.log", "eventlog.walk", "table.tilts")
     if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
-        from .compat import unload
-        return unload("clears", "events", "eventwalk", "tilts", "tally")
+        from ..compat import unload
+        return unload("operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "meters.tally")
     if ftype == W.METERS:
         return meters(ctrl, link, addr)
     if ftype == W.VERIFY and len(payload) == 16:
@@ -78,10 +78,10 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
     if ftype == TIME and len(payload) == 4:
         return clock(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3])
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
-        from .supervise import command
+        from .commands import command
         command(ctrl, serial(link, addr), addr, ftype, payload, seq)
-        from .compat import unload
-        return unload("supervise", "snapshot")
+        from ..compat import unload
+        return unload("operator.commands", "games.snapshot")
     ctrl.error("malformed", "the supervisor's frame 0x%02x, %d bytes" % (ftype, len(payload)))
 
 
@@ -103,7 +103,7 @@ def answer(self, link, addr, last):
 def _games(ctrl, last):
     """The journal's last games (played.recent: their inputs left in flash), the
     unfinished deal's inputs withheld."""
-    from .played import recent
+    from ..journal.played import recent
     games = recent(ctrl.journal, last) if ctrl.journal is not None and last > 0 else []
     if games and not games[-1]["done"]:
         withheld(games[-1], ctrl.game.EVENTS)
@@ -117,8 +117,8 @@ def _send(link, addr, games):
     took the emulated Pico 4.7 s over its USB (its inputs read from flash, each frame waiting
     for room in the USB's buffer), so the pit's DEALS of 2 games outlasted the watchdog's 8 s
     and reset the board, at every try."""
-    from .played import chunks
-    from .store import FileStore
+    from ..journal.played import chunks
+    from ..journal.store import FileStore
     feed = FileStore.feed
     if not games:
         link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
@@ -149,10 +149,10 @@ def meters(ctrl, link, addr):
         return link.send(addr, W.METERED, b"")
     m = j.meters
     j.flush()
-    from .tally import held, pack
+    from ..meters.tally import held, pack
     link.send(addr, W.METERED, pack(m.key, held(m, j)))
-    from .compat import unload
-    unload("tally")
+    from ..compat import unload
+    unload("meters.tally")
 
 
 def verify(ctrl, link, addr, seed):
@@ -161,15 +161,15 @@ def verify(ctrl, link, addr, seed):
     image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
     (a failure tilts), once for one request (swcheck.seeded: a repeat is answered again)."""
-    from .compat import unload
-    from .swcheck import answer, image, seeded
+    from ..compat import unload
+    from ..verify.swcheck import answer, image, seeded
     hexed = "".join("%02x" % b for b in seed)
     root = getattr(ctrl, "root", "/")  # (a host's table, a virtual board: elsewhere)
     try:
         more = ()
         if image(root) is not None:  # a product image: its frozen code is most of what it runs
-            from . import xip
-            from .store import FileStore  # the watchdog's feed (main.py), between the pieces
+            from ..verify import xip
+            from ..journal.store import FileStore  # the watchdog's feed (main.py), between the pieces
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
         mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
@@ -180,7 +180,7 @@ def verify(ctrl, link, addr, seed):
         why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
         seeded(ctrl, "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("swcheck", "xip", "events")
+    unload("verify.swcheck", "verify.xip", "eventlog.log")
 
 
 def clock(ctrl, link, addr, secs):

@@ -16,7 +16,7 @@
 import select
 import sys
 
-from .compat import const
+from ..compat import const
 from .hostlink import board_end
 
 MAX_IN = const(256)  # the longest payload taken from the host (its HELLO with its serial, a VERIFY)

@@ -3,11 +3,11 @@
 # refreshed). Only this layer touches ports and time, and it constructs no device: it is
 # handed Links routed by device address. The supervisor's frames it hands to whoever
 # built it (supervisor.py): recall and the supervisor's commands sit above this loop.
-from . import wire as W
-from .compat import const, unload
-from .devices import Display, Shoe
+from .. import wire as W
+from ..compat import const, unload
+from ..link.drivers import Display, Shoe
 from .outgoing import feed_shoe, refresh
-from .rules import CHANCE, IllegalAction
+from ..games.rules import CHANCE, IllegalAction
 
 _CHECK_MS = const(50)  # how often the device health is looked at
 _POLL_HOST_MS = const(1000)  # the bus polls the supervisor device this often
@@ -22,7 +22,7 @@ class Controller:
     def __init__(self, table, route, journal=None, resumed=False, keep_log=True, supervisor=None):
         """table: a game's table adapter (firmware/games/<name>/table.py), with .game, .SEATS,
         press(), view(), shoe_fault(), done() and refuse(); route: {device address: Link};
-        journal: a firmware.journal.Journal that records every input applied (or None);
+        journal: a firmware.journal.writer.Journal that records every input applied (or None);
         resumed: the game was rebuilt from the journal after a reset, so cards the shoe
         had in flight are still welcome before the controller asks it again;
         keep_log: keep the game's whole event log in memory (the host reads it); a board passes
@@ -147,7 +147,7 @@ class Controller:
         in between (plain values: EventLog.park)."""
         from .tilts import log
         n = log(self, cls, detail, who, locks, tilt)
-        unload("tilts", "events", "eventwalk", "tally")
+        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally")
         return n
 
     def apply(self, action, addr, seq):
@@ -175,7 +175,7 @@ class Controller:
         if new > 0 or w[1] != bool(w[0] is not None and w[0](self.now)) or w[3] and self.now - w[2] >= w[6]:
             from .tilts import check
             check(self, self.now, max(0, new))
-            unload("tilts")
+            unload("table.tilts")
         for a in self.down:
             link = self.route[a]
             bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
@@ -211,9 +211,9 @@ class Controller:
             if self.awaiting and self.game.cards_due()[1]:
                 self.awaiting = 0  # the deal was voided: the rest of that request is not wanted
         elif addr == W.SHOE and ftype == W.COUNT:  # a pack counted: seldom, so loaded for it
-            from .deckcount import on_count
+            from .packcount import on_count
             on_count(self, payload)
-            unload("deckcount", "swcheck")
+            unload("table.packcount")
         elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS or ftype == W.VERIFY or addr == W.SUPERVISOR or addr == W.HOST:
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:

@@ -2,9 +2,9 @@
 # the DRAWs that keep the shoe supplied, and the views the displays are shown. Functions
 # of the controller (`ctrl`), which holds their state; split from its loop, which takes
 # frames in.
-from . import wire as W
-from .compat import const
-from .rules import CHANCE
+from .. import wire as W
+from ..compat import const
+from ..games.rules import CHANCE
 
 _RESEND_MS = const(2000)  # ask the shoe again if a requested card has not come by then
 _EVENTS_PER_FRAME = const(16)  # table-display events per SHOW frame: a burst must fit a frame

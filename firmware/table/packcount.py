@@ -8,7 +8,7 @@
 #   ended   the cards that came out of it and those left in it make its size (a board
 #           resumed in the middle of a pack counts on from what its journal's game says
 #           came out of it: resumed())
-# A wrong count is a deck-count tilt (swcheck.note: Controller.tilt), which needs the
+# A wrong count is a deck-count tilt (note: Controller.tilt), which needs the
 # supervisor (the lock is the event log's). What it voids follows the laws (SPEC §4;
 # seed 000:79, an imperfect pack: the deal in which it is found is void, earlier deals
 # stand; piquet and club follow it): at its loading no card of the deal has come, so the
@@ -16,8 +16,8 @@
 # and a fresh one is asked for); at its end the deal it was found in is over and scored,
 # and earlier deals stand: the tilt stops the next one until the supervisor has a look.
 # A shoe that never counts (the text dialect's) is not counted. Loaded for a COUNT only.
-from . import wire as W
-from .compat import const
+from .. import wire as W
+from ..compat import const
 
 _PACK, _SHOE = const(32), const(104)  # deck.PACK_32, deck.SHOE_104 (piquet: its options' pack)
 
@@ -44,9 +44,13 @@ def resumed(ctrl, voided):
         ctrl.pack, ctrl.out = size, out
 
 
-def note(ctrl, cls, detail, tilt):
-    from .swcheck import note  # (loaded for a wrong count only; the controller unloads it)
-    note(ctrl, cls, detail, tilt)
+def note(ctrl, detail, tilt=False):
+    """A count's result to the event log (class "deck-count"): a wrong count is a tilt
+    (Controller.tilt), which locks the table until the supervisor clears it (eventlog/log.py LOCKS)."""
+    if tilt:
+        ctrl.tilt("deck-count", detail)
+    else:
+        ctrl.event("deck-count", detail)
 
 
 def on_count(ctrl, payload):
@@ -58,14 +62,14 @@ def on_count(ctrl, payload):
         size, out = ctrl.pack, ctrl.out
         ctrl.pack = 0  # (a pulled one's cards end here)
         if size > 0 and out + n != size:
-            note(ctrl, "deck", "the pack of %d ended with %d cards: %d came out, %d were left in it"
+            note(ctrl, "the pack of %d ended with %d cards: %d came out, %d were left in it"
                       % (size, out + n, out, n), True)
         return
     ctrl.pack, ctrl.out = ctrl.asked, 0
     if not ctrl.asked:  # a SHUFFLE of before this boot, answered after it: its size unknown here
         return
     if n != ctrl.asked:
-        note(ctrl, "deck", "a pack of %d loaded with %d cards: pulled, a fresh one asked for" % (ctrl.asked, n), True)
+        note(ctrl, "a pack of %d loaded with %d cards: pulled, a fresh one asked for" % (ctrl.asked, n), True)
         ctrl.faults.append("pack count wrong: %d cards for %d" % (n, ctrl.asked))
         # what it sends is set aside until the shoe counts again (controller.on_frame: the
         # next SHUFFLE's COUNTs come after the cards of this DRAW); no card of the deal has

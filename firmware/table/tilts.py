@@ -10,7 +10,7 @@
 # tries are seen and logged, not only dropped. Each window's refused frames are one "forged"
 # entry at its end (a power cut loses at most one window's count, never an attack: that one
 # is logged at once).
-from .compat import const
+from ..compat import const
 
 ATTACK = const(20)  # config.tilts' defaults: refused frames that make a burst
 WINDOW_MS = const(10000)  # ... within this many ms of the first
@@ -55,7 +55,7 @@ def log(ctrl, cls, detail, who, locks, tilt=False):
         if locks:
             ctrl.locked.append(cls)
     else:
-        from .events import EventLog
+        from ..eventlog.log import EventLog
         ev = EventLog(None, parked=ctrl.events)
         n = ev.log(cls, detail, who, locks)
         ctrl.locked = ev.locked()

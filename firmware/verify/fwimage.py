@@ -19,7 +19,7 @@ MAGIC = "TAPIS-IMAGE 1 "
 IMAGE = "/firmware.img"
 MOUNT = "/fw"
 
-# Its imports with the filesystem off the path (as firmware/manifest.py's): on MicroPython
+# Its imports with the filesystem off the path (as firmware/verify/manifest.py's): on MicroPython
 # an io.py at the root would be imported in place of the built-in, before any check.
 _MP = sys.implementation.name == "micropython"
 _saved = sys.path[:]

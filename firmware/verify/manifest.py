@@ -20,7 +20,7 @@ import sys
 from .wots import MP, binascii, hashlib, json, machine, os, sig_root
 
 _CHUNK = 512
-# The mounted firmware image (firmware/fwimage.py, mounted by main.py), whose modules the
+# The mounted firmware image (firmware/verify/fwimage.py, mounted by main.py), whose modules the
 # walk below leaves out: the image is a file of the manifest, hashed whole.
 _MOUNT = getattr(sys.modules.get("fwimage"), "MOUNT", None)
 
@@ -187,8 +187,8 @@ def boot(entry=None, root="/"):
     (none: the caller starts it, so nothing of the check stays on the heap). True if verified."""
     ok, message = check(root)
     print("tapis: " + (message if ok else "REFUSING TO RUN: " + message))
-    from .compat import unload
-    unload("manifest", "wots", "xip")
+    from ..compat import unload
+    unload("verify.manifest", "verify.wots", "verify.xip")
     if ok and entry:
         __import__(entry)
     return ok

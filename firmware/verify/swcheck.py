@@ -25,9 +25,9 @@
 import json
 from hashlib import sha256
 
-from .compat import const
-from .mac import pads
-from .rules import CHANCE
+from ..compat import const
+from ..mac import pads
+from ..games.rules import CHANCE
 
 _CHUNK = const(512)  # bytes hashed a piece: about 1 ms on a Pico
 SEED_BYTES = const(16)  # a 128-bit seed
@@ -47,7 +47,7 @@ def listed(root="/"):
 
 def image(root="/"):
     """The manifest's "image" entry ({"sha256", "bytes"}) when the board runs a product image
-    (a version 3 manifest: the boot check refused any other, firmware/start.py), else None."""
+    (a version 3 manifest: the boot check refused any other, firmware/boot/start.py), else None."""
     m = _manifest(root)
     return m["image"] if m.get("v") == 3 else None
 
@@ -182,18 +182,14 @@ def _hex(digest):
     return "".join("%02x" % b for b in digest)
 
 
-def note(ctrl, cls, detail, tilt=False):
-    """A check's result (this module's, cls "check"; deckcount.py's, "deck") to the event
-    log (Controller.event): a check passed, a check-failed tilt, a deck-count tilt; both
-    tilts lock the table until the supervisor clears them (events.LOCKS)."""
-    if cls == "check":
-        cls = "check-failed" if tilt else "check-passed"
-    else:
-        cls = "deck-count"
+def note(ctrl, detail, tilt=False):
+    """A check's result to the event log (Controller.event): a check passed, or a
+    check-failed tilt, which locks the table until the supervisor clears it (eventlog/log.py
+    LOCKS)."""
     if tilt:
-        ctrl.tilt(cls, detail)
+        ctrl.tilt("check-failed", detail)
     else:
-        ctrl.event(cls, detail)
+        ctrl.event("check-passed", detail)
 
 
 def seeded(ctrl, detail, failed=False):
@@ -204,7 +200,7 @@ def seeded(ctrl, detail, failed=False):
     without a second entry (nor a second lock). A lab sends a fresh seed each check."""
     cls = "check-failed" if failed else "check-passed"
     if ctrl.events is not None:
-        from .events import EventLog
+        from ..eventlog.log import EventLog
         log = EventLog(None, parked=ctrl.events)
         last = None
         for _off, rec in log.walk(False, None, lambda b: b"seeded check by" in b):
@@ -215,7 +211,7 @@ def seeded(ctrl, detail, failed=False):
             st.close()  # (the file read_at keeps open)
         if last is not None and last["c"] == cls and last["d"] == detail:
             return
-    note(ctrl, "check", detail, failed)
+    note(ctrl, detail, failed)
 
 
 def tick(ctrl, check, pin):
@@ -228,5 +224,5 @@ def tick(ctrl, check, pin):
     r = check.step()
     if r is None:
         return check
-    note(ctrl, "check", ("passed: " if r[0] else "failed: ") + r[1], not r[0])
+    note(ctrl, ("passed: " if r[0] else "failed: ") + r[1], not r[0])
     return False

@@ -9,9 +9,9 @@
 # flash) run the same code and agree on the region they hash.
 #
 # feed(h) is the board's: it feeds the region into a hash object in pieces (hashlib.sha256,
-# or the seeded HMAC of "A certifiable table": firmware/recall.py's VERIFY, after the files);
+# or the seeded HMAC of "A certifiable table": firmware/operator/recall.py's VERIFY, after the files);
 # sha256(hashlib) is the whole-image hash that the signed manifest's "image" entry holds
-# (firmware/manifest.py), which swcheck.Periodic hashes again, a view() a piece.
+# (firmware/verify/manifest.py), which swcheck.Periodic hashes again, a view() a piece.
 BASE = 0x10000000
 _HEADER = (0x10000100, 0x10000200)  # where pico-sdk puts the binary info header
 _START, _END = 0x7188EBF2, 0xE71AA390  # its markers
@@ -57,7 +57,7 @@ def view(at, n):
 def feed(h, piece=PIECE, fed=None):
     """Feed the running image's bytes, as the board reads them, into `h` (h.update) in
     pieces of `piece` bytes, fed() (the watchdog's) between them; the number of bytes fed.
-    (The seeded check's source for a product image's frozen code: firmware/recall.py hands
+    (The seeded check's source for a product image's frozen code: firmware/operator/recall.py hands
     it to swcheck.answer.)"""
     stop = end()
     for at in range(BASE, stop, piece):
@@ -69,7 +69,7 @@ def feed(h, piece=PIECE, fed=None):
 
 def sha256(hashlib):
     """(hex SHA-256 of the running image, its length in bytes); hashlib handed in (the check's
-    own, imported with the filesystem off the path: firmware/wots.py)."""
+    own, imported with the filesystem off the path: firmware/verify/wots.py)."""
     from binascii import hexlify
 
     h = hashlib.sha256()
