@@ -10,8 +10,9 @@ except ImportError:  # CPython
 
 
 def unload(*names):
-    """Unload the firmware's modules named in full below the firmware package ("boot",
-    "games.ecarte.limits"), once nothing refers to them; one not loaded is passed over."""
+    """Unload the firmware's modules named in full below the firmware package ("boot.build",
+    "games.ecarte.limits"; a package, "eventlog", after its modules), once nothing refers to
+    them; one not loaded is passed over."""
     import sys
     top = __name__[:__name__.rfind(".") + 1]  # "firmware." on a board, "tapis.firmware." on a host
     for name in names:

@@ -30,7 +30,7 @@ T('import manifest')
 ok, msg = check('/', PUBLIC_KEY, True)
 T('manifest check (image + files)')
 from firmware.compat import unload
-unload('verify.manifest', 'verify.wots', 'verify.xip')
+unload('verify.manifest', 'verify.wots', 'verify.xip', 'verify')
 from firmware.link import boards
 from firmware.link.bus import BusMaster
 from firmware.journal.writer import Journal

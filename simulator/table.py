@@ -165,7 +165,7 @@ class EmulatedTable:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
-        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
+        ctrl.watch.door = lambda now: self.door
         return ctrl
 
     def open_door(self):

@@ -70,7 +70,7 @@ class Rig(EmulatedTable):
             self.events = EventLog(events, self.journal_key, self.device)
             self.events.log("power-up")
         ctrl = build(self.route(), self.journal, self.name, self.options, events=self.events)
-        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
+        ctrl.watch.door = lambda now: self.door
         self.game = ctrl.game
         return ctrl
 

@@ -177,7 +177,7 @@ def test_a_broken_log_is_set_aside_at_boot_and_the_new_one_locked(tmp_path):
 def test_the_bus_attack_policy_comes_from_the_signed_configuration():
     import json
     from tapis.firmware.boot import config
-    from tapis.firmware.table.tilts import ATTACK, WINDOW_MS
+    from tapis.firmware.table.watch import ATTACK, WINDOW_MS
     base = {"v": 1, "game": "ecarte", "options": {}}
     assert config.tilts(json.dumps(base).encode()) == (ATTACK, WINDOW_MS, False)
     base["tilts"] = {"attack": 5, "window": 60, "lock": True}

@@ -17,7 +17,8 @@ def unload():
     snapshots, the self-tests) once the table is built: nothing the controller keeps
     refers to them."""
     compat.unload("boot.build", "games.replay", "journal.resume", "journal.played", "journal.reader", "games.snapshot", "boot.selftest", "games.ecarte.selftest",
-                  "operator.clears", "boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening")
+                  "operator.clears", "boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening", "eventlog",
+                  "operator")
 
 
 def _deal_start(inputs):

@@ -63,7 +63,7 @@ def tilts(raw):
     within how many ms, whether it locks the table), from its optional
     "tilts": {"attack": n, "window": seconds, "lock": true or false}; tilts.py's defaults
     (alert only) for what it leaves out."""
-    from ..table.tilts import ATTACK, WINDOW_MS
+    from ..table.watch import ATTACK, WINDOW_MS
     t = json.loads(raw).get("tilts") or {}
     if not isinstance(t, dict):
         raise ConfigError("config.json: tilts is not an object")

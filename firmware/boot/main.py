@@ -176,10 +176,9 @@ def main():
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console
-    from ..table.tilts import watch
+    from ..table.watch import Watch
     door = Pin(cfg["door"], Pin.IN, Pin.PULL_UP)
-    ctrl.watch = watch(lambda now: door.value(), *policy)
-    unload("table.tilts")
+    ctrl.watch = Watch(lambda now: door.value(), *policy)
     wdt = watchdog()
     # the journal and the event log (a FileStore each) feed it through a long copy (compaction)
     FileStore.feed = wdt.feed if wdt is not None else None  # type: ignore
@@ -190,7 +189,7 @@ def main():
     if every:  # the manifest the boot check verified, as the periodic checks compare it
         from ..verify.swcheck import pinned
         pin = pinned()
-        unload("verify.swcheck")
+        unload("verify.swcheck", "verify")
     while True:
         t = time.ticks_ms()
         now += time.ticks_diff(t, last)  # a clock that does not wrap
@@ -199,14 +198,14 @@ def main():
         if settle:  # (the boot's resume is over: issue 30's 2 s)
             from .powerup import deferred
             deferred(ctrl, key, ident, unchecked)
-            unload("boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening")
+            unload("boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening", "eventlog")
             settle = False
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from ..verify.swcheck import tick
             check = tick(ctrl, check, pin)
             if check is False:
                 check, since = None, now
-                unload("verify.swcheck", "verify.xip")
+                unload("verify.swcheck", "verify.xip", "verify")
         if not steady and now > 60000:  # a minute up: the crashes before were not in a row
             steady = True
             crashes(False)

@@ -29,7 +29,7 @@ def boot(public_key):
         ok, message = check("/", public_key, True)
     from ..compat import unload
 
-    unload("verify.manifest", "verify.wots", "verify.xip")
+    unload("verify.manifest", "verify.wots", "verify.xip", "verify")
     verified = "tapis: " + (message if ok else "REFUSING TO RUN: " + message), ok
     if not ok:
         return

@@ -129,3 +129,19 @@ class FileStore:
                 b = s.read(min(n, 128))
                 f.write(b)
                 n -= len(b)
+
+
+def stream():
+    """A stream to frame records on, room for a game's first record made at once (seek,
+    write, tell, readinto, read; untyped: the MicroPython stubs' BytesIO has none of them)."""
+    import io
+
+    try:
+        return getattr(io, "BytesIO")(1536)
+    except TypeError:  # CPython, whose json.dump writes str, which a BytesIO refuses
+        base = getattr(io, "BytesIO")
+
+        class Text(base):
+            def write(self, s):
+                return base.write(self, s.encode() if isinstance(s, str) else s)
+        return Text()

@@ -9,14 +9,13 @@
 # over the one before) and sealed (the SHA-256 of each segment of records, before every
 # game's first record and every deal's state), so that a board's boot checks the chain at
 # the speed of SHA-256 (resume.starts).
-import io
 import json
 from binascii import hexlify
 from hashlib import sha256
 
 from ..compat import const, unload
 from ..mac import derive, keyed, pads
-from .store import JournalError
+from .store import JournalError, stream
 
 _MAGIC = const(0x4B)  # store.py's (the record format)
 _CHAIN = const(0x4C)
@@ -36,18 +35,6 @@ def frame(rec, j=None):
     n = j._frame(s, rec, 0)
     s.seek(0)
     return s.read(n)
-
-
-def _stream():
-    """A stream to frame records on, room for a game's first record made at once (seek,
-    write, tell, readinto, read; untyped: the MicroPython stubs' BytesIO has none of them)."""
-    try:
-        return getattr(io, "BytesIO")(1536)
-    except TypeError:  # CPython, whose json.dump writes str, which a BytesIO refuses
-        class Text(getattr(io, "BytesIO")):
-            def write(self, s):
-                return super().write(s.encode() if isinstance(s, str) else s)
-        return Text()
 
 
 class Journal:
@@ -73,7 +60,7 @@ class Journal:
         self.holding = held
         # the stream records are framed on, made at boot and kept: at a game's end a record
         # is 1.1-1.3 KB, a block a board's fragmented heap may no longer have
-        self.stream = _stream()
+        self.stream = stream()
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
         self.torn = 0  # bytes of an incomplete last record dropped at resume.load

@@ -137,7 +137,7 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 
     ctrl.game.apply = apply
     door = bytearray(1)
-    ctrl.watch[0] = lambda now: door[0]  # (tilts.DOOR)
+    ctrl.watch.door = lambda now: door[0]
     high = steps = 0
     if heap:
         gc.collect()

@@ -97,7 +97,7 @@ def ram_clear(ctrl, who):
         restart(ev, "ram-clear", detail, who, kept)
         ctrl.events = ev.park()
     ctrl.locked = ev.locked() if ev is not None else [c for c in ctrl.locked if c == _DISABLED]
-    ctrl.watch[1] = False  # (tilts.OPEN) a door still open tilts again at the next safe point
+    ctrl.watch.opened = False  # a door still open tilts again at the next safe point
     if j is not None:
         kit = find(j.name)
         game = kit.Rules(kit.Options.restore(j.opts))

@@ -10,4 +10,4 @@ def frame(ctrl, link, addr, ftype, payload, seq=None):
     """Controller: a RECALL, a SUPERVISE, or any frame from the supervisor's address."""
     from .recall import on_frame
     on_frame(ctrl, link, addr, ftype, payload, seq)
-    unload("operator.recall")
+    unload("operator.recall", "operator")  # (this module is the controller's: the package need not stay)

@@ -65,12 +65,12 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         from .hostframes import on_frame as host  # the host interface's (disable, enable, deals)
         host(ctrl, link, addr, ftype, payload, serial(link, addr))
         from ..compat import unload
-        return unload("operator.hostframes", "operator.clears", "eventlog.log", "eventlog.walk", "table.tilts")
+        return unload("operator.hostframes", "operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "eventlog")
     if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from ..compat import unload
-        return unload("operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "meters.tally")
+        return unload("operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "meters.tally", "eventlog")
     if ftype == W.METERS:
         return meters(ctrl, link, addr)
     if ftype == W.VERIFY and len(payload) == 16:
@@ -180,7 +180,7 @@ def verify(ctrl, link, addr, seed):
         why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
         seeded(ctrl, "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("verify.swcheck", "verify.xip", "eventlog.log")
+    unload("verify.swcheck", "verify.xip", "eventlog.log", "eventlog", "verify")
 
 
 def clock(ctrl, link, addr, secs):

@@ -7,6 +7,7 @@ from .. import wire as W
 from ..compat import const, unload
 from ..link.drivers import Display, Shoe
 from .outgoing import feed_shoe, refresh
+from .watch import Watch, look
 from ..games.rules import CHANCE, IllegalAction
 
 _CHECK_MS = const(50)  # how often the device health is looked at
@@ -72,7 +73,7 @@ class Controller:
         # the tilts (tilts.py): the log parked (events.py; None: in memory), the open tilts' classes
         self.events = None
         self.locked = []
-        self.watch = [None, False, 0, 0, False, 20, 10000, False]  # tilts.watch(): the door, the bursts
+        self.watch = Watch()  # the door, the bursts of refused frames (main.py: the board's door and policy)
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
@@ -126,7 +127,7 @@ class Controller:
             refresh(self)
         if now_ms - self.checked >= _CHECK_MS:
             self.checked = now_ms
-            self._check()
+            look(self)
 
     def error(self, kind, why):
         """An input that went wrong, counted by kind and reported (recall and supervise too)."""
@@ -147,7 +148,7 @@ class Controller:
         in between (plain values: EventLog.park)."""
         from .tilts import log
         n = log(self, cls, detail, who, locks, tilt)
-        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally")
+        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally", "eventlog")
         return n
 
     def apply(self, action, addr, seq):
@@ -161,35 +162,6 @@ class Controller:
             self.journal.record(action, events, addr, seq, p.session if p is not None else None)
             self.writing = False
         return events
-
-    def _check(self):
-        del self.faults[:-32]  # a board keeps the latest only (every kind of fault appends)
-        n = 0
-        for link in self.links:
-            n += link.forged
-        new = n - self.forged
-        if new > 0:  # refused by the links, never acted on: counted, and shown
-            self.error("forged", "%d bus frames refused: forged, replayed or out of session" % new)
-            self.forged = n  # (outgoing.refresh shows it)
-        w = self.watch  # the door as last read, a burst of refused frames: tilts.py, loaded if changed
-        if new > 0 or w[1] != bool(w[0] is not None and w[0](self.now)) or w[3] and self.now - w[2] >= w[6]:
-            from .tilts import check
-            check(self, self.now, max(0, new))
-            unload("table.tilts")
-        for a in self.down:
-            link = self.route[a]
-            bad = link.refused(a) or ("device 0x%02x is dead: no answer" % a if not link.alive(a) else None)
-            if bad and not self.down.get(a):
-                self.faults.append(bad) or self.event("device-lost", bad)
-            if a != W.SHOE and link.lost(a):  # back or reset: its view is sent again, whole
-                self.event("device-rebooted", "device 0x%02x is back or was reset" % a)
-                for d in self.seats + [self.board]:
-                    if d.addr == a:
-                        d.reset()
-                        self.dirty = True
-                        if d is self.board:
-                            self.shown = max(0, self.shown - 8)  # what happened last, again
-            self.down[a] = bool(bad)
 
     def on_frame(self, link, addr, seq, ftype, payload):
         if addr == W.SHOE and self.pack < 0 and ftype != W.COUNT:
@@ -214,7 +186,8 @@ class Controller:
             from .packcount import on_count
             on_count(self, payload)
             unload("table.packcount")
-        elif ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS or ftype == W.VERIFY or addr == W.SUPERVISOR or addr == W.HOST:
+        elif (ftype == W.RECALL or ftype == W.EVENTS or ftype == W.SUPERVISE or ftype == W.METERS
+              or ftype == W.VERIFY or addr == W.SUPERVISOR or addr == W.HOST):
             # the supervisor's (recall.py checks the credential): seldom, so loaded for it
             if self.supervisor is None:
                 return self.error("credentials", "0x%02x: frame 0x%02x: no supervisor at this table" % (addr, ftype))

@@ -2,7 +2,7 @@
 # devices' health: the door's pin, and the frames the links refused, counted into bursts;
 # and its events written to the event log (log: Controller.event; a tilt counted in the meters).
 # Nothing here is per frame: the links count what they refuse (link.forged), the controller
-# reads the sum. The controller keeps the state, `watch`, a plain list, and loads this module
+# reads the sum. The controller keeps the state, its Watch (watch.py), and loads this module
 # only when something changed (the door, a frame refused, a burst's window over): on a board
 # it is out of the heap the rest of the time. A burst (the signed configuration's `attack`
 # refused frames within `window` seconds of the first, config.tilts) is a bus-attack event,
@@ -10,40 +10,27 @@
 # tries are seen and logged, not only dropped. Each window's refused frames are one "forged"
 # entry at its end (a power cut loses at most one window's count, never an attack: that one
 # is logged at once).
-from ..compat import const
-
-ATTACK = const(20)  # config.tilts' defaults: refused frames that make a burst
-WINDOW_MS = const(10000)  # ... within this many ms of the first
-# watch's items: DOOR(now_ms) -> True while the door is open (the board's pin, the
-# simulator's switch) or None, the door OPEN as last read, a burst's START (ms), the
-# frames REFUSED since, ALERTED (its attack logged), and the policy: ATTACK_N, WINDOW, LOCK
-DOOR, OPEN, START, REFUSED, ALERTED, ATTACK_N, WINDOW, LOCK = range(8)
-
-
-def watch(door=None, attack=ATTACK, window_ms=WINDOW_MS, lock=False):
-    """A controller's `watch` (Controller.__init__ makes the default one)."""
-    return [door, False, 0, 0, False, attack, window_ms, lock]
 
 
 def check(ctrl, now, new):
     """ctrl's safe point at `now`, something changed: `new` frames refused since the last."""
     w = ctrl.watch
-    if w[DOOR] is not None:
-        opened = bool(w[DOOR](now))
-        if opened and not w[OPEN] and "door-open" not in ctrl.locked:
+    if w.door is not None:
+        opened = bool(w.door(now))
+        if opened and not w.opened and "door-open" not in ctrl.locked:
             ctrl.tilt("door-open", "the door was opened")
-        w[OPEN] = opened
-    if w[REFUSED] and now - w[START] >= w[WINDOW]:  # a burst's window is over
-        ctrl.event("forged", "%d frames refused in %d s" % (w[REFUSED], (now - w[START]) // 1000))
-        w[REFUSED], w[ALERTED] = 0, False
+        w.opened = opened
+    if w.refused and now - w.start >= w.window_ms:  # a burst's window is over
+        ctrl.event("forged", "%d frames refused in %d s" % (w.refused, (now - w.start) // 1000))
+        w.refused, w.alerted = 0, False
     if new:
-        if not w[REFUSED]:
-            w[START] = now
-        w[REFUSED] += new
-        if w[REFUSED] >= w[ATTACK_N] and not w[ALERTED]:
-            w[ALERTED] = True
+        if not w.refused:
+            w.start = now
+        w.refused += new
+        if w.refused >= w.attack and not w.alerted:
+            w.alerted = True
             ctrl.tilt("bus-attack", "%d frames refused in %d ms: forged, replayed or out of session" % (
-                w[REFUSED], now - w[START]), w[LOCK])
+                w.refused, now - w.start), w.lock)
 
 
 def log(ctrl, cls, detail, who, locks, tilt=False):
@@ -81,4 +68,4 @@ def metered(ctrl, cls):
 
 def shut(w, now):
     """Whether the door is shut now (a door-open tilt is cleared only then)."""
-    return w[DOOR] is None or not w[DOOR](now)
+    return w.door is None or not w.door(now)

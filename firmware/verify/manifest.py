@@ -188,7 +188,7 @@ def boot(entry=None, root="/"):
     ok, message = check(root)
     print("tapis: " + (message if ok else "REFUSING TO RUN: " + message))
     from ..compat import unload
-    unload("verify.manifest", "verify.wots", "verify.xip")
+    unload("verify.manifest", "verify.wots", "verify.xip", "verify")
     if ok and entry:
         __import__(entry)
     return ok
