@@ -35,9 +35,12 @@ METERS = const(0x53)  # host or supervisor -> controller: no payload (the superv
 METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/meters/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
 CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
-# 0x57 DEALS, 0x58 SUBSCRIBE, 0x59 NOTICE: the host interface's, named in hostops.py (loaded
-# for them: three more resident names here took tests/test_vboard.py's 128 KB ROMFS board out
-# of heap); 0x5A TIME, the board's clock set (recall.py)
+DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over
+SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
+NOTICE = const(0x59)  # controller -> host: [deals over: 4, last event: 4, state: 0 running, 1 locked, 2 disabled]
+TIME = const(0x5A)  # host or supervisor -> controller: [UTC seconds: 4 bytes]: the board's clock (recall.clock)
+CLEAR = const(5)  # BUTTON [CLEAR, n] from the host or the supervisor: a clear (0, 1: clears.py), play
+# disabled or enabled (2, 3: hostframes.py); a panel's BUTTON is games/panel.py's
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]

@@ -59,11 +59,10 @@ def fetch(port, timeout=10.0, step=None, since=0, key=None, clock=None):
     credential: the operator's link); clock: UTC seconds the board's clock is set to first
     (TIME, firmware/operator/recall.py: logged, it dates the entries of the board's boot). TimeoutError
     if it does not answer."""
-    from tapis.firmware.operator.recall import TIME
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-events", key, timeout)
     if clock is not None:
-        link.send(W.HOST, TIME, int(clock).to_bytes(4, "big"))
+        link.send(W.HOST, W.TIME, int(clock).to_bytes(4, "big"))
     out, ms = [], [0]
     while True:
         link.send(W.HOST, W.EVENTS, since.to_bytes(4, "big"))

@@ -56,8 +56,7 @@ class EmuSupervisor:
 
     def set_time(self, secs):
         """TIME [UTC seconds]: the board's clock set (firmware/operator/recall.py clock), logged."""
-        from tapis.firmware.operator.recall import TIME
-        self.link.send(W.SUPERVISOR, TIME, int(secs).to_bytes(4, "big"))
+        self.link.send(W.SUPERVISOR, W.TIME, int(secs).to_bytes(4, "big"))
 
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None

@@ -7,12 +7,13 @@
 # of frame types, for people reading traffic.
 from .. import wire as W
 from ..cards import CardError, name, parse
+from .device import PAIR
 
 TYPE_NAMES = {W.CARD: "CARD", W.FAULT: "FAULT", W.DRAW: "DRAW", W.SHUFFLE: "SHUFFLE",
               W.BUTTON: "BUTTON", W.SHOW: "SHOW", W.ACK: "ACK", W.NAK: "NAK", W.HELLO: "HELLO",
               W.PING: "PING", W.POLL: "POLL", W.RECALL: "RECALL", W.RECORD: "RECORD",
               W.SUPERVISE: "SUPERVISE", W.COUNT: "COUNT", W.VERIFY: "VERIFY", W.CHECKED: "CHECKED",
-              0x06: "PAIR"}  # frames in words (PAIR: remote.py, on a device's own port)
+              PAIR: "PAIR"}  # frames in words (PAIR: device.py, on a device's own port)
 JAM = 0x4A  # "J": a jam, as a text-dialect shoe reports it; the board asks again for what is due
 FAULT_MEANINGS = {W.UNREAD: "card not read", W.FACE_UP: "card delivered face up",
                   W.DOUBLE: "two cards delivered together", JAM: "jam", W.EMPTY: "shoe empty",

@@ -12,9 +12,9 @@ import json
 
 from .. import wire as W
 from ..compat import const
+from ..wire import CLEAR  # noqa: F401  (BUTTON [CLEAR, n]: the host's tools name it here too)
 from ..eventlog.log import EventLog
 
-CLEAR = const(5)  # supervise.py's commands are 1..4
 PAGE = const(16)
 _DOOR = "door-open"
 _DISABLED = "disabled"  # (hostops.DISABLED: the host's disable, which no clear of the supervisor's lifts)

@@ -25,7 +25,7 @@ VOID = const(1)
 LIMITS = const(2)
 RESPONSIBLE = const(3)
 GIVE = const(4)
-SCREEN = const(6)  # (clears.CLEAR is 5)
+SCREEN = const(6)  # (wire.CLEAR is 5)
 _SUP = const(-2)  # games/club/events.py SUP: the seat of the supervisor's actions
 _KINDS = (None, None, "limits", "authorise", "give")
 

@@ -10,11 +10,8 @@
 # A disable or enable is answered with its own entry, as a clear is (clears.send).
 from .. import wire as W
 from ..compat import const
+from ..wire import DEALS, NOTICE, SUBSCRIBE  # noqa: F401  (the host interface's frame types: H.DEALS on the host too)
 
-# the host interface's frame types (wire.py's range 0x57..0x5A; docs/protocol.md)
-DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over
-SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
-NOTICE = const(0x59)  # controller -> host: [deals over: 4, last event: 4, state: 0 running, 1 locked, 2 disabled]
 DISABLED = "disabled"  # the event class a disable logs, open until an enable
 _DISABLE = const(2)
 

@@ -4,13 +4,8 @@
 # supervisor.py loads it for that and unloads it after.
 
 from .. import wire as W
-from ..compat import const
 from ..games.rules import NEW_DEAL
 
-_CLEAR = const(5)  # clears.CLEAR
-_DEALS = const(0x57)  # hostops.DEALS
-_SUBSCRIBE = const(0x58)  # hostops.SUBSCRIBE
-TIME = const(0x5A)  # host or supervisor -> controller: [UTC seconds: 4 bytes]: the board's clock (clock())
 
 
 def withheld(game, flags):
@@ -58,15 +53,15 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:
         return answer(ctrl, link, addr, payload[0])
-    if ftype == _DEALS and len(payload) == 5:
+    if ftype == W.DEALS and len(payload) == 5:
         return deals(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3], payload[4])
-    if ftype == _SUBSCRIBE and len(payload) == 1 or \
-            ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR and payload[1] in (2, 3):
+    if ftype == W.SUBSCRIBE and len(payload) == 1 or \
+            ftype == W.BUTTON and len(payload) == 2 and payload[0] == W.CLEAR and payload[1] in (2, 3):
         from .hostframes import on_frame as host  # the host interface's (disable, enable, deals)
         host(ctrl, link, addr, ftype, payload, serial(link, addr))
         from ..compat import unload
         return unload("operator.hostframes", "operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "eventlog")
-    if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == _CLEAR:
+    if ftype == W.EVENTS and len(payload) == 4 or ftype == W.BUTTON and len(payload) == 2 and payload[0] == W.CLEAR:
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from ..compat import unload
@@ -75,7 +70,7 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         return meters(ctrl, link, addr)
     if ftype == W.VERIFY and len(payload) == 16:
         return verify(ctrl, link, addr, bytes(payload))
-    if ftype == TIME and len(payload) == 4:
+    if ftype == W.TIME and len(payload) == 4:
         return clock(ctrl, link, addr, payload[0] << 24 | payload[1] << 16 | payload[2] << 8 | payload[3])
     if ftype == W.BUTTON and len(payload) == 2 or ftype == W.SUPERVISE and len(payload) % 2:
         from .commands import command

@@ -8,11 +8,11 @@ from ..compat import const, unload
 from ..link.drivers import Display, Shoe
 from .outgoing import feed_shoe, refresh
 from .watch import Watch, look
+from ..games.panel import SUPERVISOR  # the supervisor's button, never a panel's
 from ..games.rules import CHANCE, IllegalAction
 
 _CHECK_MS = const(50)  # how often the device health is looked at
 _POLL_HOST_MS = const(1000)  # the bus polls the supervisor device this often
-_SUPERVISOR = const(10)  # panel.SUPERVISOR: the supervisor's button, never a panel's
 _SYNC_MS = const(100)  # a held journal record is written within this (the devices resend after 198)
 _SYNC_BYTES = const(2048)  # ... or once this many bytes are held
 _SEAT_SHOW_MS = const(40)  # on the bus, a seat display waits this long between changes, but at its turn
@@ -198,7 +198,7 @@ class Controller:
             if self.locked and seat < t.SEATS:  # a tilt stopped play: nothing is taken
                 t.refuse(seat, "the table is locked (%s): the supervisor must clear it" % self.locked[0])
                 return
-            if seat >= t.SEATS or button == _SUPERVISOR:  # a seat too many; the supervisor's
+            if seat >= t.SEATS or button == SUPERVISOR:  # a seat too many; the supervisor's
                 self.error("credentials" if seat < t.SEATS else "seat",  # button (SPEC §8)
                             "seat %d button %d: not of this table's panels" % (seat, button))
                 return
