@@ -36,7 +36,11 @@ from tapis.simulator.vtable import BusBridge, VirtualBoardTable
 # values), the tilts' watch, the sealed shoe link's session and the check's fields; the
 # event log, tally, tilts, swcheck and deckcount modules are loaded for their moment and
 # unloaded. A Pico has ~200 KB free in the product image (docs/performance.md).
-HEAP_BUDGET = 88 * 1024
+# 90 KB with the firmware in packages by layer (issue 43): 2.2 KB more resident once booted
+# (écarté 82,272 B, seed 1, 80,064 before), the packages' module objects (link, journal,
+# meters, table and the entry's), the longer dotted names each module is interned by and the
+# controller's Watch; the meters screen's high-water was 90,160 B then.
+HEAP_BUDGET = 90 * 1024
 MPY_BUDGET = 150 * 1024
 
 
@@ -166,8 +170,10 @@ def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
 # partie's records (273 inputs) twice over at boot, in a fragmented heap. A resume now reads
 # them from flash one at a time (played.Inputs); these heaps were not measured again.
 # écarté 184 KB since issue 30: 176 KB is the smallest that boots (a 1 KB block for the
-# meters' copy read at boot, tally.unpack, missing at 172 in a fragmented heap).
-UNIX_HEAP = {"ecarte": 184 * 1024, "piquet": 704 * 1024, "club": 216 * 1024}
+# meters' copy read at boot, tally.unpack, missing at 172 in a fragmented heap). 192 KB with
+# the firmware in packages (issue 43): at 184 KB seed 2's boot missed a 1 KB block (tally.parse),
+# 188 KB played its 12 deals (118,400 B resident once booted on this 64-bit port).
+UNIX_HEAP = {"ecarte": 192 * 1024, "piquet": 704 * 1024, "club": 216 * 1024}
 
 
 def cycled(game, heap, deals, cycles, seed=3, marks=(), before_cycle=None, rom=False, frozen=None):

@@ -110,7 +110,7 @@ def finish(journal, ev):
     if size >= 8 and hexlify(store.read_at(size - 8, 8)).decode() == old:
         store.keep(0, 0)
         done = True
-    m = getattr(journal, "meters", None)
+    m = journal.meters
     if m is not None:
         from ..meters.tally import read, unpack
         for c in m.copies:

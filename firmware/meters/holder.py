@@ -29,6 +29,7 @@ class Meters:
         self.copies = (a, b)
         self.key = derive(key, b"meters") if key else None
         self.on_event, self.on_tilt = on_event, on_tilt
+        self.events = []  # the copies rebuilt while on_event is None: (class, detail)
         self.due = False  # a record at a deal's boundary was written since the last commit
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)

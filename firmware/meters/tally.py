@@ -52,7 +52,7 @@ def _write(c, b):
 
 def _event(meters, detail):
     if meters.on_event is None:
-        meters.events = getattr(meters, "events", []) + [("meter-repaired", detail)]
+        meters.events.append(("meter-repaired", detail))
     else:
         meters.on_event("meter-repaired", detail)
 

@@ -103,12 +103,13 @@ def new_controller(name, kw, shoe, bus, journal):
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
     from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments
     deferred(ctrl, TEST_KEY, "vboard", unchecked)
-    # its files where it runs (the unix port: a directory of the host's), as its journal;
-    # read by recall.py and swcheck.py with getattr: a board's controller has no such field
-    setattr(ctrl, "root", "")
+    # its files where it runs (the unix port: a directory of the host's), as its journal
+    # (read by recall.py and swcheck.py)
+    ctrl.root = ""
     from ..compat import unload
     unload("link.hello")
     boot.unload()
+    unload("boot")  # (a board's main.py runs in it: this entry holds its own package instead)
     return ctrl
 
 

@@ -79,10 +79,8 @@ def ram_clear(ctrl, who):
     from ..games import find
     j, ev = ctrl.journal, unparked(ctrl)
     m = j.meters if j is not None else None
-    meters = getattr(ctrl, "meters", None)  # (a host's table may hand its own: a callable)
-    if callable(meters):
-        meters = meters()
-    elif m is not None:  # committed at the journal's end: a boot finds them there (finish())
+    meters = None
+    if m is not None:  # committed at the journal's end: a boot finds them there (finish())
         meters = m.commit(j, force=True).m  # (tally.py's order: docs/protocol.md, "Meters")
     # a disable is the host's remote state, not a fault: the new log keeps it (hostops.py)
     kept = [(e["c"], e["d"], e.get("w")) for e in (ev.open if ev is not None else ()) if e["c"] == _DISABLED]

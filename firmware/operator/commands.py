@@ -69,7 +69,7 @@ def screen(ctrl, who):
     outgoing.refresh adds to the display's views until the table makes another. The
     meters (tally.held, as METERS answers) are totals of money moved in public events
     (settlements, pools, commissions) and counts: nothing of a hand in play."""
-    if getattr(ctrl, "screen", None) is not None:
+    if ctrl.screen is not None:
         ctrl.screen = None
         return
     j = ctrl.journal

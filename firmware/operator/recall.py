@@ -159,7 +159,7 @@ def verify(ctrl, link, addr, seed):
     from ..compat import unload
     from ..verify.swcheck import answer, image, seeded
     hexed = "".join("%02x" % b for b in seed)
-    root = getattr(ctrl, "root", "/")  # (a host's table, a virtual board: elsewhere)
+    root = ctrl.root
     try:
         more = ()
         if image(root) is not None:  # a product image: its frozen code is most of what it runs

@@ -75,6 +75,8 @@ class Controller:
         self.locked = []
         self.watch = Watch()  # the door, the bursts of refused frames (main.py: the board's door and policy)
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
+        self.screen = None  # the supervisor's meters screen (commands.py SCREEN): (view, its place in the log)
+        self.root = "/"  # the board's filesystem, as the software checks hash it (a virtual board's: "")
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None

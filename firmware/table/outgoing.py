@@ -35,7 +35,7 @@ def board_mode(ctrl, mode):
     table (the signed configuration's text_shoe) named as the unauthenticated shoe it is."""
     if ctrl.shoe.link.keys is None and ctrl.bus is not None and ctrl.bus.keys is not None:
         mode = "unauthenticated shoe" if mode is None else mode + "; unauthenticated shoe"
-    if getattr(ctrl, "screen", None) is not None:  # the supervisor's meters screen (supervise.py)
+    if ctrl.screen is not None:  # the supervisor's meters screen (supervise.py)
         mode = "meters" if mode is None else mode + "; meters"
     return mode
 
@@ -100,7 +100,7 @@ def refresh(ctrl):
             d.flush(now)
     log = ctrl.game.log
     board = ctrl.board
-    scr = getattr(ctrl, "screen", None)  # the supervisor's meters screen (supervise.py)
+    scr = ctrl.screen  # the supervisor's meters screen (supervise.py)
     if scr is not None and ctrl.sent + len(log) - ctrl.shown > scr[1]:
         ctrl.screen = scr = None  # play resumed: the screen closes
     mode = board_mode(ctrl, mode)

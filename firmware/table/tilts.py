@@ -61,7 +61,7 @@ def metered(ctrl, cls):
     """A tilt counted in the meters by class (a RAM error is the meters' own: their copies
     are being rebuilt, and a commit now would read them again)."""
     j = ctrl.journal
-    m = getattr(j, "meters", None) if j is not None else None
+    m = j.meters if j is not None else None
     if m is not None and cls != "ram-error":
         m.commit(j, tilt=_METERED.get(cls, "other"))
 

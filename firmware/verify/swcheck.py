@@ -220,7 +220,7 @@ def tick(ctrl, check, pin):
     call; False once its result went to the controller (a failure tilts)."""
     if check is None:
         g = ctrl.game
-        return Periodic(pin, getattr(ctrl, "root", "/")) if g.to_act == CHANCE and g.cards_due()[1] else None
+        return Periodic(pin, ctrl.root) if g.to_act == CHANCE and g.cards_due()[1] else None
     r = check.step()
     if r is None:
         return check
