@@ -92,7 +92,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
     game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
     authorised the configuration (name, options), journaled when it changes; supervisor:
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
-    supervise.py, loaded for each); events: the event log (events.py), whose open tilts
+    commands.py, loaded for each); events: the event log (events.py), whose open tilts
     lock the table, and a RAM clear a power cut stopped is finished from it."""
     if events is not None:
         from ..eventlog.walk import finish  # (a RAM clear's, clears.py)

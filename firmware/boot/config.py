@@ -5,7 +5,7 @@
 #    "check_minutes": N (optional: the software check's interval, swcheck.py; 0: none),
 #    "text_shoe": true (optional: a text-dialect shoe taken, unpaired and unauthenticated),
 #    "host_link": "usb" (optional: the operator's link, keyed, on the USB, where the console
-#    was: usblink.py; without it the USB stays MicroPython's console)}
+#    was: usb.py; without it the USB stays MicroPython's console)}
 # Boot-time only: main.py unloads it once the table is built.
 import json
 
@@ -54,7 +54,7 @@ def text_shoe(raw):
 
 
 def host_link(raw):
-    """Whether the signed configuration puts the operator's link on the USB (usblink.py)."""
+    """Whether the signed configuration puts the operator's link on the USB (usb.py)."""
     return json.loads(raw).get("host_link") == "usb"
 
 

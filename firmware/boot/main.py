@@ -12,7 +12,7 @@
 # the LED. The controller is the same code as on the host.
 #
 # A configuration with "host_link": "usb" puts the operator's link (the host interface,
-# keyed with the device key) on the USB, where the console was (usblink.py, loaded only
+# keyed with the device key) on the USB, where the console was (usb.py, loaded only
 # then): from the moment the table's links open, the console is closed and Ctrl-C does
 # nothing; what is printed after goes out between the link's frames, which the host finds
 # by their start byte and CRC.
@@ -149,7 +149,7 @@ def main():
     rto = boards.rto_ms(baud)
     route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN),
                              BusMaster(bus, baud, rto_ms=rto, max_in=boards.MAX_IN, keys=key), text_shoe=plain)
-    if usb:  # the host interface on the USB: the console closes here (usblink.py)
+    if usb:  # the host interface on the USB: the console closes here (usb.py)
         from ..operator.usb import open_link
         from ..wire import HOST
         route[HOST] = open_link(key, rto)

@@ -69,7 +69,7 @@ def aside(store, key, ident):
 def deferred(ctrl, key, ident, check):
     """Once play has begun after the boot's quick open (main.py's loop, after its first
     step): the power-up's entry written (open_events held it), and with `check`
-    (eventopen.quick's unchecked) the log checked whole, every sealed segment against its
+    (opening.quick's unchecked) the log checked whole, every sealed segment against its
     seal, as a boot without it would have. A break: the log set aside as at boot
     (open_events) and a journal-failure tilt, which locks; True if it held."""
     st = ctrl.events[0]  # (EventLog.park: the store first)

@@ -9,7 +9,7 @@
 # simulated table's. "b", the board's own clock, no RTC needed: the boot (the seq its first
 # entry took) and time.ticks_ms() since that power-up, on a board's clock only. The last
 # KEEP entries at least are kept (the open tilts cut carried by the new head: never lost). A
-# keyed log is sealed (eventwalk.seal). A torn last record is dropped; any other break is a
+# keyed log is sealed (walk.seal). A torn last record is dropped; any other break is a
 # JournalError.
 import json
 import time
@@ -64,7 +64,7 @@ class EventLog:
         in `unit` (time.time() seconds by default). parked: what park() gave, to go on from
         it without reading the store again (the board's controller keeps only that between
         two events, and this module out of its heap: Controller.event). quick: a board's
-        boot, which opens a keyed log from its last seal (eventopen.quick) and has the
+        boot, which opens a keyed log from its last seal (opening.quick) and has the
         segments before it checked once play has begun (self.unchecked: powerup.deferred)."""
         self.torn = self.unchecked = 0
         if parked is not None:
@@ -77,7 +77,7 @@ class EventLog:
         self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
         self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
         self.pending = b""  # records framed, not yet written (log(hold=True))
-        # the open tilts' entries; the log's RAM-clear entry (eventwalk.finish)
+        # the open tilts' entries; the log's RAM-clear entry (walk.finish)
         self.open, self.cleared = [], None
         from .opening import quick as fast, whole
         end = fast(self, _wanted) if quick and self.pads is not None else 0
@@ -236,7 +236,7 @@ class EventLog:
     def park(self):  # the log's state as plain values, nothing of this module's (EventLog(parked=...))
         return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
                 self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg,
-                self.pending]  # (seq at 8: hostops)
+                self.pending]  # (seq at 8: hostframes)
 
     def locked(self):
         return [e["c"] for e in self.open]  # the open tilts' classes, oldest first
@@ -251,7 +251,7 @@ class EventLog:
             "%s #%d" % (e["c"], e["n"]) for e in self.open if e["n"] in gone), who, cleared=gone)
 
     def since(self, seq=0, cls=None, limit=None):
-        """The entries after seq (of class cls, at most limit), with who cleared each (eventwalk)."""
+        """The entries after seq (of class cls, at most limit), with who cleared each (walk)."""
         from .walk import since
         return since(self, seq, cls, limit)
 

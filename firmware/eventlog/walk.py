@@ -1,6 +1,6 @@
 # The event log read through, cut and begun again (events.py's EventLog.since and .compact,
 # and a RAM clear's restart, and finished at boot), apart: the board loads this for a request of the log
-# (clears.py), a compaction or a RAM clear only, and unloads it (a boot's open: eventopen.py).
+# (clears.py), a compaction or a RAM clear only, and unloads it (a boot's open: opening.py).
 # It imports nothing of events.py: it is handed the log.
 
 

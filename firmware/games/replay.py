@@ -2,7 +2,7 @@
 # declaration of them (EVENTS, rules.py), the actions that replayed on a fresh game
 # reproduce them (inputs: the host and audits). And a game rebuilt from its journaled
 # inputs (rebuild), each applied in turn and checked against the events journaled with it:
-# the board's, below both of its users, boot.py at a resume and supervise.py at a VOID,
+# the board's, below both of its users, boot.py at a resume and commands.py at a VOID,
 # each loading it for that moment and unloading it after.
 from .rules import BARE, CHANCE, DEALT, FAULT, INPUT, NEW_DEAL
 from ..journal.store import JournalError

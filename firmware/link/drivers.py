@@ -15,7 +15,7 @@
 #   0xA0-0xFE: string 0..94 of the table     0x89 i: string i of the table (95 and up)
 #   0x8A hi lo bytes: a string not kept
 # Keys are strings. The table (at most _TABLE strings, of at most _SHORT bytes) starts
-# empty with each "F": both ends keep it (remote.py has a display's Decoder).
+# empty with each "F": both ends keep it (offboard/device.py has a display's Decoder).
 from .. import wire as W
 from ..compat import const
 

@@ -1,6 +1,6 @@
 # A device's end of the table as built, which the board itself never loads: its end of
 # the RS-485 bus (bus.py has the controller's) and the view a display rebuilds from SHOW
-# payloads (devices.py has the encoder and the format). The emulated devices run it; a
+# payloads (link/drivers.py has the encoder and the format). The emulated devices run it; a
 # real panel or display would.
 from .. import wire as W
 from ..link.bus import say

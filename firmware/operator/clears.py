@@ -4,7 +4,7 @@
 #   BUTTON [CLEAR, 0]         clear the open tilts (tapis clear), logged with who
 #   BUTTON [CLEAR, 1]         a RAM clear (tapis clear --ram): meters, journal and event log
 #                             together, the first entry of the new log the old meters' values;
-#                             a disable (the host's, hostops.py) is written again after it
+#                             a disable (the host's, hostframes.py) is written again after it
 # Each is answered with RECORD frames [i, n, k, kn] + an entry's JSON (as RECALL's games,
 # chunked), up to PAGE entries; [0, 0, 0, 0] when there are none: a clear's answer is its
 # own entry. A clear is never automatic: only a frame with the credential makes one.
@@ -17,7 +17,7 @@ from ..eventlog.log import EventLog
 
 PAGE = const(16)
 _DOOR = "door-open"
-_DISABLED = "disabled"  # (hostops.DISABLED: the host's disable, which no clear of the supervisor's lifts)
+_DISABLED = "disabled"  # (hostframes.DISABLED: the host's disable, which no clear of the supervisor's lifts)
 
 
 def unparked(ctrl):
@@ -39,7 +39,7 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
     before = ev.seq if ev is not None else 0
     from ..table.tilts import shut
     keep = (_DISABLED,) if shut(ctrl.watch, ctrl.now) else (_DOOR, _DISABLED)  # an open door stays a
-    # tilt; a table the host disabled stays so until it enables it (hostops.py)
+    # tilt; a table the host disabled stays so until it enables it (hostframes.py)
     gone = [c for c in ctrl.locked if c not in keep]
     if ev is not None:
         ev.clear(who, gone)
@@ -74,7 +74,7 @@ def ram_clear(ctrl, who):
     step, its first entry the old meters' final values and the journal's last tag (so that
     a power cut before the journal is cleared is finished at boot: finish()); then the
     journal emptied; the meters (Meters.clear) all 0 from its start; its new game begun.
-    A power cut at any step is finished at boot (eventwalk.finish)."""
+    A power cut at any step is finished at boot (walk.finish)."""
     from binascii import hexlify
     from ..games import find
     j, ev = ctrl.journal, unparked(ctrl)
@@ -82,7 +82,7 @@ def ram_clear(ctrl, who):
     meters = None
     if m is not None:  # committed at the journal's end: a boot finds them there (finish())
         meters = m.commit(j, force=True).m  # (tally.py's order: docs/protocol.md, "Meters")
-    # a disable is the host's remote state, not a fault: the new log keeps it (hostops.py)
+    # a disable is the host's remote state, not a fault: the new log keeps it (hostframes.py)
     kept = [(e["c"], e["d"], e.get("w")) for e in (ev.open if ev is not None else ()) if e["c"] == _DISABLED]
     detail = {"meters": meters, "tilts": [c for c in ctrl.locked if c != _DISABLED], "journal": ""}
     if j is not None:

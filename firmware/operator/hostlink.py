@@ -12,8 +12,8 @@ from ..link.link import Link
 
 class Operator(Link):
     """The board's end of the operator's link: a Link that, once a host subscribed
-    (hostops.py sets `notify`: [controller, address, what it was told]), tells it at its
-    poll when the deals over or the last event moved (hostops.notice, loaded for that)."""
+    (hostframes.py sets `notify`: [controller, address, what it was told]), tells it at its
+    poll when the deals over or the last event moved (hostframes.notice, loaded for that)."""
 
     notify = None  # type: list | None
 

@@ -1,7 +1,7 @@
 # The supervisor's frames: RECALL from the supervisor device or from tapis recall on the
-# operator's USB link, and the supervisor device's commands (supervise.py); the
+# operator's USB link, and the supervisor device's commands (commands.py); the
 # credential checked first (SPEC §8). Out of the board's heap until one comes:
-# supervisor.py loads it for that and unloads it after.
+# handler.py loads it for that and unloads it after.
 
 from .. import wire as W
 from ..games.rules import NEW_DEAL
@@ -48,7 +48,7 @@ def serial(link, addr):
 
 def on_frame(ctrl, link, addr, ftype, payload, seq=None):
     """supervisor.frame: a RECALL, or any frame from the supervisor's address; a command
-    handed to supervise.py (loaded for it, unloaded after) with who gave it."""
+    handed to commands.py (loaded for it, unloaded after) with who gave it."""
     if not credential(ctrl, link, addr):  # a seat's console, or anything else: no answer
         return ctrl.error("credentials", "0x%02x: frame 0x%02x is the supervisor's" % (addr, ftype))
     if ftype == W.RECALL and len(payload) == 1:

@@ -2,7 +2,7 @@
 # safe point let what they caused out (outgoing.py: the shoe supplied, the displays
 # refreshed). Only this layer touches ports and time, and it constructs no device: it is
 # handed Links routed by device address. The supervisor's frames it hands to whoever
-# built it (supervisor.py): recall and the supervisor's commands sit above this loop.
+# built it (handler.py): recall and the supervisor's commands sit above this loop.
 from .. import wire as W
 from ..compat import const, unload
 from ..link.drivers import Display, Shoe
@@ -83,7 +83,7 @@ class Controller:
         if self.bus is not None:
             self.bus.poll_every(W.SUPERVISOR, _POLL_HOST_MS)
         # the pack asked for; counted (0: none, -1: pulled); cards out (a resumed board's:
-        # deckcount.resumed, from boot.build)
+        # packcount.resumed, from boot.build)
         self.asked = self.pack = self.out = 0
 
     def step(self, now_ms):
@@ -167,9 +167,9 @@ class Controller:
 
     def on_frame(self, link, addr, seq, ftype, payload):
         if addr == W.SHOE and self.pack < 0 and ftype != W.COUNT:
-            return self.faults.append("a card of a pulled pack: set aside")  # (deckcount.py)
+            return self.faults.append("a card of a pulled pack: set aside")  # (packcount.py)
         if addr == W.SHOE and ftype == W.CARD and len(payload) == 1:
-            self.out += 1  # out of the pack (deckcount.py), whatever becomes of it
+            self.out += 1  # out of the pack (packcount.py), whatever becomes of it
             if self.resuming and self.voided:
                 self.faults.append("a card of the voided deal came in flight: set aside")
                 return

@@ -16,7 +16,7 @@ _RECALL_MS = const(5000)  # the displays say "recall" this long after a recall (
 def mode_of(ctrl):
     """What the displays say of the table's mode: locked (the open tilts), a communication
     tilt (frames refused within the last 2 s: link.tilt, which counts each), recall, or None.
-    Play the host disabled (hostops.py) is said as that, not as a tilt."""
+    Play the host disabled (hostframes.py) is said as that, not as a tilt."""
     if ctrl.locked:
         tilts = [c for c in ctrl.locked if c != "disabled"]
         if len(tilts) < len(ctrl.locked):
@@ -35,7 +35,7 @@ def board_mode(ctrl, mode):
     table (the signed configuration's text_shoe) named as the unauthenticated shoe it is."""
     if ctrl.shoe.link.keys is None and ctrl.bus is not None and ctrl.bus.keys is not None:
         mode = "unauthenticated shoe" if mode is None else mode + "; unauthenticated shoe"
-    if ctrl.screen is not None:  # the supervisor's meters screen (supervise.py)
+    if ctrl.screen is not None:  # the supervisor's meters screen (commands.py)
         mode = "meters" if mode is None else mode + "; meters"
     return mode
 
@@ -66,7 +66,7 @@ def feed_shoe(ctrl, now_ms):
     n, pack = ctrl.game.cards_due()
     if pack:
         ctrl.shoe.shuffle(pack)
-        ctrl.asked = pack  # what its COUNT must say (deckcount.py)
+        ctrl.asked = pack  # what its COUNT must say (packcount.py)
     ctrl.shoe.draw(n)
     ctrl.awaiting, ctrl.asked_ms = n, now_ms
 
@@ -100,7 +100,7 @@ def refresh(ctrl):
             d.flush(now)
     log = ctrl.game.log
     board = ctrl.board
-    scr = ctrl.screen  # the supervisor's meters screen (supervise.py)
+    scr = ctrl.screen  # the supervisor's meters screen (commands.py)
     if scr is not None and ctrl.sent + len(log) - ctrl.shown > scr[1]:
         ctrl.screen = scr = None  # play resumed: the screen closes
     mode = board_mode(ctrl, mode)

@@ -20,7 +20,7 @@
 #                 point between deals (a fresh pack due: each deal in écarté and piquet,
 #                 each shoe in club)
 #   note()        a result to the event log (Controller.event), a failure a tilt (Controller.tilt)
-#                 (deckcount.py's as well); seeded(): a seeded check's, once for one request
+#                 (packcount.py's as well); seeded(): a seeded check's, once for one request
 # The host computes the same answer from the files it flashed (host/verify.py).
 import json
 from hashlib import sha256
