@@ -13,7 +13,7 @@ from math import comb
 
 from _quick import parse
 from tapis.cython_core import duel as compiled
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.games.club import duel as pure
 
 

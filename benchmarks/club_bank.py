@@ -18,7 +18,8 @@ from array import array
 
 from _quick import parse
 from tapis.cython_core import club_bank as compiled, duel as compiled_duel
-from tapis.firmware.games.club import duel as pure_duel, rules as R, sessions as pure
+from tapis.firmware.games.club import duel as pure_duel, rules as R
+from tapis.firmware.offboard import club_bank as pure
 from tapis.simulator import chunks as CH
 from tapis.simulator import club_session as CLUB
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from tapis.cython_core import ecarte_verdict as compiled  # noqa: E402
-from tapis.firmware.games.ecarte import verdict as pure  # noqa: E402
+from tapis.firmware.offboard import ecarte_verdict as pure  # noqa: E402
 from tapis.host import ecarte_classes as K  # noqa: E402
 
 from _quick import parse  # noqa: E402

@@ -18,8 +18,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tapis.cython_core import ecarte_solver as compiled  # noqa: E402
-from tapis.firmware.games.ecarte import solver as pure  # noqa: E402
-from tapis.firmware.deck import deck32  # noqa: E402
+from tapis.firmware.offboard import ecarte_solver as pure  # noqa: E402
+from tapis.firmware.offboard.deck import deck32  # noqa: E402
 
 from _quick import parse  # noqa: E402
 

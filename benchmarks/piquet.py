@@ -15,8 +15,8 @@ from array import array
 from _quick import parse
 from tapis.cython_core import declarations as compiled
 from tapis.firmware.games.piquet import declarations as pure
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 from tapis.cython_core import evaluate as compiled_evaluate
 from tapis.firmware import evaluate as pure_evaluate
 from tapis.simulator.table import EmulatedTable

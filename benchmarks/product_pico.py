@@ -1,7 +1,7 @@
 """The product image on the emulated Pico (issue 32, points 4 and 5): per game, power-on to
 playing with a fresh journal and resuming from a full one (host/picomeasure.py measure_resume,
 the measure the stock image's 0.75-0.81 s and 1.25-1.94 s came from), and the heap over DEALS
-deals: free at boot and the lowest free at a deal's start (firmware/report.py's line, after
+deals: free at boot and the lowest free at a deal's start (firmware/boot/report.py's line, after
 a collection), with the firmware frozen in flash instead of loaded into the heap.
 
     PYTHONPATH=. .venv/bin/python benchmarks/product_pico.py [--deals N] [--done K] [--game G]... [--stock] [--quick]
@@ -45,7 +45,7 @@ def heap(game, image, deals, seed):
 
 
 def main():
-    from tapis.firmware.journal import KEEP
+    from tapis.firmware.journal.writer import KEEP
     from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
     from tapis.host.picomeasure import measure_resume
 

@@ -8,7 +8,7 @@ that of seed s+1, s = 0..N-1 (32 × 32 cells, 1,023 dof).
 
 The shuffles are deck.shuffle (the one Fisher-Yates) of the pack's places 0..n-1 (the same
 draws as deck.pack(n): a shoe's two decks are told apart by place), drawn from
-firmware/rng.py's Seeded, one stream per chunk of CHUNK shuffles. --old runs the xorshift32
+firmware/offboard/rng.py's Seeded, one stream per chunk of CHUNK shuffles. --old runs the xorshift32
 generator Seeded was before, for comparison. Critical values and p-values: Wilson-Hilferty.
 """
 import argparse
@@ -19,8 +19,8 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 from tapis.host.progress import progress
 
 PACKS = (deck.PACK_32, deck.SHOE_104)
@@ -29,7 +29,7 @@ Z99 = 2.3263478740408408  # the standard normal's 99th percentile
 
 
 class Xorshift32:
-    """firmware/rng.py's Seeded before issue 12.6, for --old and the attack tests."""
+    """firmware/offboard/rng.py's Seeded before issue 12.6, for --old and the attack tests."""
 
     def __init__(self, seed):
         self.state = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF or 1

@@ -10,7 +10,7 @@ import json
 import statistics
 
 from _quick import parse
-from tapis.firmware.frames import Decoder
+from tapis.firmware.link.frames import Decoder
 from tapis.simulator.table import EmulatedTable
 
 GAMES = {"ecarte": 20, "piquet": 6, "club": 20}
@@ -51,7 +51,7 @@ _decoders = {}
 
 
 def _as_json(addr, payload, t):
-    from tapis.firmware.remote import Decoder as V
+    from tapis.firmware.offboard.device import Decoder as V
     d = _decoders.setdefault((id(t), addr), V())
     return d.feed(payload)
 

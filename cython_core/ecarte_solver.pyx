@@ -6,7 +6,7 @@
 # between them are worth the same). The enumerator spreads the opposing hand over the gaps
 # between the hand's cards, as the pure twin does, and weighs each spread by binomials.
 from tapis.firmware.cards import KING, name, rank, suit
-from tapis.firmware.deck import deck32
+from tapis.firmware.offboard.deck import deck32
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 
 TRICKS = 5

@@ -10,11 +10,11 @@ from . import watch
 # compiled module (cython_core/X.pyx) -> its pure twin, the module the board runs
 TWINS = {
     "evaluate": "tapis.firmware.evaluate",
-    "ecarte_solver": "tapis.firmware.games.ecarte.solver",
+    "ecarte_solver": "tapis.firmware.offboard.ecarte_solver",
     "duel": "tapis.firmware.games.club.duel",
     "declarations": "tapis.firmware.games.piquet.declarations",
-    "club_bank": "tapis.firmware.games.club.sessions",
-    "ecarte_verdict": "tapis.firmware.games.ecarte.verdict",
+    "club_bank": "tapis.firmware.offboard.club_bank",
+    "ecarte_verdict": "tapis.firmware.offboard.ecarte_verdict",
 }
 PURE = os.environ.get("TAPIS_PURE", "") not in ("", "0")
 

@@ -10,19 +10,15 @@ except ImportError:  # CPython
 
 
 def unload(*names):
-    """Unload the firmware's modules named (their last name: "boot", "selftest"...), at any
-    depth of the package, once nothing refers to them."""
+    """Unload the firmware's modules named in full below the firmware package ("boot.build",
+    "games.ecarte.limits"; a package, "eventlog", after its modules), once nothing refers to
+    them; one not loaded is passed over."""
     import sys
-    top = __name__[:__name__.rfind(".")]  # "firmware" on a board, "tapis.firmware" on a host
-    while True:  # one at a time (a list of every module is 0.5 KB of a fragmented heap)
-        for key in sys.modules:  # (a host's hundreds of others passed over before a slice is made)
-            if key.startswith(top):
-                name = key[key.rfind(".") + 1:]
-                if name in names:
-                    break
-        else:
-            return
-        del sys.modules[key]
-        parent = sys.modules.get(key[:key.rfind(".")])
-        if parent is not None and name in parent.__dict__:
-            delattr(parent, name)
+    top = __name__[:__name__.rfind(".") + 1]  # "firmware." on a board, "tapis.firmware." on a host
+    for name in names:
+        key = top + name
+        if sys.modules.pop(key, None) is not None:
+            dot = key.rfind(".")
+            parent = sys.modules.get(key[:dot])
+            if parent is not None and key[dot + 1:] in parent.__dict__:
+                delattr(parent, key[dot + 1:])

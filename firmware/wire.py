@@ -22,8 +22,8 @@ CARD = const(0x10)  # shoe -> controller: [card code]
 FAULT = const(0x11)  # shoe -> controller: [fault code] + its arguments
 DRAW = const(0x12)  # controller -> shoe: [n]: deliver n cards, then stop
 SHUFFLE = const(0x13)  # controller -> shoe: [pack size]: load and shuffle a fresh pack (deck.py)
-COUNT = const(0x14)  # shoe -> controller: [LOADED or LEFT, n hi, n lo]: a pack counted (deckcount.py)
-BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/panel.py)
+COUNT = const(0x14)  # shoe -> controller: [LOADED or LEFT, n hi, n lo]: a pack counted (packcount.py)
+BUTTON = const(0x20)  # panel -> controller: [button, arg] (firmware/games/panel.py)
 SUPERVISE = const(0x21)  # supervisor -> controller: [command] + amounts, 2 bytes each, big-endian
 SHOW = const(0x30)  # controller -> display: JSON view of the seat (or the table)
 WHOLE = const(0x31)  # display -> controller: [] its view did not decode: the next SHOW whole
@@ -32,12 +32,15 @@ RECORD = const(0x51)  # controller -> host: [index, count, chunk, chunks] + a ga
 RECORD_CHUNK = const(900)  # bytes of a game's JSON per RECORD frame
 EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's entries after it, in RECORDs
 METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
-METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/tally.py), empty: no meters
+METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/meters/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
 CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
-# 0x57 DEALS, 0x58 SUBSCRIBE, 0x59 NOTICE: the host interface's, named in hostops.py (loaded
-# for them: three more resident names here took tests/test_vboard.py's 128 KB ROMFS board out
-# of heap); 0x5A TIME, the board's clock set (recall.py)
+DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over
+SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
+NOTICE = const(0x59)  # controller -> host: [deals over: 4, last event: 4, state: 0 running, 1 locked, 2 disabled]
+TIME = const(0x5A)  # host or supervisor -> controller: [UTC seconds: 4 bytes]: the board's clock (recall.clock)
+CLEAR = const(5)  # BUTTON [CLEAR, n] from the host or the supervisor: a clear (0, 1: clears.py), play
+# disabled or enabled (2, 3: hostframes.py); a panel's BUTTON is games/panel.py's
 # Link control (link.py): never handed to the devices' code
 ACK = const(0x01)  # either way: SEQ = the last frame taken, cumulative; no payload
 NAK = const(0x02)  # either way: SEQ = the frame expected next; [reason]
@@ -68,6 +71,6 @@ DOUBLE = const(0x44)  # "D" card card: two cards came out together
 EMPTY = const(0x45)  # "E": the shoe ran empty
 CUT = const(0x43)  # "C": the cut card came out (club écarté's shoe); the next DRAW goes on
 OUT_OF_TURN = const(0x54)  # "T" seat: the shoe is being dealt from that seat
-# ---- a COUNT's first byte: when the shoe counted the pack (firmware/deckcount.py) ---------------
+# ---- a COUNT's first byte: when the shoe counted the pack (firmware/table/packcount.py) ---------------
 LOADED = const(0x4C)  # "L": as a SHUFFLE loaded it, the cards it holds
 LEFT = const(0x52)  # "R": as the next SHUFFLE unloaded it, the cards still in it

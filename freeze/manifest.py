@@ -8,11 +8,16 @@
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/tapis/freeze/manifest.py
 #
 # then copy ports/rp2/build-RPI_PICO/firmware.uf2 to the Pico in BOOTSEL mode. The
-# firmware package is frozen whole as `firmware` (the name the board imports it by);
-# the host-only modules in it cost flash only, never heap, as nothing on the board imports
-# them. See docs/hardware.md, "A custom image with the firmware frozen". `tapis image build`
+# firmware package is frozen as `firmware` (the name the board imports it by), all but
+# firmware/offboard/, the host's code, which no board imports (docs/architecture.md).
+# See docs/hardware.md, "A custom image with the firmware frozen". `tapis image build`
 # (host/image_build.py) builds the same for RPI_PICO, with the signing key baked in as well.
 # The port's manifest, not the board's: RPI_PICO has no manifest of its own, and
 # $(BOARD_DIR)/manifest.py stopped the build ("No such file or directory").
+import os
+
 include("$(PORT_DIR)/boards/manifest.py")  # noqa: F821 (the manifest's own functions)
-package("firmware", base_path="..")  # noqa: F821
+# (run from this folder: makemanifest changes to a manifest's folder while it runs it)
+_board = sorted(os.path.relpath(os.path.join(d, f), "../firmware") for d, _s, fs in os.walk("../firmware")
+                for f in fs if f.endswith(".py") and not os.path.relpath(d, "../firmware").startswith("offboard"))
+package("firmware", files=_board, base_path="..")  # noqa: F821

@@ -53,7 +53,7 @@ def seed(text):
 
 def new_seed():
     """A fresh seed for a run the user gave none: 128 random bits (secrets), printed for
-    replay; it keys the CSPRNG (firmware/rng.py) with all of them."""
+    replay; it keys the CSPRNG (firmware/offboard/rng.py) with all of them."""
     import secrets
 
     return secrets.randbits(128)
@@ -164,7 +164,7 @@ def variant_options(args):
     have is the parser's error, naming those it has."""
     if args.variant is None:
         return None
-    from tapis.firmware.games import named
+    from tapis.firmware.offboard import named
 
     try:
         return named.options(args.game, args.variant)

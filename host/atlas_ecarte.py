@@ -2,7 +2,7 @@
 # many classes spread evenly, a quick look). For every
 # distinct elder hand and turned card (host/ecarte_classes.py: 37,380 classes standing for all
 # 5,437,152 positions), the double-dummy odds over the 65,780 dealer hands, how many of those
-# hold 0..5 trumps, and the seed-002 verdict (firmware/games/ecarte/verdict.py); one CSV row each,
+# hold 0..5 trumps, and the seed-002 verdict (firmware/offboard/ecarte_verdict.py); one CSV row each,
 # then a summary. Rows come back in class order whatever the workers, so any worker count
 # writes the same file.
 import csv

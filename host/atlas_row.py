@@ -1,6 +1,6 @@
 # One class of the écarté atlas (`tapis odds ecarte --all`, host/atlas_ecarte.py) as a row:
 # the double-dummy odds over the 65,780 dealer hands, how many of those hold 0..5 trumps, and
-# the seed-002 verdict (firmware/games/ecarte/verdict.py). The summary (host/atlas_summary.py)
+# the seed-002 verdict (firmware/offboard/ecarte_verdict.py). The summary (host/atlas_summary.py)
 # reads rows too, and computes the few it needs that a partial atlas left out.
 from tapis.host import ecarte_classes as K
 

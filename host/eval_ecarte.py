@@ -1,6 +1,6 @@
 # `tapis eval ecarte --hand H --turned C`: is elder's hand a jeu de règle? Two answers, named
 # apart (SPEC §4):
-# - the seed's verdict (firmware/games/ecarte/verdict.py, docs/rules.md): a jeu de règle is sure of
+# - the seed's verdict (firmware/offboard/ecarte_verdict.py, docs/rules.md): a jeu de règle is sure of
 #   the point, by one way of playing on what elder sees, against every dealer hand holding
 #   fewer than two trumps (002:39), and still so with the lowest trumps unless three are held
 #   (002:46). Elder stands on it, unless he holds the trump king and the vole is not sure

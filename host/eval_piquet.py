@@ -5,7 +5,7 @@
 import json
 
 from tapis.firmware.cards import names
-from tapis.firmware.deck import PIQUET_RANKS
+from tapis.firmware.offboard.deck import PIQUET_RANKS
 from tapis.host import args as A
 
 SIDES = {0: "elder", 1: "younger", -1: None}

@@ -1,7 +1,7 @@
 # A table's event log on the host (tapis events, tapis clear): from a file (beside a journal
-# a board or `tapis table --journal` wrote, firmware/events.py's format), its chain checked
+# a board or `tapis table --journal` wrote, firmware/eventlog/log.py's format), its chain checked
 # under the key the host keeps for the device its head names; or from a running table over
-# its link (EVENTS/RECORD frames, firmware/clears.py), page by page. Entries come out as
+# its link (EVENTS/RECORD frames, firmware/operator/clears.py), page by page. Entries come out as
 # the tapis.events/2 schema's (docs/schemas/tapis.events-2.json): each with the board's own
 # clock (its boot and the ms since that power-up) and, where a TIME the supervisor or a host
 # sent in that boot dates it, its wall time.
@@ -11,13 +11,13 @@ import re
 import time
 
 from tapis.firmware import wire as W
-from tapis.firmware.clears import PAGE
-from tapis.firmware.events import EventLog, beside
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.store import JournalError
+from tapis.firmware.operator.clears import PAGE
+from tapis.firmware.eventlog.log import EventLog, beside
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.store import JournalError
 
 SCHEMA = "tapis.events/2"
-_SET = re.compile(r"clock set: (\d+) UTC seconds")  # firmware/recall.py clock's entry
+_SET = re.compile(r"clock set: (\d+) UTC seconds")  # firmware/operator/recall.py clock's entry
 
 
 def log_path(path):
@@ -57,13 +57,12 @@ def from_file(path, key_file=None):
 def fetch(port, timeout=10.0, step=None, since=0, key=None, clock=None):
     """Every entry after `since` from a table over `port`, PAGE at a time (the supervisor's
     credential: the operator's link); clock: UTC seconds the board's clock is set to first
-    (TIME, firmware/recall.py: logged, it dates the entries of the board's boot). TimeoutError
+    (TIME, firmware/operator/recall.py: logged, it dates the entries of the board's boot). TimeoutError
     if it does not answer."""
-    from tapis.firmware.recall import TIME
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-events", key, timeout)
     if clock is not None:
-        link.send(W.HOST, TIME, int(clock).to_bytes(4, "big"))
+        link.send(W.HOST, W.TIME, int(clock).to_bytes(4, "big"))
     out, ms = [], [0]
     while True:
         link.send(W.HOST, W.EVENTS, since.to_bytes(4, "big"))
@@ -102,7 +101,7 @@ def answer(link, timeout, step=None, ms=None):
 
 
 def dates(entries):
-    """{boot: (UTC seconds, ms)}: each boot's last TIME entry (firmware/recall.py clock)."""
+    """{boot: (UTC seconds, ms)}: each boot's last TIME entry (firmware/operator/recall.py clock)."""
     out = {}
     for e in entries:
         m = _SET.match(e.get("d", "")) if e.get("c") == "supervisor" and isinstance(e.get("d"), str) else None

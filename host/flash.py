@@ -2,15 +2,15 @@
 mpremote, verify by reading the hashes back (SPEC §3 "Software verification", §8).
 
 The board's filesystem after a flash:
-  main.py          a stub: fwimage.mount() mounts the image at /fw, firmware.manifest.boot()
+  main.py          a stub: fwimage.mount() mounts the image at /fw, firmware.verify.manifest.boot()
                    checks, unloads the check, then ENTRY starts
   boot.py, lib/**  only when given (--boot-py, --lib): signed like the rest
   firmware.img     every firmware module, compiled (the virtual board's entry is left out),
-                   packed in one file (firmware/fwimage.py: one file to open and hash, and
+                   packed in one file (firmware/verify/fwimage.py: one file to open and hash, and
                    an import a search in its index, not four littlefs lookups)
-  fwimage.mpy      firmware/fwimage.py compiled: what mounts the image
+  fwimage.mpy      firmware/verify/fwimage.py compiled: what mounts the image
   config.json      what the table plays (configuration(): game, variant, options), signed
-                   with the code: firmware/config.py reads it
+                   with the code: firmware/boot/config.py reads it
   manifest.json    {"v": 2, "device": ID, "version": N, "files": {path: sha256 hex}}
   manifest.sig     the manifest's hash-based signature with leaf N (firmware/sig.py)
   manifest.pub     the public key (hex): the root of the device's signing tree
@@ -39,8 +39,8 @@ import json
 import secrets
 from contextlib import contextmanager
 
-from tapis.firmware import fwimage
-from tapis.firmware import wots as S
+from tapis.firmware.verify import fwimage
+from tapis.firmware.verify import wots as S
 from tapis.host.flash_board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import REMOVE_STALE, board_hashes, unchanged, write_files

@@ -3,7 +3,7 @@
 import hashlib
 from pathlib import Path
 
-from tapis.firmware import fwimage
+from tapis.firmware.verify import fwimage
 from tapis.host.flash_board import exec_ok
 
 

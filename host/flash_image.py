@@ -1,16 +1,16 @@
 # The image `tapis flash` deploys (host/flash.py): every firmware module compiled with mpy-cross
-# and packed in one file (firmware/fwimage.py), the mounter beside it, main.py (the boot stub),
+# and packed in one file (firmware/verify/fwimage.py), the mounter beside it, main.py (the boot stub),
 # config.json (what the table plays) and the operator's boot.py and lib/ files, as
 # {board path: bytes}. Signing it is host/flash_sign.py's.
 import json
 import tempfile
 from pathlib import Path
 
-from tapis.firmware import fwimage
+from tapis.firmware.verify import fwimage
 from tapis.host.flash_errors import FlashError
 from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
 
-DEFAULT_ENTRY = "firmware.main"
+DEFAULT_ENTRY = "firmware.boot.main"
 IMAGE = fwimage.IMAGE
 MOUNTER = "fwimage.mpy"  # at the root: it mounts the image the rest of the firmware is in
 
@@ -20,7 +20,7 @@ def boot_stub(entry):
     the stub's own namespace, so that nothing of the check stays referenced while the table
     runs."""
     return ("# Written by tapis flash: mount the firmware image, check the signed manifest, then start the table.\n"
-            "if __import__('fwimage').mount() and __import__('firmware.manifest').manifest.boot() and %r:\n"
+            "if __import__('fwimage').mount() and __import__('firmware.verify.manifest').verify.manifest.boot() and %r:\n"
             "    __import__(%r)\n" % (entry or "", entry or "")).encode()
 
 
@@ -28,12 +28,12 @@ def configuration(game="ecarte", variant=None, options=None, check_minutes=None,
                   host_link=None):
     """config.json's bytes: the game, its variant by name (docs/rules.md) and options
     (Options keyword arguments over the variant's: seats, stakes...), and when given the
-    software check's interval (firmware/config.py check_ms); text_shoe: a text-dialect
+    software check's interval (firmware/boot/config.py check_ms); text_shoe: a text-dialect
     shoe is taken, unauthenticated (config.text_shoe); host_link "usb": the operator's link,
-    keyed, on the USB in place of the console (firmware/usblink.py). FlashError names what
+    keyed, on the USB in place of the console (firmware/operator/usb.py). FlashError names what
     is wrong."""
     from tapis.firmware.games import find
-    from tapis.firmware.games import named
+    from tapis.firmware.offboard import named
 
     try:
         kit = find(game)
@@ -70,7 +70,7 @@ def build_image(entry=DEFAULT_ENTRY, out_dir=None, config=None, extra=None):
         except ImageError as e:
             raise FlashError(str(e)) from None
         modules = {path: (Path(tmp) / path).read_bytes() for path in sizes}
-    image = {MOUNTER: modules.pop("firmware/" + MOUNTER), IMAGE[1:]: fwimage.pack(modules)}
+    image = {MOUNTER: modules.pop("firmware/verify/" + MOUNTER), IMAGE[1:]: fwimage.pack(modules)}
     image["main.py"] = boot_stub(entry)
     image["config.json"] = config if config is not None else configuration()
     for path, data in (extra or {}).items():

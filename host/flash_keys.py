@@ -24,7 +24,7 @@ def sign_path(device, key_file=None):
 
 def image_path(device, key_file=None):
     """Where the host keeps what it flashed to the device, every file the manifest lists
-    (firmware/fwimage.py's format): `tapis verify` computes the board's seeded answer from it."""
+    (firmware/verify/fwimage.py's format): `tapis verify` computes the board's seeded answer from it."""
     return key_path(device, key_file).with_suffix(".image")
 
 

@@ -1,8 +1,8 @@
 # `tapis flash --image UF2` (issue 32): a board that runs the product image (tapis image
-# build: the firmware frozen in flash, its start-up firmware/start.py) gets only what the
+# build: the firmware frozen in flash, its start-up firmware/boot/start.py) gets only what the
 # image does not hold: the configuration, the keys and the signed manifest, whose "image"
 # entry is the SHA-256 of the image as the board will read it, computed here from the UF2
-# (host/image_uf2.py) and checked against what the board itself computes (firmware/xip.py).
+# (host/image_uf2.py) and checked against what the board itself computes (firmware/verify/xip.py).
 # The UF2 reaches the board first: copied to a Pico's BOOTSEL drive (as a user drags it:
 # copy_to_drive) or given to the emulated Pico as its image.
 import ast
@@ -20,7 +20,7 @@ RUNNING = """
 import hashlib
 try:
     import tapis_image
-    from firmware import xip
+    from firmware.verify import xip
     print(repr((xip.sha256(hashlib), tapis_image.PUBLIC_KEY)))
 except ImportError:
     print('None')

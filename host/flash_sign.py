@@ -1,5 +1,5 @@
 # Signing the image's manifest (host/flash.py): the manifest lists every file's SHA-256; the
-# firmware's signing key is WOTS one-time keys on a Merkle tree (firmware/manifest.py verifies
+# firmware's signing key is WOTS one-time keys on a Merkle tree (firmware/verify/manifest.py verifies
 # it on the board), kept on the host with a record of the leaves used (Signer), so that a leaf
 # never signs two different manifests.
 import functools
@@ -10,7 +10,7 @@ import os
 import secrets
 from pathlib import Path
 
-from tapis.firmware import wots as S
+from tapis.firmware.verify import wots as S
 from tapis.host.flash_errors import FlashError
 
 

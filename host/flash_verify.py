@@ -5,7 +5,7 @@ import ast
 import hashlib
 import json
 
-from tapis.firmware import wots as S
+from tapis.firmware.verify import wots as S
 from tapis.host.flash_board import board_version, connect, device_id, exec_ok
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_files import board_hashes
@@ -77,8 +77,8 @@ def check_board(t, device, key_file, image, whole=None):
 
 # The board's own check, as its boot runs it: the stock image's (the firmware image mounted),
 # the product image's (under the public key baked into it, the image hashed as read).
-BOARD_CHECK = ("import fwimage\nfwimage.mount()\nfrom firmware.manifest import check\nprint(repr(check()))",
-               "import tapis_image\nfrom firmware.manifest import check\n"
+BOARD_CHECK = ("import fwimage\nfwimage.mount()\nfrom firmware.verify.manifest import check\nprint(repr(check()))",
+               "import tapis_image\nfrom firmware.verify.manifest import check\n"
                "print(repr(check('/', tapis_image.PUBLIC_KEY, True)))")
 READ_MANIFEST = """
 import binascii

@@ -1,12 +1,12 @@
-# tapis table --host-port PATH: a CPython table's operator's link (firmware/hostlink.py, the
+# tapis table --host-port PATH: a CPython table's operator's link (firmware/operator/hostlink.py, the
 # board's host interface) on a pseudo-terminal linked at PATH, as a board's USB is a serial
 # port: `tapis pit --table PATH` (or any host tool) opens it with pyserial.
 import os
 import tty
 
 from tapis.firmware import wire as W
-from tapis.firmware.hello import TEST_KEY
-from tapis.firmware.hostlink import board_end
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.operator.hostlink import board_end
 
 
 class Pty:

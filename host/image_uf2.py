@@ -1,11 +1,11 @@
 # The product image's bytes as a board will read them, from its UF2 (issue 32): the flash a
-# UF2 writes, and the region firmware/xip.py hashes on the board (its end from the image's
+# UF2 writes, and the region firmware/verify/xip.py hashes on the board (its end from the image's
 # own binary info, walked by the same code), so that the host signs the SHA-256 the board
 # will compute.
 import hashlib
 import struct
 
-from tapis.firmware import xip
+from tapis.firmware.verify import xip
 
 MAGIC = (0x0A324655, 0x9E5D5157)
 END_MAGIC = 0x0AB16F30
@@ -42,7 +42,7 @@ def flash(uf2):
 
 
 def region(uf2):
-    """The image's bytes as firmware/xip.py hashes them on the board: from xip.BASE to the
+    """The image's bytes as firmware/verify/xip.py hashes them on the board: from xip.BASE to the
     end its binary info records."""
     data = flash(uf2)
     try:

@@ -1,6 +1,6 @@
-# The meters (firmware/meters.py, counted by firmware/tally.py) as tapis meters shows them:
+# The meters (firmware/meters/holder.py, counted by firmware/meters/tally.py) as tapis meters shows them:
 # the JSON of schema tapis.meters/1 (docs/schemas/tapis.meters-1.json), and as text.
-from tapis.firmware.tally import N, ROLL, SEAT0, TAB0, TILTS
+from tapis.firmware.meters.tally import N, ROLL, SEAT0, TAB0, TILTS
 
 TABLE = ("deals", "games", "voids", "power_ups", "house", "overrides", "laid", "broken", "bank_won",
          "bank_lost", "seats")  # tally.py's order

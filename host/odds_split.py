@@ -5,14 +5,14 @@ from fractions import Fraction
 from itertools import combinations
 
 from tapis.firmware.cards import rank, suit
-from tapis.firmware.deck import deck32
+from tapis.firmware.offboard.deck import deck32
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 
 
 def _runs(hand, turned):
     """{unseen card: the run it is in}: the unseen cards of a suit between two of elder's
     cards (in écarté rank, the turned card left out) play alike, so two dealer hands with
-    as many cards in each run are solved once (firmware/games/ecarte/solver.py)."""
+    as many cards in each run are solved once (firmware/offboard/ecarte_solver.py)."""
     out, run = {}, 0
     for s in range(4):
         cards = sorted((c for c in deck32() if suit(c) == s), key=lambda c: ECARTE_STRENGTH[rank(c)])

@@ -1,6 +1,6 @@
 # A host tool's end of a table's operator's link (tapis recall, events, meters, verify, clear
 # --port; the pit's boards): in a session under the table's device key when the table keys it
-# (firmware/hostlink.py: `tapis table --host-port`, a board built with it), else the unkeyed
+# (firmware/operator/hostlink.py: `tapis table --host-port`, a board built with it), else the unkeyed
 # link of its own that tables built the old way answer. One place for --table-key's meaning.
 import os
 
@@ -34,7 +34,7 @@ def open_link(port, serial, key=None, timeout=None, **kw):
     """The tool's Link on `port` (read()/write()), named `serial` (what the table logs as
     who asked), keyed with the table's device key (bytes, --table-key's; None: unkeyed);
     with `timeout` (the tool's wait for an answer, s), as patient as the tool (patience())."""
-    from tapis.firmware.hostlink import host_end
+    from tapis.firmware.operator.hostlink import host_end
     if timeout is not None:
         rto, retries = patience(timeout)
         kw.setdefault("rto_ms", rto)
@@ -45,7 +45,7 @@ def open_link(port, serial, key=None, timeout=None, **kw):
 def patience(timeout):
     """(resend timeout in ms, resends) for a host tool's link that waits `timeout` s for an
     answer: the link gives the board up only once the tool would. A board acknowledges a
-    question at its poll after it answered it (firmware/delivery.py), and a long answer (the
+    question at its poll after it answered it (firmware/link/delivery.py), and a long answer (the
     pit's DEALS: a game read from flash, sealed a frame at a time) takes it longer than the
     link's own 6 resends 40 ms apart. Given up after those 0.3 s, the host's end dropped its
     session (link.die), refused the answer's frames sealed in it as forged and began a new

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from tapis.firmware.report import FLAG
+from tapis.firmware.boot.report import FLAG
 from tapis.simulator.pico.board import PicoError
 from tapis.simulator.pico.setup import cache_dir
 
@@ -124,9 +124,9 @@ def stopped(pico):
 
 def identity(pico):
     """(device key, device id) the flashed board chains its journal under
-    (firmware/powerup.py device()), read off the board."""
+    (firmware/boot/powerup.py device()), read off the board."""
     repl = stopped(pico)
-    # (what firmware/powerup.py device() reads, on the board)
+    # (what firmware/boot/powerup.py device() reads, on the board)
     got, err = repl.exec_raw("import binascii, machine\nprint(open('device.key').read().strip(), "
                              "binascii.hexlify(machine.unique_id()).decode())")
     if err or len(got.split()) != 2:

@@ -62,13 +62,13 @@ def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecart
 
 
 def full_journal(seed=7, game="ecarte", options=None, done=None, key=None, device=""):
-    """A full journal as the CPython board leaves it (firmware.boot.build over a memory
+    """A full journal as the CPython board leaves it (firmware.boot.build.build over a memory
     store, the emulated devices, the bots): the KEEP completed games the journal keeps
     (or `done`) and the unfinished one, played to its last input (the longest resume),
     chained under `key` for `device` (a board's: it refuses any other chain).
     (journal bytes, the CPython game's event log then)."""
-    from tapis.firmware.journal import KEEP, Journal
-    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.journal.writer import KEEP, Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
 
     done = KEEP if done is None else done
     store = MemoryStore()
@@ -84,11 +84,11 @@ def full_journal(seed=7, game="ecarte", options=None, done=None, key=None, devic
 
 
 def resumed_game(data, key=None, device=""):
-    """The game a board rebuilds from journal bytes (firmware.boot.resume, on CPython)."""
-    from tapis.firmware.boot import resume
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.resume import load
+    """The game a board rebuilds from journal bytes (firmware.boot.build.resume, on CPython)."""
+    from tapis.firmware.boot.build import resume
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.journal.resume import load
 
     j = Journal(MemoryStore(data), key=key, device=device)
     load(j, False)
@@ -110,13 +110,13 @@ class _Copy:
 
 def meters_at_end(data, key, ident):
     """The two meters copies (bytes) a board that wrote journal `data` would hold: brought
-    up to its end (firmware/tally.py commit), so that its boot feeds only what follows them,
+    up to its end (firmware/meters/tally.py commit), so that its boot feeds only what follows them,
     as on a board that played those games; without them its meters, stale, are searched for
     through every record of the journal and an event is logged (the meters-lost case)."""
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.meters import Meters
-    from tapis.firmware.resume import load
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.meters.holder import Meters
+    from tapis.firmware.journal.resume import load
 
     a, b = _Copy(), _Copy()
     j = Journal(MemoryStore(data), key=key, device=ident)
@@ -128,7 +128,7 @@ def meters_at_end(data, key, ident):
 def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None, done=None, meters=True,
                    entries=0):
     """The emulated ms from power-on to the table playing (the board's game reported on
-    its console, firmware/report.py) on the emulated Pico flashed for `game`: with a fresh
+    its console, firmware/boot/report.py) on the emulated Pico flashed for `game`: with a fresh
     journal, and resuming from a full one (full_journal) put on its filesystem as
     /journal.bin (done: its completed games, KEEP if None). The resumed game must be the
     CPython one (PicoTable checks its events). meters: the meters copies put beside it,
@@ -136,12 +136,12 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
     entries: an event log of that many power-ups put beside them (a board's after many boots)."""
     import time
 
-    from tapis.firmware.boards import JOURNAL
+    from tapis.firmware.link.boards import JOURNAL
 
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.reader import parse
-    from tapis.firmware.resume import load
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.offboard.memstore import parse
+    from tapis.firmware.journal.resume import load
 
     with PicoTable(seed, game, image=image, log=log, flash_path=flash_path) as t:
         figures = {"game": game, "seed": seed, "meters": meters, "fresh_ms": t.boot()}
@@ -178,9 +178,9 @@ def measure_resume(seed=7, game="ecarte", image=None, log=print, flash_path=None
 
 
 def event_log(key, ident, entries):
-    """The bytes of a keyed event log of `entries` power-ups (firmware/events.py)."""
-    from tapis.firmware.events import EventLog
-    from tapis.firmware.memstore import MemoryStore
+    """The bytes of a keyed event log of `entries` power-ups (firmware/eventlog/log.py)."""
+    from tapis.firmware.eventlog.log import EventLog
+    from tapis.firmware.offboard.memstore import MemoryStore
 
     log = EventLog(MemoryStore(), key, ident, clock=lambda: 1700000000)
     for k in range(entries):

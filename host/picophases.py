@@ -1,5 +1,5 @@
 """Where the emulated Pico's resume goes, phase by phase (issue 32 point 5): the journal of
-host/picomeasure.py measure_resume put on the board, then main.py's boot (firmware/main.py
+host/picomeasure.py measure_resume put on the board, then main.py's boot (firmware/boot/main.py
 and boot.py build) replayed step by step from its raw REPL, each step timed on the board
 (time.ticks_us, emulated time). The table itself never starts: the figures are the boot's
 pieces, their sum beside measure_resume's power-on-to-playing.
@@ -25,28 +25,28 @@ def T(name):
     _out.append((name, time.ticks_diff(t, _t[0]) // 1000))
     _t[0] = time.ticks_us()
 from tapis_image import PUBLIC_KEY
-from firmware.manifest import check
+from firmware.verify.manifest import check
 T('import manifest')
 ok, msg = check('/', PUBLIC_KEY, True)
 T('manifest check (image + files)')
 from firmware.compat import unload
-unload('manifest', 'wots', 'xip')
-from firmware import boards
-from firmware.bus import BusMaster
-from firmware.journal import Journal
-from firmware.link import Link
-from firmware.store import FileStore
+unload('verify.manifest', 'verify.wots', 'verify.xip', 'verify')
+from firmware.link import boards
+from firmware.link.bus import BusMaster
+from firmware.journal.writer import Journal
+from firmware.link.link import Link
+from firmware.journal.store import FileStore
 from machine import UART, Pin
-from firmware import boot, config, selftest
+from firmware.boot import build as boot, config, selftest
 T('import main, boot, config, selftest')
 game, options = config.load(boards.CONFIG)
 raw = open(boards.CONFIG, 'rb').read()
 policy, plain = config.tilts(raw), config.text_shoe(raw)
 T('config')
 store = FileStore(boards.JOURNAL)
-from firmware.powerup import compacted, device, make_room, open_events
+from firmware.boot.powerup import compacted, device, make_room, open_events
 key, ident = device()
-from firmware.meters import Meters
+from firmware.meters.holder import Meters
 meters = Meters('/journal.meters.a', '/journal.meters.b', key=key)
 T('device, meters')
 full, dropped = make_room(store, key, ident, meters)
@@ -67,10 +67,10 @@ route = boards.route_for(Link(shoe, rto_ms=rto, max_in=boards.MAX_IN), BusMaster
 T('UARTs, route')
 journal = Journal(store, held=True, key=key, device=ident)
 journal.meters = meters
-from firmware.eventwalk import finish
+from firmware.eventlog.walk import finish
 finish(journal, events)
 T('journal open, eventwalk.finish')
-from firmware import resume as R
+from firmware.journal import resume as R
 found, torn, deal, trust = R.starts(store, journal)
 T('(load, below, walks this first) starts: framing and seals, %d games' % len(found))
 R.load(journal, False, False)
@@ -79,9 +79,9 @@ game_, table, why, voided = boot.resume(journal, False)
 T('resume: rebuild (%d)' % journal.count)
 boot.configured(journal, str(game), options, config.signer() or 'unsigned', None if journal.last is None else journal.last)
 T('configured')
-from firmware.controller import Controller
+from firmware.table.controller import Controller
 ctrl = Controller(table, route, journal, resumed=True, keep_log=False)
-from firmware.deckcount import resumed as counted
+from firmware.table.packcount import resumed as counted
 counted(ctrl, voided)
 ctrl.events, ctrl.locked = events.park(), events.locked()
 T('controller')
@@ -95,7 +95,7 @@ print('PHASES', ok, msg[:40], __import__('json').dumps(_out))
 
 def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIPT, entries=0):
     """[(phase, emulated ms)] of the boot from a full journal, and measure_resume's own figure."""
-    from tapis.firmware.boards import JOURNAL
+    from tapis.firmware.link.boards import JOURNAL
     from tapis.host.picomeasure import event_log, full_journal, meters_at_end, resumed_game
     from tapis.host.picoflash import stopped
     from tapis.host.picotable import PicoTable

@@ -6,7 +6,7 @@ emulated shoe, consoles (with bots) and table display answer on the same wires a
 CPython board's (simulator/table.py), stepped in lockstep with the chip one emulated
 millisecond at a time.
 
-The board reports each (action, events) it applies on its USB console (firmware/report.py,
+The board reports each (action, events) it applies on its USB console (firmware/boot/report.py,
 switched on by the file report.on); a CPython mirror of the game is fed the board's actions
 and each report is checked against it (ParityError otherwise), as simulator/vtable.py does
 for the webassembly board. Recorders and `until` predicates read the mirror. The flash and
@@ -18,14 +18,14 @@ the raw REPL are host/picoflash.py's; the figures measured on it, host/picomeasu
 """
 import ast
 
-from tapis.firmware.report import APPLIED, HEAP
+from tapis.firmware.boot.report import APPLIED, HEAP
 from tapis.host import picoflash
 from tapis.host.picoflash import BOOT_MS
 from tapis.simulator.pico.board import EmulatedPico, PicoError
 from tapis.simulator.table import EmulatedTable, StalledTable  # noqa: F401
 from tapis.simulator.vboard import ParityError
 
-BUS_DE_GPIO = 6  # firmware/boards.py: the RS-485 transceiver's driver enable
+BUS_DE_GPIO = 6  # firmware/link/boards.py: the RS-485 transceiver's driver enable
 DOOR_GPIO = 7  # ... the door's switch (undriven, rp2040js reads it low: shut)
 
 

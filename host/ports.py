@@ -1,6 +1,6 @@
 """Serial ports on the host, by pyserial URL: a device path (/dev/ttyUSB0, COM3, a pty such
 as /dev/pts/4), socket://host:port, loop://, rfc2217://... A Port has the read()/write()
-interface of the firmware's Link (firmware/link.py): read() returns what has arrived,
+interface of the firmware's Link (firmware/link/link.py): read() returns what has arrived,
 b"" when nothing has, and never blocks."""
 import serial
 

@@ -1,15 +1,15 @@
 """Real devices at the table simulator (tapis table --shoe URL --bus URL): the firmware
 controller here, the shoe and/or the RS-485 bus of panels and displays on serial ports
 (pyserial URLs, host/ports.py), in real time. A shoe that speaks the plain-text dialect
-(one card a line, ERR for faults: firmware/dialect.py) is bridged to the framed link the
+(one card a line, ERR for faults: firmware/offboard/dialect.py) is bridged to the framed link the
 controller speaks: its lines become CARD and FAULT frames; what the controller asks of it
 (SHUFFLE, DRAW) cannot be told to such a shoe and is counted."""
 import time
 
-from tapis.firmware import dialect as D
+from tapis.firmware.offboard import dialect as D
 from tapis.firmware import wire as W
 from tapis.firmware.cards import parse
-from tapis.firmware.link import Link
+from tapis.firmware.link.link import Link
 from tapis.simulator.pipes import pipe
 
 

@@ -5,9 +5,9 @@
 # remembered beside the key (<device>.head), so a journal cut short is found.
 import json
 
-from tapis.firmware.played import group
-from tapis.firmware.reader import parse
-from tapis.firmware.store import JournalError
+from tapis.firmware.journal.played import group
+from tapis.firmware.offboard.memstore import parse
+from tapis.firmware.journal.store import JournalError
 
 
 def from_journal(data, last, torn=None, key_file=None, chain=None):
@@ -35,9 +35,9 @@ def chained(data, key_file=None):
     names: {"records", "device", "tags" (each record's tag in hex, the head's first), "games"
     (the game each record is in, None for the head), "torn"}. JournalError names the first bad
     record (numbered from the head, 0); KeyError if the host has no key for the device."""
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.reader import records
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.journal.reader import records
     from tapis.host.flash_errors import FlashError
     from tapis.host.flash_keys import load_key
 

@@ -7,7 +7,7 @@ def deal_records(games):
     """The journal's games as deal records (docs/records.md), oldest first: every deal
     completed in them, then the one in progress (`"complete": false`). Each carries
     `journal`: the journal game it belongs to and the deals the journal voided in it."""
-    from tapis.firmware.played import tuples
+    from tapis.firmware.journal.played import tuples
     from tapis.simulator import kits
 
     out, recorder, was, last_info = [], None, None, None
@@ -62,7 +62,7 @@ def text(games, symbols=True):
 
 def supervised(r):
     """A line for one of the journal's "s" records: what the supervisor or the operator
-    did, and who (firmware/recall.py, firmware/boot.py)."""
+    did, and who (firmware/operator/recall.py, firmware/boot/build.py)."""
     if r.get("do") == "recall":
         return "RECALL by %s: %d games" % (r.get("who"), r.get("n", 0))
     if r.get("do") == "config":

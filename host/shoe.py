@@ -1,7 +1,7 @@
 """The dealer shoe from the host: decode its traffic in either dialect, and act as one.
 
 Two dialects (docs/protocol.md): frames, the framed protocol of every link
-(firmware/frames.py), and text, one line per event (firmware/dialect.py). The monitor
+(firmware/link/frames.py), and text, one line per event (firmware/offboard/dialect.py). The monitor
 detects the dialect from the first thing it can decode: a frame with a good CRC, or a
 whole line that is a card or an ERR. It counts what it saw (`Monitor.summary()`): frames,
 CRC errors, resynchronisations, bytes outside any frame, frames sent again (`resent`).
@@ -12,9 +12,9 @@ A capture (`tapis shoe monitor --capture FILE`) is JSON lines: a header
 """
 import json
 
-from tapis.firmware import deck
-from tapis.firmware import dialect as D
-from tapis.firmware import frames as F
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard import dialect as D
+from tapis.firmware.link import frames as F
 from tapis.firmware import wire as W
 from tapis.firmware.cards import CardError, name
 

@@ -38,9 +38,9 @@ class _Tap:
 def _stream(args, port, clock, rng):
     """Deal the shuffled pack unasked, one card every --interval seconds, then the empty
     shoe's fault: as text lines, or as frames from the shoe's address (sequence 1, 2, ...)."""
-    from tapis.firmware import frames as F
+    from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
-    from tapis.firmware.dialect import card_line
+    from tapis.firmware.offboard.dialect import card_line
     from tapis.host.shoe import text_pack
 
     tap = _Tap(port, args, clock)
@@ -66,7 +66,7 @@ def _stream(args, port, clock, rng):
 
 
 def emulate(args):
-    from tapis.firmware.rng import Seeded
+    from tapis.firmware.offboard.rng import Seeded
 
     seed = args.seed if args.seed is not None else A.new_seed()
     port = opened(args)

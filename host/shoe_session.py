@@ -69,7 +69,7 @@ def table_key(args):
             return load_key(None, args.key_file)
         except (FlashError, OSError, ValueError) as e:
             args.parser.error(str(e))
-    from tapis.firmware.hello import TEST_KEY
+    from tapis.firmware.link.hello import TEST_KEY
     return TEST_KEY
 
 

@@ -1,5 +1,5 @@
 # A simulated table's identity (issue 33.4). `tapis table --journal PATH` chains the journal
-# under a device key, as a board does (firmware/journal.py), and `tapis recall --verify`
+# under a device key, as a board does (firmware/journal/writer.py), and `tapis recall --verify`
 # remembers, per device, the last head it verified (<device>.head beside the key). One device
 # name for every simulated table made the head remembered for one journal be held against the
 # next: a false alarm of rollback on a good journal. So each new journal is a device of its

@@ -1,27 +1,27 @@
-# The seeded software check from the host's side (tapis verify; firmware/swcheck.py is the
+# The seeded software check from the host's side (tapis verify; firmware/verify/swcheck.py is the
 # board's): the host keeps every file it flashed (keep_image, at each tapis flash), computes
 # HMAC-SHA256(seed, those files) as the board feeds them, and asks the board over the
-# supervisor's path (a VERIFY frame on the operator's link, firmware/recall.py) for its own.
+# supervisor's path (a VERIFY frame on the operator's link, firmware/operator/recall.py) for its own.
 # A board that runs the product image (tapis flash --image) runs mostly its frozen code, not
 # files: the record keeps the UF2 flashed too (under UF2, no board path), and the answer feeds
 # after the files the region the board feeds (host/image_uf2.py's feed, the twin of
-# firmware/xip.py's: the same walk to the end the image records).
+# firmware/verify/xip.py's: the same walk to the end the image records).
 # A board that answers what the host computes runs, byte for byte, what the host flashed; a
 # stored answer is no use against a seed it has not seen.
 import os
 import time
 from pathlib import Path
 
-from tapis.firmware import fwimage
+from tapis.firmware.verify import fwimage
 from tapis.firmware import wire as W
-from tapis.firmware.swcheck import SEED_BYTES, Hmac, header
+from tapis.firmware.verify.swcheck import SEED_BYTES, Hmac, header
 from tapis.host import image_uf2
 
 UF2 = "@product.uf2"  # the record's entry for the product image's UF2 (never a board path)
 
 
 def keep_image(path, image, uf2=None):
-    """Save {board path: bytes}, what the manifest lists, packed (firmware/fwimage.py), and
+    """Save {board path: bytes}, what the manifest lists, packed (firmware/verify/fwimage.py), and
     `uf2`, the product image's UF2 the board runs (None: a stock MicroPython)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

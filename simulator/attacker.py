@@ -8,7 +8,7 @@ import json
 import random
 
 from tapis.firmware import wire as W
-from tapis.firmware.frames import Decoder, encode
+from tapis.firmware.link.frames import Decoder, encode
 
 MIXES = ("verbatim", "address", "sequence", "counter", "challenge", "poll", "garbage")
 

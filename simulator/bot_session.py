@@ -5,7 +5,7 @@ import random
 
 from tapis.cython_core import twins as core
 from tapis.firmware.games import find as find_game
-from tapis.firmware.games import named
+from tapis.firmware.offboard import named
 from tapis.simulator import kits, tallies
 from tapis.simulator.chunks import chunk_seed
 from tapis.simulator.direct import DirectTable

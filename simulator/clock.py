@@ -18,10 +18,10 @@
 # `until` is asked after each millisecond in which something happened: a predicate on
 # the game or the devices sees every change, one on the clock alone would not.
 from tapis.firmware import wire as W
-from tapis.firmware.bus import BusMaster
-from tapis.firmware.controller import Controller
-from tapis.firmware.remote import BusDevice
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.link.bus import BusMaster
+from tapis.firmware.table.controller import Controller
+from tapis.firmware.offboard.device import BusDevice
+from tapis.firmware.games.rules import CHANCE
 from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.faults import FaultyShoe
 

@@ -7,9 +7,9 @@ import random
 from array import array
 
 from tapis.cython_core import twins as core
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.games import club as R
-from tapis.firmware.games import named
+from tapis.firmware.offboard import named
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
 from tapis.simulator.chunks import chunk_seed

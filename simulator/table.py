@@ -5,19 +5,19 @@
 #
 # By default the wires are the board's (simulator/wires.py): the shoe on a UART of its
 # own, every console and the table display on one half-duplex RS-485 bus of which the
-# controller is the master (firmware/bus.py), both at 115200 baud with receive buffers
+# controller is the master (firmware/link/bus.py), both at 115200 baud with receive buffers
 # that lose bytes when full. wires=False gives each device an infinitely fast pipe of
 # its own (the tests that play thousands of deals for the rules' sake).
-from tapis.firmware import boards
+from tapis.firmware.link import boards
 from tapis.firmware import wire as W
-from tapis.firmware.bus import BusMaster
-from tapis.firmware.controller import Controller
+from tapis.firmware.link.bus import BusMaster
+from tapis.firmware.table.controller import Controller
 from tapis.firmware.games import find
-from tapis.firmware.link import Link
-from tapis.firmware.rng import source
-from tapis.firmware.supervisor import frame
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.rng import source
+from tapis.firmware.operator.handler import frame
 from tapis.simulator import clock, codecache, kits
-from tapis.firmware.hello import TEST_KEY
+from tapis.firmware.link.hello import TEST_KEY
 from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
 from tapis.simulator.faults import FaultyShoe
 from tapis.simulator.pipes import pipe
@@ -25,7 +25,7 @@ from tapis.simulator.wires import BAUD, Wire
 
 codecache.install()  # the firmware's modules a board loads for a moment, compiled once
 
-BOARD_RX = 1024  # the board's UART receive buffers (firmware/main.py opens them so)
+BOARD_RX = 1024  # the board's UART receive buffers (firmware/boot/main.py opens them so)
 
 STALL_STEPS = 3000  # steps without a new event before the run is declared stuck
 
@@ -46,7 +46,7 @@ class EmulatedTable:
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
         "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
-        journal: a firmware Journal the controller keeps, built by firmware.boot.build
+        journal: a firmware Journal the controller keeps, built by firmware.boot.build.build
         as a board builds it (resuming the journal's unfinished game). shoe: a device
         with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
@@ -158,14 +158,14 @@ class EmulatedTable:
         if self.events is not None:
             self.events.log("power-up", "the emulated table started")
         if self.journal is not None:
-            from tapis.firmware.boot import build
+            from tapis.firmware.boot.build import build
             ctrl = build(self.route(), self.journal, self.name, self.game.options, events=self.events)
             self.game, self.table = ctrl.game, ctrl.table
         else:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
-        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
+        ctrl.watch.door = lambda now: self.door
         return ctrl
 
     def open_door(self):

@@ -1,4 +1,4 @@
-# The virtual board, host side: the firmware runs under real MicroPython (firmware/vboard.py
+# The virtual board, host side: the firmware runs under real MicroPython (firmware/offboard/vboard.py
 # in the webassembly port, in Node, or the unix port), booted as simulator/vboot.py says,
 # and its two UARTs (the shoe's link and the bus) are carried over this process's pipe;
 # each millisecond the host sends the time and what each UART received, and the board
@@ -30,7 +30,7 @@ class ParityError(AssertionError):
 
 
 class VirtualBoard:
-    """The MicroPython process running firmware/vboard.py, spoken to in its envelope."""
+    """The MicroPython process running firmware/offboard/vboard.py, spoken to in its envelope."""
 
     def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
                  flash=None, rom=False, frozen=None):
@@ -150,7 +150,7 @@ class VirtualBoard:
         return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
 
     def set_door(self, opened):
-        """The table's door switch (firmware/vboard.py's "D"): read at the board's next safe point."""
+        """The table's door switch (firmware/offboard/vboard.py's "D"): read at the board's next safe point."""
         try:
             self.proc.stdin.write(b"D" + bytes((1 if opened else 0,)))
         except BrokenPipeError:

@@ -40,7 +40,7 @@ while _rd(1) == b'F':
 sys.path[:] = ['/img'] + [p for p in sys.path if p not in ('', '/')]
 """
 MEASURE = ("import sys, gc, asyncio\ngc.collect()\nawait asyncio.sleep(0)\nbase = gc.mem_alloc()\n"
-           "from firmware.vboard import main\nawait main(sys.argv[1:], base)")
+           "from firmware.offboard.vboard import main\nawait main(sys.argv[1:], base)")
 # With --heap, node runs with --expose-gc and the board calls JavaScript's collector now and
 # then: the port frees the Python objects it handed to JavaScript (each `await` makes some)
 # only when JavaScript collects them (its FinalizationRegistry), so without it the heap
@@ -50,19 +50,19 @@ MEASURE_HEAP = MEASURE.replace("await main(sys.argv[1:], base)", "import js\nawa
 
 @functools.lru_cache(maxsize=4)
 def _image(key):
-    from tapis.simulator.image import compile_firmware
+    from tapis.simulator.image import OFF_BOARD, VBOARD, compile_firmware
 
     with tempfile.TemporaryDirectory() as tmp:
-        sizes = compile_firmware(tmp)
+        sizes = compile_firmware(tmp, OFF_BOARD, VBOARD)
         return {path: (Path(tmp) / path).read_bytes() for path in sizes}
 
 
 def firmware_image():
-    """{board path: .mpy bytes} of every firmware module, compiled by mpy-cross (cached
-    until a source changes)."""
-    from tapis.simulator.image import sources
+    """{board path: .mpy bytes} of the board's firmware modules and the virtual board's entry,
+    compiled by mpy-cross (cached until a source changes)."""
+    from tapis.simulator.image import OFF_BOARD, VBOARD, sources
 
-    return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources()))
+    return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources(OFF_BOARD, VBOARD)))
 
 
 def flash_preamble(image):
@@ -80,7 +80,7 @@ UNIX = Path(sys.executable).with_name("micropython")
 # arguments (a qstr), and the journal's path is one name more than a board has: écarté's
 # 621st, a sixth pool of names (7.7 KB on this port).
 UNIX_MEASURE = ("import sys, gc, asyncio\nsys.path[:0] = ['']\ngc.collect()\nbase = gc.mem_alloc()\n"
-                "from firmware.vboard import main\nasyncio.run(main(%r, base))")
+                "from firmware.offboard.vboard import main\nasyncio.run(main(%r, base))")
 # rom=True: the firmware's .mpy files in a ROM filesystem image (rom.img), mounted with
 # vfs.VfsRom, whose .mpy files MicroPython runs in place: their bytecode is not copied into
 # the heap, as on a board with a ROMFS partition in flash (mpremote romfs deploy). This

@@ -1,6 +1,6 @@
 # Clean frames handed whole (simulator/clock.py, issue 33.3). A wire (wires.py) moves a few
 # bytes a millisecond; a lazy end is handed each clean frame whole instead, in the
-# millisecond its last byte arrives. Its reader's decoder (firmware/frames.py) finds the same
+# millisecond its last byte arrives. Its reader's decoder (firmware/link/frames.py) finds the same
 # frame in the same millisecond: a frame is clean when a decoder at rest takes it in exactly
 # as it would a few bytes at a time (clean() below), and the end takes it whole only if its
 # decoder is at rest when the first byte comes. A frame a bus device would only hear go by
@@ -13,7 +13,7 @@
 # A write is a segment of the writer's tx: [bytes not on the line yet, the frame if clean,
 # the ends that take it a millisecond at a time, the ends handed it whole], the two lists
 # made when its first byte goes.
-from tapis.firmware.frames import SOF, crc16
+from tapis.firmware.link.frames import SOF, crc16
 
 
 class WholeEnd:

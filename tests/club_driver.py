@@ -2,7 +2,7 @@
 # simulator/club.py (bank_choice, stake_for) on given cards: what the Monte Carlo twins
 # (firmware/club_bank.py, cython_core/club_bank.pyx) must reproduce money for money.
 from tapis.firmware.games.club import rules as R
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.games.rules import CHANCE
 from tapis.simulator.kits.club.bots import UNIT, bank_choice, stake_for
 
 DEAL = 17

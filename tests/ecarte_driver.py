@@ -1,7 +1,7 @@
 # A seeded écarté match driven by random legal actions, in code that runs unchanged
 # under CPython and MicroPython: the parity tests compare the two event logs.
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 from tapis.firmware.games.ecarte import rules as R
 
 

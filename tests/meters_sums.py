@@ -2,11 +2,11 @@
 # every input journaled as the controller journals it (a keyed journal with meters), and
 # beside them what an independent sum over the game's deal records (simulator/kits/*/
 # records.py, docs/records.md) says the meters must be.
-from tapis.firmware.games.named import options as named
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.tally import ROLL, held
+from tapis.firmware.offboard.named import options as named
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.meters.tally import ROLL, held
 from tapis.host.meters_show import as_dict
 from tapis.simulator import kits
 from tapis.simulator.direct import DirectTable

@@ -1,8 +1,8 @@
 # Random legal piquet, the shoe dealing seeded shuffles, in code that runs unchanged
 # under CPython and MicroPython (tests/test_piquet_rules.py compares the two).
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
+from tapis.firmware.games.rules import CHANCE
 from tapis.firmware.games.piquet import rules as R
 
 

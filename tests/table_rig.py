@@ -1,10 +1,10 @@
 # A table whose controller can be reset: the emulated devices and the wires live on,
 # the board (controller, its Links, what its UARTs had buffered) is rebuilt from the
-# journal by firmware.boot.build, as after a power loss.
-from tapis.firmware.boot import build
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.resume import load
+# journal by firmware.boot.build.build, as after a power loss.
+from tapis.firmware.boot.build import build
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.resume import load
 from tapis.simulator.table import EmulatedTable
 
 
@@ -44,7 +44,7 @@ def total_events(games):
 
 
 class Rig(EmulatedTable):
-    """The emulated table with the controller built by firmware.boot.build from a journal,
+    """The emulated table with the controller built by firmware.boot.build.build from a journal,
     as a board builds it, and rebuilt so after a power loss."""
 
     def __init__(self, seed, game="ecarte", store=None, options=None, held=True, key=None, device="", **kw):
@@ -66,11 +66,11 @@ class Rig(EmulatedTable):
         self.journal = Journal(self.store, held=self.held, key=self.journal_key, device=self.device)
         events = getattr(self, "events_store", None)  # an event log beside the journal
         if events is not None:
-            from tapis.firmware.events import EventLog
+            from tapis.firmware.eventlog.log import EventLog
             self.events = EventLog(events, self.journal_key, self.device)
             self.events.log("power-up")
         ctrl = build(self.route(), self.journal, self.name, self.options, events=self.events)
-        ctrl.watch[0] = lambda now: self.door  # (tilts.DOOR)
+        ctrl.watch.door = lambda now: self.door
         self.game = ctrl.game
         return ctrl
 

@@ -7,7 +7,7 @@
 # ("seat 1 may stake 6 to 15 now, not 1").
 import pytest
 
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware.games.club import rules as CR
 from tapis.firmware.games.club.table import ClubTable
 from tapis.firmware.games.ecarte import rules as ER

@@ -1,7 +1,7 @@
 """Attacks on the table through its own emulated devices (issue 12, SPEC §8): each is a
 named test that failed before its defence and passes after it."""
 from tapis.firmware import wire as W
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.games.rules import CHANCE
 from tapis.simulator.table import EmulatedTable
 
 DEALT = ("card", "turn", "draw", "cut")  # the events that name a card the shoe dealt
@@ -66,8 +66,8 @@ def test_a_console_on_the_bus_cannot_deal_cards_as_the_shoe():
 # and on the firmware under real MicroPython (the webassembly virtual board).
 import pytest
 
-from tapis.firmware import panel as B
-from tapis.firmware.frames import Decoder, encode
+from tapis.firmware.games import panel as B
+from tapis.firmware.link.frames import Decoder, encode
 
 BOARDS = ("cpython", "micropython")
 LIMIT_MS = 120000
@@ -410,7 +410,7 @@ def test_a_listener_on_the_bus_learns_no_card_of_any_hand(board, game):
 
 
 # ---- issue 12.1: nothing on the bus speaks as the shoe, on either board ----------------------
-from tapis.firmware import deck  # noqa: E402
+from tapis.firmware.offboard import deck  # noqa: E402
 
 
 def refused_as_the_shoe(t):
@@ -483,10 +483,10 @@ def test_a_console_cannot_speak_as_the_supervisor_on_the_bus(board):
     must be paired like every bus device's. Before: frames as 0x70 went unsealed, and a
     seat's console voided the deal it had seen and had the journal recalled to it (the
     RECORDs on the bus). Now each is refused (no session for it), and the deal goes on."""
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.resume import load
-    from tapis.firmware.supervise import VOID
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.journal.resume import load
+    from tapis.firmware.operator.commands import VOID
 
     def journaled(seed):
         if board == "micropython":

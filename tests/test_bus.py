@@ -5,11 +5,11 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import frames as F
+from tapis.firmware.link import frames as F
 from tapis.firmware import wire as W
-from tapis.firmware.bus import BusMaster
-from tapis.firmware.remote import BusDevice, Decoder
-from tapis.firmware.devices import Encoder
+from tapis.firmware.link.bus import BusMaster
+from tapis.firmware.offboard.device import BusDevice, Decoder
+from tapis.firmware.link.drivers import Encoder
 from tapis.firmware.games.ecarte import options as EO
 from tapis.simulator.table import EmulatedTable
 from tapis.simulator.wires import Wire, parse_faults

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from tapis.firmware import wire as W
-from tapis.firmware.frames import encode
-from tapis.firmware.remote import Decoder
+from tapis.firmware.link.frames import encode
+from tapis.firmware.offboard.device import Decoder
 from tapis.simulator.attacker import MIXES, BusAttacker, attacked, in_sync, only_pressed
 from tapis.simulator.table import EmulatedTable
 

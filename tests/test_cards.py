@@ -1,9 +1,9 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import CardError, name, parse, parse_list, rank, suit
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 
 
 def test_codes_name_and_parse_round_trip():

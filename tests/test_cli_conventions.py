@@ -17,7 +17,7 @@ from hypothesis import given, strategies as st
 
 from helpers import within
 from tapis.host import args as A
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name, names
 
 ROOT = Path(__file__).resolve().parent.parent

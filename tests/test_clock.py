@@ -71,7 +71,7 @@ def test_a_table_it_does_not_know_steps_each_ms():
 
 
 def test_clean_frames():
-    from tapis.firmware.frames import encode
+    from tapis.firmware.link.frames import encode
     f = encode(0x41, 3, 0x30, bytes(range(40)))
     assert whole.clean(f)
     assert not whole.clean(f[:-1]) and not whole.clean(f + b"\0")
@@ -92,7 +92,7 @@ def test_the_firmware_timings_mirrored():
     """clock.py reads the firmware's state, but its constants are mirrored: they must agree."""
     where = {"RESEND_MS": "_RESEND_MS", "EVENTS_PER_FRAME": "_EVENTS_PER_FRAME"}
     found = {}
-    for path in ("firmware/controller.py", "firmware/outgoing.py"):
+    for path in ("firmware/table/controller.py", "firmware/table/outgoing.py"):
         if os.path.exists(os.path.join(HERE, path)):
             text = open(os.path.join(HERE, path)).read()
             for mine, theirs in where.items():
@@ -100,5 +100,5 @@ def test_the_firmware_timings_mirrored():
                 if m:
                     found[mine] = int(m.group(1))
     assert found == {"RESEND_MS": clock.RESEND_MS, "EVENTS_PER_FRAME": clock.EVENTS_PER_FRAME}
-    assert _const("firmware/controller.py", "_CHECK_MS") == clock.CHECK_MS
-    assert _const("firmware/bus.py", "_ANSWER_MS") == clock.ANSWER_MS
+    assert _const("firmware/table/controller.py", "_CHECK_MS") == clock.CHECK_MS
+    assert _const("firmware/link/bus.py", "_ANSWER_MS") == clock.ANSWER_MS

@@ -20,7 +20,7 @@ from tapis.cython_core import club_bank as compiled
 from tapis.cython_core import twins as core
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.games.club import rules as R
-from tapis.firmware.games.club import sessions as pure
+from tapis.firmware.offboard import club_bank as pure
 from tapis.simulator import chunks as CH
 from tapis.simulator import club_session as CLUB
 from tapis.simulator import club_sums as SUMS

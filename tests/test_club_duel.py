@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tapis.cython_core import duel as compiled
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.games.club import duel as pure
 from tapis.firmware.cards import SUITS, parse_list
 

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tapis.firmware import deck, panel as B
+from tapis.firmware.offboard import deck
+from tapis.firmware.games import panel as B
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse_list
-from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.replay import inputs
+from tapis.firmware.games.rules import CHANCE, IllegalAction
+from tapis.firmware.games.replay import inputs
 from tapis.firmware.games.club import rules as R
 from tapis.firmware.games.club import events as CE
 from tapis.firmware.games.club.table import ClubTable
@@ -433,9 +434,9 @@ def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
 SESSION = '''
 from firmware.games.club import rules as R
 from firmware.games.club import duel as D
-from firmware.rules import CHANCE
-from firmware import deck
-from firmware.rng import Seeded
+from firmware.games.rules import CHANCE
+from firmware.offboard import deck
+from firmware.offboard.rng import Seeded
 rng = Seeded(7)
 g = R.Club(R.Options(seats=5, balance=50, bank=10, commission=5))
 pack = []

@@ -1,4 +1,4 @@
-"""Deck counts (issue 30 point 6, SPEC §10; COMAR 36.05.03.27 C; firmware/deckcount.py):
+"""Deck counts (issue 30 point 6, SPEC §10; COMAR 36.05.03.27 C; firmware/table/packcount.py):
 each pack (32 cards: écarté, piquet; 36 au cent) or club's shoe (104) is counted as it is
 loaded and at its end; a wrong count is a shoe tilt. A pack loaded short or long is pulled
 before any card of it is played (the deal is dealt from a fresh pack, 000:79); a pack that
@@ -7,13 +7,13 @@ emulated shoe deals a short or long pack (simulator/faults.py), and counts as a 
 shoe does (COUNT frames), while the board counts the cards that came out."""
 import pytest
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.resume import load
-from tapis.firmware.rules import CHANCE
-from tapis.firmware.events import EventLog
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.resume import load
+from tapis.firmware.games.rules import CHANCE
+from tapis.firmware.eventlog.log import EventLog
 from tapis.simulator.table import EmulatedTable, faulty_table
 from test_tilts import frozen, run_cleared
 

@@ -3,15 +3,15 @@ journal and event log outlive the cut): the board power-cycled in the middle of 
 (écarté: a deal's pack; club: its shoe of 104) goes on counting it from what its journal's
 game says came out of it, so its end is counted right: right packs never tilt, and a card
 lost from the pack before the power cut is still found at that pack's end
-(firmware/deckcount.py resumed; certification.md note 3)."""
+(firmware/table/packcount.py resumed; certification.md note 3)."""
 from pathlib import Path
 
 import pytest
 
-from tapis.firmware.events import EventLog
-from tapis.firmware.hello import TEST_KEY
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.rng import source
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.offboard.rng import source
 from tapis.simulator.faults import FaultyShoe
 from tapis.simulator.vtable import VirtualBoardTable
 

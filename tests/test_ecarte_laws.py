@@ -6,10 +6,11 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import deck, panel as B
+from tapis.firmware.offboard import deck
+from tapis.firmware.games import panel as B
 from tapis.firmware.cards import KING, parse, parse_list, rank
-from tapis.firmware.rules import CHANCE
-from tapis.firmware.replay import inputs
+from tapis.firmware.games.rules import CHANCE
+from tapis.firmware.games.replay import inputs
 from tapis.firmware.games.ecarte import rules as R
 from tapis.simulator.kits.ecarte.bots import EcarteBot
 from tapis.simulator.table import faulty_table
@@ -164,7 +165,7 @@ def test_dealer_giving_himself_too_many_lets_the_non_dealer_draw_blindly_from_hi
     demand a new deal, or draw the extra card blindly from the dealer's hand. His panel
     offers "draw blindly"; the table picks the place at random (its random source, here
     seeded), never a fixed card."""
-    from tapis.firmware.rng import Seeded
+    from tapis.firmware.offboard.rng import Seeded
 
     options = R.Options(dealer_must_exchange=True)  # the dealer draws at least one card
     sim = table({}, [ORDER], elder=Panel(propose=True), options=options)

@@ -3,9 +3,9 @@
 from hypothesis import event, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import KING, rank, suit
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 from tapis.firmware.games.ecarte import rules as R
 from helpers import snapshot
 

@@ -6,7 +6,7 @@ from tapis.cython_core import evaluate as compiled
 from tapis.firmware import evaluate as pure
 from tapis.firmware.evaluate import ECARTE_STRENGTH
 from tapis.firmware.games.ecarte import rules as R
-from tapis.firmware.replay import inputs
+from tapis.firmware.games.replay import inputs
 from helpers import dealt, shoe, snapshot
 
 H = 1  # hearts

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import ecarte_solver as compiled  # a missing build must fail here
-from tapis.firmware.games.ecarte import solver as pure
+from tapis.firmware.offboard import ecarte_solver as pure
 from tapis.firmware.cards import parse, parse_list
 from tapis.host.odds_ecarte import count
 
@@ -257,7 +257,7 @@ def test_twins_agree_on_full_hands(deck, leads):
 # ---- the bots use the advisor ----
 
 def test_the_bots_stand_and_refuse_by_the_advisor():
-    from tapis.firmware import panel as B
+    from tapis.firmware.games import panel as B
     from tapis.simulator.kits.ecarte.bots import EcarteBot, ecarte_stands
 
     rng = random.Random(11)

@@ -1,4 +1,4 @@
-# Every écarté variant (SPEC §4, firmware/games/ecarte/variants.py) plays complete seeded games
+# Every écarté variant (SPEC §4, firmware/offboard/variants/ecarte.py) plays complete seeded games
 # through `tapis table --variant NAME --json`, and each record obeys what the variant says.
 import json
 import subprocess
@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from tapis.firmware.cards import parse, rank, suit
-from tapis.firmware.games import named
-from tapis.firmware.games.ecarte.variants import VARIANTS
+from tapis.firmware.offboard import named
+from tapis.firmware.offboard.variants.ecarte import VARIANTS
 from tapis.simulator.table import EmulatedTable
 
 TAPIS = [sys.executable, "-m", "tapis", "table"]

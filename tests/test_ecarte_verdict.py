@@ -1,4 +1,4 @@
-# The seed-002 verdict (firmware/games/ecarte/verdict.py ⇄ cython_core/ecarte_verdict.pyx) against an
+# The seed-002 verdict (firmware/offboard/ecarte_verdict.py ⇄ cython_core/ecarte_verdict.pyx) against an
 # independent brute force written here, on Foster's example and the rules of 002:39-46, the
 # twins against each other, and `tapis eval ecarte` showing the verdict beside the odds.
 import itertools
@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import ecarte_solver as solver  # a missing build must fail here
 from tapis.cython_core import ecarte_verdict as compiled
-from tapis.firmware.games.ecarte import verdict as pure
+from tapis.firmware.offboard import ecarte_verdict as pure
 from tapis.firmware.cards import name, names, parse, parse_list
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,12 +1,12 @@
-"""The classified event log (firmware/events.py): chained under its own key like the
+"""The classified event log (firmware/eventlog/log.py): chained under its own key like the
 journal, at least the last 1,000 entries kept through compaction, the open tilts never
 lost, and a power cut at any write leaving it readable."""
 import pytest
 
-from tapis.firmware import events as E
-from tapis.firmware.events import EventLog
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.store import JournalError
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.store import JournalError
 from tests.table_rig import FailingStore, PowerLoss
 
 KEY = bytes(range(32))
@@ -157,8 +157,8 @@ def test_beside_the_journal():
 def test_a_broken_log_is_set_aside_at_boot_and_the_new_one_locked(tmp_path):
     """powerup.open_events (main.py's): the broken log kept as events.bad for the lab, a new
     one begun with a journal-failure tilt, and this boot's power-up."""
-    from tapis.firmware.powerup import open_events
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.boot.powerup import open_events
+    from tapis.firmware.journal.store import FileStore
     path = tmp_path / "events.bin"
     log = EventLog(FileStore(str(path)), KEY, "dev")
     log.log(E.POWER_UP)
@@ -176,8 +176,8 @@ def test_a_broken_log_is_set_aside_at_boot_and_the_new_one_locked(tmp_path):
 
 def test_the_bus_attack_policy_comes_from_the_signed_configuration():
     import json
-    from tapis.firmware import config
-    from tapis.firmware.tilts import ATTACK, WINDOW_MS
+    from tapis.firmware.boot import config
+    from tapis.firmware.table.watch import ATTACK, WINDOW_MS
     base = {"v": 1, "game": "ecarte", "options": {}}
     assert config.tilts(json.dumps(base).encode()) == (ATTACK, WINDOW_MS, False)
     base["tilts"] = {"attack": 5, "window": 60, "lock": True}
@@ -323,7 +323,7 @@ def shapes():
     for i in range(120):
         log.log(E.FORGED, "after %d" % i)
     out.append(("tilts, compacted", log.store.read()))
-    from tapis.firmware.eventwalk import restart
+    from tapis.firmware.eventlog.walk import restart
     restart(log, E.RAM_CLEAR, {"meters": {}}, "sup", [(E.DOOR, "kept", "host")])
     for i in range(150):
         log.log(E.FORGED, "after the clear %d" % i)
@@ -408,8 +408,8 @@ def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp
     """The quick open leaves the segments before the last seal to powerup.deferred (main.py,
     once playing): an entry or a seal edited there, or a segment cut out with its seal, is
     found then; the log is set aside as at boot (events.bad) and the new one locked."""
-    from tapis.firmware.powerup import deferred
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.boot.powerup import deferred
+    from tapis.firmware.journal.store import FileStore
     path = tmp_path / "events.bin"
     good = sealed_log(1000, FileStore(str(path)))
     data = path.read_bytes()
@@ -439,9 +439,9 @@ def test_an_edit_before_the_last_seal_is_found_once_play_has_begun_and_locks(tmp
 
 MP_LOG = """
 from binascii import hexlify
-from tapis.firmware import events as E
-from tapis.firmware.events import EventLog
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.offboard.memstore import MemoryStore
 st = MemoryStore()
 log = EventLog(st, bytes(range(32)), "dev", clock=lambda: 7, unit="ms")
 log.log(E.RAM, "both copies bad", locks=True)
@@ -477,8 +477,8 @@ def test_a_boards_power_up_is_written_once_playing_and_before_anything_else(tmp_
     """open_events(quick=True), main.py's: the power-up entry is framed at boot and written
     after the loop's first step (powerup.deferred), which spares the boot littlefs's append
     (about 55 ms on the Pico); an entry logged before then goes after it, in one write."""
-    from tapis.firmware.powerup import deferred, open_events
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.boot.powerup import deferred, open_events
+    from tapis.firmware.journal.store import FileStore
     path = tmp_path / "events.bin"
     sealed_log(300, FileStore(str(path)))
     before = path.read_bytes()

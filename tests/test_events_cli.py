@@ -3,10 +3,10 @@ beside its journal, live over the operator's link; tapis.events/2 valid; bad inp
 clear line, exit 2, nothing changed."""
 import json
 
-from tapis.firmware import events as E
+from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
-from tapis.firmware.events import EventLog
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.host import events_read as R
 from tapis.host import schemas as S
 from tapis.host.commands.clear import send_clear
@@ -14,7 +14,7 @@ from tapis.simulator.pipes import pipe
 from test_cli_conventions import one_clear_line, tapis
 from test_tilts import KEY, rig, step
 
-from tapis.firmware.link import Link
+from tapis.firmware.link.link import Link
 
 
 def test_a_simulated_tables_log_beside_its_journal_is_read_and_valid(tmp_path):
@@ -38,7 +38,7 @@ def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
     journal = tmp_path / "t.jnl"
     assert tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1", "--quiet",
                  "--json").returncode == 0
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.journal.store import FileStore
     from tapis.host.tableid import table_identity
     device, key = table_identity(str(journal))
     EventLog(FileStore(str(journal) + ".events"), key, device).log(E.DOOR, "opened", locks=True)

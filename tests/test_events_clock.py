@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from tapis.firmware.hello import TEST_KEY
+from tapis.firmware.link.hello import TEST_KEY
 from tapis.host import schemas as S
 from tapis.simulator.vtable import VirtualBoardTable
 from test_cli_conventions import tapis

@@ -8,9 +8,9 @@ import struct
 
 import pytest
 
-from tapis.firmware import events as E
-from tapis.firmware import tally
-from tapis.firmware.events import EventLog
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.meters import tally
+from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.mac import keyed, pads
 from test_meters_log import KEY, Metered, play
 from test_tilts import clear_over_usb, step
@@ -81,8 +81,8 @@ def test_a_ram_clear_begins_the_log_anew_without_an_alarm_even_cut_by_a_power_cu
     entry: the clear zeroes them (or the boot finishes it: eventwalk.finish) before any
     commit compares, whichever write the power cut stopped."""
     from table_rig import PowerLoss
-    from tapis.firmware.clears import ram_clear
-    from tapis.firmware.meters import Meters
+    from tapis.firmware.operator.clears import ram_clear
+    from tapis.firmware.meters.holder import Meters
     t = Metered()
     tilted(t, E.CHECK_FAILED)
 

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from tapis.firmware import manifest as M
-from tapis.firmware import wots as W
+from tapis.firmware.verify import manifest as M
+from tapis.firmware.verify import wots as W
 from tapis.host import flash_sign as F
 from tapis.host.flash_errors import FlashError
 from tapis.simulator.ptyboard import PtyBoard
@@ -304,12 +304,12 @@ def test_the_check_under_the_unix_micropython_never_imports_a_shadow(tmp_path):
     fs = tmp_path / "fs"
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     image = {"firmware/%s.py" % m: open(os.path.join(repo, "firmware/%s.py" % m), "rb").read()
-             for m in ("__init__", "compat", "manifest", "wots")}
+             for m in ("__init__", "compat", "verify/__init__", "verify/manifest", "verify/wots")}
     image["main.py"] = b"print('main')\n"
     signed(fs, image)
-    code = "from firmware.manifest import check\nprint(repr(check('%s')))" % fs
+    code = "from firmware.verify.manifest import check\nprint(repr(check('%s')))" % fs
     p = subprocess.run([exe, "-c", code], cwd=str(fs), capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: 5 files "
+    assert p.returncode == 0 and p.stdout.strip() == repr((True, "firmware verified: 6 files "
                                                            "match the signed manifest, version 0")), p.stdout + p.stderr
     for path in ("hashlib.py", "os.py", "json.py"):
         name = path[:-3]

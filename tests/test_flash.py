@@ -16,8 +16,8 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import fwimage
-from tapis.firmware import manifest as M
+from tapis.firmware.verify import fwimage
+from tapis.firmware.verify import manifest as M
 from tapis.firmware.mac import hmac_sha256
 from tapis.host.flash_board import check_versions, compiler_version
 from tapis.host.flash_errors import FlashError
@@ -141,7 +141,8 @@ def test_flash_deploys_signed_compiled_firmware_and_verifies_it(flashed):
     # the modules are in the image, mounted at /fw by main.py: none is a file of its own
     out, err = board.execute("import os\nprint(repr((sorted(os.listdir('/fw/firmware')), os.listdir('/'))))", forward=False)
     names, root = eval(out)
-    assert not err and "controller.mpy" in names and "games" in names and not any(n.endswith(".py") for n in names)
+    assert not err and "table" in names and "games" in names and not any(n.endswith(".py") for n in names)
+    assert "offboard" not in names  # the host's: never deployed
     assert "firmware" not in root and {"firmware.img", "fwimage.mpy", "main.py"} <= set(root)
     p = tapis("flash", "--port", board.path, "--check", env=env)
     assert p.returncode == 0 and "verified" in p.stdout, p.stderr
@@ -235,7 +236,7 @@ def test_boot_starts_the_entry_only_when_the_check_passes(tmp_path, capsys, monk
     monkeypatch.delitem(sys.modules, "tapis_entry_probe", raising=False)
     assert M.boot("tapis_entry_probe", root) is True
     assert "tapis_entry_probe" in sys.modules
-    assert "tapis.firmware.manifest" not in sys.modules  # the check unloads itself
+    assert "tapis.firmware.verify.manifest" not in sys.modules  # the check unloads itself
     del sys.modules["tapis_entry_probe"]
     (tmp_path / "fs/firmware/a.mpy").write_bytes(b"c0de")
     assert M.boot("tapis_entry_probe", root) is False

@@ -6,12 +6,13 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import deck, rules
+from tapis.firmware.offboard import deck
+from tapis.firmware.games import rules
 from tapis.firmware.games import GAMES, find
-from tapis.firmware.games.named import options, variants
-from tapis.firmware.replay import inputs
-from tapis.firmware.rng import Seeded
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.offboard.named import options, variants
+from tapis.firmware.games.replay import inputs
+from tapis.firmware.offboard.rng import Seeded
+from tapis.firmware.games.rules import CHANCE
 from tapis.simulator import kits
 from ecarte_driver import misdeal
 

@@ -1,11 +1,11 @@
 """The host interface (issue 31.1): the operator's link keyed with the table's device key,
-a host tool paired as W.HOST (firmware/hostlink.py); a host without the key refused and
+a host tool paired as W.HOST (firmware/operator/hostlink.py); a host without the key refused and
 counted; the unkeyed link of its own still answers where a board is built that way."""
 import pytest
 
-from tapis.firmware import events as E
+from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
-from tapis.firmware.hostlink import board_end, host_end
+from tapis.firmware.operator.hostlink import board_end, host_end
 from tapis.host import events_read as R
 from tapis.simulator.pipes import pipe
 from test_tilts import rig, step
@@ -33,7 +33,7 @@ def test_a_paired_host_is_answered_and_logged_by_its_serial():
     assert got and got[0]["c"] == "power-up"
     assert board.forged == 0
     assert t.controller.events is not None
-    from tapis.firmware.recall import serial
+    from tapis.firmware.operator.recall import serial
     assert serial(board, W.HOST) == "host:pit-1"
 
 
@@ -49,8 +49,8 @@ def test_a_host_without_the_key_is_refused_and_counted(key):
 
 def test_another_serial_with_the_key_of_another_is_refused():
     """The key is derived for the serial: a host claiming another serial does not open."""
-    from tapis.firmware.hello import pair_key
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.hello import pair_key
+    from tapis.firmware.link.link import Link
     t = rig()
     step(t, 1000)
     board, port = wire_host(t, t.key)
@@ -67,12 +67,12 @@ def test_the_unkeyed_link_of_its_own_still_answers():
     board, port = wire_host(t, None)
     got = events(host_end(port, b"tapis-events"), t)
     assert [e["c"] for e in got][-1] == "ram-error"
-    from tapis.firmware.recall import serial
+    from tapis.firmware.operator.recall import serial
     assert serial(board, W.HOST) == "usb"
 
 
 def test_a_clear_by_a_paired_host_is_logged_with_its_serial():
-    from tapis.firmware.clears import CLEAR
+    from tapis.firmware.operator.clears import CLEAR
     t = rig()
     step(t, 1000)
     t.controller.tilt(E.RAM, "both copies bad")

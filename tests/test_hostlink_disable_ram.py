@@ -5,11 +5,11 @@ too, until the host enables it; on the CPython board and the MicroPython virtual
 import json
 from pathlib import Path
 
-from tapis.firmware import events as E
-from tapis.firmware import hostops as H
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.clears import CLEAR
-from tapis.firmware.events import EventLog
+from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.eventlog.log import EventLog
 from test_hostlink_ops import board
 from test_tilts import KEY, clear_over_usb, frozen, play, rig
 
@@ -48,8 +48,8 @@ def test_a_ram_clear_without_a_disable_leaves_the_table_unlocked():
 
 def test_a_ram_clear_keeps_the_disable_on_the_micropython_board():
     from tapis.simulator.vtable import VirtualBoardTable
-    from tapis.firmware.hello import TEST_KEY
-    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.link.hello import TEST_KEY
+    from tapis.firmware.offboard.memstore import MemoryStore
     from test_tilts_vboard import locked, steps, supervisor_on
     with VirtualBoardTable(3, "ecarte", unix_heap=400 * 1024) as vb:
         vb.run_deals(1)

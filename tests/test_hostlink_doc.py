@@ -1,13 +1,13 @@
-"""docs/protocol.md, "The host interface": each frame shown there built with firmware/frames.py
-(the sealed one by firmware/link.py in a session) and compared with the bytes in the doc."""
+"""docs/protocol.md, "The host interface": each frame shown there built with firmware/link/frames.py
+(the sealed one by firmware/link/link.py in a session) and compared with the bytes in the doc."""
 import os
 import re
 
-from tapis.firmware import frames as F
-from tapis.firmware import hostops as H
+from tapis.firmware.link import frames as F
+from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.hello import begin, pair_key
-from tapis.firmware.link import Link
+from tapis.firmware.link.hello import begin, pair_key
+from tapis.firmware.link.link import Link
 from tapis.simulator.pipes import pipe
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")
@@ -51,7 +51,7 @@ def test_every_host_interface_frame_in_the_doc_is_what_the_code_builds():
 def test_the_sealed_frame_opens_at_the_boards_end_only_under_the_session_key():
     """The board's end (keyed with the device key, as hostlink.board_end) takes it in a
     session of that key, and refuses it in another."""
-    from tapis.firmware.hostlink import board_end
+    from tapis.firmware.operator.hostlink import board_end
     for sk, ok in ((bytes(32), True), (b"\1" * 32, False)):
         a, _b = pipe()
         board = board_end(a, bytes(32))

@@ -1,7 +1,7 @@
 """The host interface's operations (issue 31.1): finished deal records since a number (never
 the deal in play), NOTICE to a subscribed host, disable and enable play logged with who and
 kept over a reboot; spoken by the pit's BoardLink over a keyed operator's link."""
-from tapis.firmware import events as E
+from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
 from tapis.host.pit.boardlink import BoardLink
 from helpers import until
@@ -80,7 +80,7 @@ def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():
 
 
 def test_a_disable_survives_a_reboot():
-    from tapis.firmware.events import EventLog
+    from tapis.firmware.eventlog.log import EventLog
     from test_tilts import KEY
     t = rig()
     step(t, 1000)
@@ -126,8 +126,8 @@ def test_the_watchdog_is_fed_at_each_frame_of_a_long_answer(monkeypatch):
     """A DEALS (or RECALL) answer is sent in one go of the board's loop: on the emulated Pico
     a game's frames took 4.7 s over its USB, and the pit's DEALS of 2 games (11.2 s) outlasted
     the watchdog's 8 s and reset the board at each try. It is fed after every frame."""
-    from tapis.firmware import recall
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.operator import recall
+    from tapis.firmware.journal.store import FileStore
     dog = Watchdog()
     monkeypatch.setattr(FileStore, "feed", dog)
     t = rig()

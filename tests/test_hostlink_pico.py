@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from tapis.firmware import hostops as H
+from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.clears import CLEAR
+from tapis.firmware.operator.clears import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
 from tapis.simulator.supervisor import EmuSupervisor
 from test_tilts_pico import modes, steps

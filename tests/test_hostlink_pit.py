@@ -9,7 +9,7 @@ import time
 
 from sqlalchemy import text
 
-from tapis.firmware import events as E
+from tapis.firmware.eventlog import log as E
 from tapis.host.pit import db
 from tapis.host.pit.boardlink import BoardLink
 from tapis.host.pit.ingest import Ingest
@@ -119,7 +119,7 @@ def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypat
 def test_frames_forged_on_the_operators_link_are_a_pit_alert(tmp_path):
     """A host without the key, writing on the same wire as the pit: its frames refused and
     counted by the board, a burst of them logged as a bus attack, which the pit shows."""
-    from tapis.firmware import frames as F
+    from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
     t, board, port, link, engine, ingest = pit_on_board(tmp_path)
     for i in range(40):  # (unsealed: no session, no MAC)

@@ -1,6 +1,6 @@
 """The host interface on the board's USB (issue 31.1): the real firmware on the emulated Pico,
 flashed with `tapis flash --host-link usb`, runs the keyed operator's link on its USB CDC
-(firmware/usblink.py), bridged here to a pty as a real board's USB is a /dev/ttyACM. The host
+(firmware/operator/usb.py), bridged here to a pty as a real board's USB is a /dev/ttyACM. The host
 tools with the table's key are answered there (`tapis meters`, `tapis events`), a host without
 it is refused and its frames logged, and `tapis pit --table PTY --table-key FILE` stores the
 board's deal records. The board's own text (report.py's lines, which PicoTable reads) shares
@@ -73,7 +73,7 @@ def test_the_host_tools_with_the_key_are_answered_on_the_usb(board):
 
 
 def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path):
-    from tapis.firmware import frames as F
+    from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
     t, path, key = board
     other = tmp_path / "other.key"

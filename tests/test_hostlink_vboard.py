@@ -5,9 +5,9 @@ none after the last deal over, disable kept over a power cycle
 and a tilt clear, enable."""
 import json
 
-from tapis.firmware import hostops as H
+from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.clears import CLEAR
+from tapis.firmware.operator.clears import CLEAR
 from tapis.simulator.vtable import VirtualBoardTable
 from test_tilts_vboard import locked, steps, supervisor_on
 

@@ -68,11 +68,12 @@ def test_the_product_image_freezes_the_whole_firmware_package_and_bakes_the_key(
         assert manifest["micropython"] == {"archive_sha256": hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest(),
                                            "version": "1.27.0"}
     assert manifest["version"] == tapis.__version__
-    firmware = Path(__file__).resolve().parent.parent / "firmware"
-    ours = {"firmware/%s.mpy" % p.relative_to(firmware).with_suffix("").as_posix() for p in firmware.rglob("*.py")
-            if "__pycache__" not in p.parts}
+    from tapis.simulator.image import FIRMWARE_DIR, OFF_BOARD, sources
+
+    ours = {"firmware/%s.mpy" % p.relative_to(FIRMWARE_DIR).with_suffix("").as_posix() for p in sources(OFF_BOARD)}
     frozen = manifest["frozen"]
     assert ours <= set(frozen) and "tapis_image.mpy" in frozen and "asyncio/core.mpy" in frozen
+    assert not any(path.startswith("firmware/offboard/") for path in frozen)  # the host's
     assert all(len(h) == 64 for h in frozen.values())
     assert manifest["baked"] == {"module": "tapis_image", "public_key": KEY, "config_format": 1}
     flash = _uf2_payload(uf2)

@@ -8,13 +8,13 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tapis.firmware import reader as J
-from tapis.firmware import snapshot
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.store import JournalError
-from tapis.firmware.resume import load
-from tapis.firmware.store import FileStore
+from tapis.firmware.journal import reader as J
+from tapis.firmware.games import snapshot
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore, parse
+from tapis.firmware.journal.store import JournalError
+from tapis.firmware.journal.resume import load
+from tapis.firmware.journal.store import FileStore
 from table_rig import Rig, total_events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,7 +44,7 @@ def test_a_round_trip_gives_back_every_event_and_input(played):
 
 def test_a_changed_byte_at_every_position_is_refused(played):
     _rig, data, _games = played
-    first = data[:J.parse(data)[1][3]]  # the first three records: every kind of field
+    first = data[:parse(data)[1][3]]  # the first three records: every kind of field
     for i in range(len(first)):
         for flip in (0x01, 0x80):
             bad = bytearray(first)
@@ -69,7 +69,7 @@ def test_a_changed_byte_anywhere_is_refused(played, data):
 @given(st.data())
 def test_an_incomplete_last_record_is_dropped_and_counted(played, data):
     _rig, raw, games = played
-    recs, offs, _t = J.parse(raw)
+    recs, offs, _t = parse(raw)
     k = data.draw(st.integers(1, len(offs) - 1))
     start = offs[k]
     end = offs[k + 1] if k + 1 < len(offs) else len(raw)
@@ -106,7 +106,7 @@ def test_a_file_store_survives_reopening(tmp_path, played):
     path = str(tmp_path / "journal.bin")
     FileStore(path).append(raw)
     assert load(Journal(FileStore(path))) == games
-    FileStore(path).keep(0, J.parse(raw)[1][2])
+    FileStore(path).keep(0, parse(raw)[1][2])
     assert len(load(Journal(FileStore(path)))[0]["inputs"]) == 1
 
 
@@ -154,10 +154,10 @@ def dealt():
 
 @pytest.mark.parametrize("game", ["ecarte", "piquet", "club"])
 def test_a_board_resumes_from_its_last_deal_as_from_the_game_s_beginning(game):
-    from tapis.firmware.boot import resume
+    from tapis.firmware.boot.build import resume
 
     data, log = in_a_deal(5, game, 1)
-    recs, offs, _t = J.parse(data)
+    recs, offs, _t = parse(data)
     assert any(r["k"] == "d" for r in recs)
     whole, board = Journal(MemoryStore(data)), board_open(data)
     load(whole, False)
@@ -173,7 +173,7 @@ def test_the_board_refuses_a_changed_byte_anywhere_in_the_game_it_resumes(dealt)
     """Every byte of the resumed game, its records before the last deal's end included
     (checked, not parsed), and the framing of every earlier record."""
     data, _log = dealt
-    recs, offs, _t = J.parse(data)
+    recs, offs, _t = parse(data)
     first = offs[[k for k, r in enumerate(recs) if r["k"] == "b"][-1]]
     mark = offs[[k for k, r in enumerate(recs) if r["k"] == "d"][-1]]
     assert first < mark
@@ -192,10 +192,10 @@ def test_the_board_refuses_a_changed_byte_anywhere_in_the_game_it_resumes(dealt)
 
 
 def test_a_torn_deal_end_is_dropped_and_the_game_resumes_from_the_one_before(dealt):
-    from tapis.firmware.boot import resume
+    from tapis.firmware.boot.build import resume
 
     data, _log = dealt
-    recs, offs, _t = J.parse(data)
+    recs, offs, _t = parse(data)
     k = [k for k, r in enumerate(recs) if r["k"] == "d"][-1]
     cut = data[:offs[k] + 20]  # the power went while the last deal's end was written
     before = board_open(data[:offs[k]])
@@ -206,9 +206,9 @@ def test_a_torn_deal_end_is_dropped_and_the_game_resumes_from_the_one_before(dea
 
 def old_format(data):
     """A journal's records as the first format framed them: 4A, and a CRC-16."""
-    from tapis.firmware.frames import crc16
+    from tapis.firmware.link.frames import crc16
     out = b""
-    from tapis.firmware.journal import frame
+    from tapis.firmware.journal.writer import frame
 
     for _off, rec in J.records(MemoryStore(data)):
         body = frame(rec)[4:-4]
@@ -231,12 +231,12 @@ def test_a_journal_of_the_first_format_still_reads(played, dealt):
     data, _log = dealt
     assert board_open(old_format(data)).last == board_open(data).last
     # a board updated in the middle of a game appends the new records to the old ones
-    mixed = old_format(data[:J.parse(data)[1][-3]]) + data[J.parse(data)[1][-3]:]
+    mixed = old_format(data[:parse(data)[1][-3]]) + data[parse(data)[1][-3]:]
     assert board_open(mixed).last == board_open(data).last
 
 
 def test_a_record_is_framed_as_docs_protocol_md_shows():
-    from tapis.firmware.journal import frame
+    from tapis.firmware.journal.writer import frame
 
     end = frame({"k": "e", "n": 1})
     assert end.hex(" ").upper() == "4B 00 12 48 7B 22 6B 22 3A 20 22 65 22 2C 20 22 6E 22 3A 20 31 7D " + \
@@ -267,15 +267,16 @@ def test_a_snapshot_keeps_lists_tuples_dicts_sets_and_bytes_apart():
 
 
 MP_CODE = r"""
-from firmware import wire as W, selftest
-from firmware.link import Link
-from firmware.journal import Journal
-from firmware.memstore import MemoryStore
-from firmware.store import JournalError
-from firmware.resume import load
-from firmware import boot
+from firmware import wire as W
+from firmware.boot import selftest
+from firmware.link.link import Link
+from firmware.journal.writer import Journal
+from firmware.offboard.memstore import MemoryStore
+from firmware.journal.store import JournalError
+from firmware.journal.resume import load
+from firmware.boot import build as boot
 from firmware.games import ecarte
-from firmware.rules import CHANCE
+from firmware.games.rules import CHANCE
 
 
 class End:
@@ -343,7 +344,7 @@ def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
 
 
 def test_the_self_test_catches_a_broken_codec_and_a_corrupt_journal(monkeypatch, played):
-    from tapis.firmware import selftest
+    from tapis.firmware.boot import selftest
     _rig, raw, _games = played
     assert selftest.run(MemoryStore(raw)) == []
     for game in ("piquet", "club"):  # a board playing another game checks its own rules

@@ -1,7 +1,7 @@
 # Issue 12.4, the tamper-evident journal: every attack on the journal that issue 12 lists,
 # made as an attacker with the flash but not the device key would make it (the record's
 # sum or CRC recomputed, records dropped, cut, moved or brought from another table), must be
-# refused at boot (firmware.boot.build, as a board builds the table), by the self-test, and
+# refused at boot (firmware.boot.build.build, as a board builds the table), by the self-test, and
 # by `tapis recall --verify`; truncation at a record boundary by --verify against the head
 # it verified before. On the CPython board and on the MicroPython unix port's board.
 import hashlib
@@ -14,11 +14,11 @@ import tempfile
 
 import pytest
 
-from tapis.firmware import selftest
-from tapis.firmware.frames import crc16
-from tapis.firmware.journal import Journal
-from tapis.firmware.store import JournalError
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.boot import selftest
+from tapis.firmware.link.frames import crc16
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.journal.store import JournalError
+from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import Rig
 
@@ -39,7 +39,7 @@ class Board(Rig):
             end.inbox.clear()
             if hasattr(end, "tx"):
                 end.tx.clear()
-        from tapis.firmware.boot import build
+        from tapis.firmware.boot.build import build
         self.journal = Journal(self.store, held=self.held, **KEYED)
         ctrl = build(self.route(), self.journal, self.name, self.options)
         self.game = ctrl.game
@@ -199,7 +199,7 @@ def theirs():
 
     class Other(Board):
         def _controller(self):
-            from tapis.firmware.boot import build
+            from tapis.firmware.boot.build import build
             self.journal = Journal(self.store, held=self.held, **kw)
             ctrl = build(self.route(), self.journal, self.name, self.options)
             self.game = ctrl.game
@@ -243,7 +243,7 @@ def test_truncation_at_a_record_boundary_is_found_against_the_head_verified(ecar
 
 @pytest.mark.parametrize("store", ["memory", "file"])
 def test_compaction_restarts_the_chain_verifiably(tmp_path, store):
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.journal.store import FileStore
     b = Board(2, "ecarte", store=FileStore(str(tmp_path / "flash.bin")) if store == "file" else None)
     b.run(12)  # past KEEP: compacted
     if store == "file":
@@ -424,7 +424,7 @@ def test_a_sealed_segment_deleted_with_its_seal_is_refused(ecarte, tmp_path):
 def test_the_boot_checks_a_tag_a_seal_and_a_record_after_the_last_seal_only(ecarte, monkeypatch):
     """The board's boot hashes the sealed segments (SHA-256, C code) and makes an HMAC for
     the head, each seal and each record after the last seal: not one a record."""
-    from tapis.firmware import reader
+    from tapis.firmware.journal import reader
 
     made = []
     keyed = reader.keyed

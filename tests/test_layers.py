@@ -3,6 +3,8 @@
 # `firmware` on a board and `tapis.firmware` on a host); the compiled twins only the
 # firmware; the simulator nothing of the host. Everything else names the one package,
 # tapis.*, never a bare top-level folder (that would load a second copy of a module).
+# Inside the firmware, its packages import in the order docs/architecture.md declares
+# (its "layers:" line), and that document lists every module of the firmware's tree.
 import ast
 import re
 from pathlib import Path
@@ -69,3 +71,116 @@ def test_the_rule_catches_an_upward_and_a_bare_import(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
     got = violations("simulator")
     assert len(got) == 2 and "may not import host" in got[0] and "bare top-level" in got[1]
+
+
+# ---- inside the firmware: its packages in the declared order ------------------------------------
+DOC = ROOT / "docs" / "architecture.md"
+FW = ROOT / "firmware"
+TOP_MOST = 15  # modules at firmware/'s top (the base), at most
+
+
+def firmware_layers(doc=None):
+    """The firmware's layers, lowest first, as docs/architecture.md declares them."""
+    found = re.findall(r"^\s*layers: (.+)$", (doc or DOC).read_text(), re.M)
+    assert len(found) == 1, "docs/architecture.md declares the firmware's layers once"
+    return [name.strip() for name in found[0].split("<")]
+
+
+def module_name(path, root):
+    """'link.bus' of firmware/link/bus.py ('link' of its __init__.py, '' of the package's)."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module, root):
+    """A module's layer: its package below firmware/, or base for one at the top."""
+    head = module.split(".")[0]
+    return head if head and (root / head).is_dir() else "base"
+
+
+def firmware_imports(path, root):
+    """(line, imported module below firmware) of every package-relative import in a file,
+    at its top or inside a function; a name imported from a package may be a module."""
+    me = module_name(path, root)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".") if package else []
+            base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+            target = ".".join(base + ([node.module] if node.module else []))
+            for a in node.names:
+                sub = (target + "." if target else "") + a.name
+                is_module = (root / sub.replace(".", "/")).is_dir() or (root / (sub.replace(".", "/") + ".py")).is_file()
+                out.append((node.lineno, sub if is_module else target))
+    return out
+
+
+def climbs(root=FW, doc=None):
+    order = firmware_layers(doc)
+    bad = []
+    for path in sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts):
+        mine = layer_of(module_name(path, root), root)
+        assert mine in order, "%s: its package %s is not in the layers docs/architecture.md declares" % (path, mine)
+        for line, target in firmware_imports(path, root):
+            theirs = layer_of(target, root) if target else "base"
+            if order.index(theirs) > order.index(mine):
+                bad.append("%s:%d imports %s: %s is above %s" % (path.relative_to(root.parent), line, target, theirs, mine))
+    return bad
+
+
+def test_the_firmware_packages_import_only_down_their_declared_order():
+    assert firmware_layers()[0] == "base" and len(firmware_layers()) >= 8
+    bad = climbs()
+    assert not bad, "\n".join(bad)
+
+
+def test_the_order_catches_a_climb_at_the_top_and_inside_a_function(tmp_path):
+    root = tmp_path / "firmware"
+    for folder in ("link", "table"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "wire.py").write_text("from .compat import const\n")
+    (root / "compat.py").write_text("")
+    (root / "link" / "bus.py").write_text("from .. import wire\nfrom ..table import controller\n")
+    (root / "table" / "controller.py").write_text("def f():\n    from ..link.bus import x\n    from .. import link\n")
+    (root / "link" / "frames.py").write_text("def g():\n    from ..table.controller import f\n")
+    doc = tmp_path / "architecture.md"
+    doc.write_text("    layers: base < link < table\n")
+    got = climbs(root, doc)
+    assert len(got) == 2 and "bus.py:2 imports table.controller" in got[0] and "frames.py:2" in got[1], got
+
+
+def test_the_firmware_keeps_few_modules_at_its_top():
+    top = sorted(p.name for p in FW.glob("*.py"))
+    assert len(top) <= TOP_MOST, top
+
+
+def documented_tree(doc=None):
+    """Every firmware file docs/architecture.md's tree lists ('link/bus.py')."""
+    text = (doc or DOC).read_text()
+    block = text[text.index("\nfirmware/ ") + 1:]
+    listed, folders = set(), []
+    for line in block.splitlines()[1:]:
+        if line.startswith("```") or (line and not line.startswith(" ")):
+            break
+        indent = len(line) - len(line.lstrip(" "))
+        names = re.split(r"\s{2,}", line.strip())[0].split(" ") if line.strip() else []
+        if not names or not all(n.endswith((".py", "/")) for n in names):
+            continue  # a description's second line
+        depth = indent // 2 - 1
+        del folders[depth:]
+        for name in names:
+            if name.endswith("/"):
+                folders.append(name[:-1])
+            else:
+                listed.add("/".join(folders + [name]))
+    return listed
+
+
+def test_the_architecture_document_lists_every_firmware_module():
+    tree = {p.relative_to(FW).as_posix() for p in FW.rglob("*.py") if "__pycache__" not in p.parts}
+    listed = documented_tree()
+    assert not tree - listed, "not in docs/architecture.md's tree: %s" % sorted(tree - listed)
+    assert not listed - tree, "in docs/architecture.md's tree, not in firmware/: %s" % sorted(listed - tree)

@@ -1,4 +1,4 @@
-# The reliable link (firmware/link.py) over a lossy in-memory pipe that drops
+# The reliable link (firmware/link/link.py) over a lossy in-memory pipe that drops
 # and corrupts frames deterministically: ACK/NAK, retransmission with bounded retries,
 # duplicate suppression, heartbeats, HELLO and its version check, per-device counters.
 import random
@@ -7,9 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import wire as W
 
-from tapis.firmware import dialect as D
-from tapis.firmware import frames as F
-from tapis.firmware.link import Link
+from tapis.firmware.offboard import dialect as D
+from tapis.firmware.link import frames as F
+from tapis.firmware.link.link import Link
 from tapis.simulator.pipes import End, pipe
 
 
@@ -274,7 +274,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
     import os
     import re
 
-    from tapis.firmware.journal import frame
+    from tapis.firmware.journal.writer import frame
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")).read()
     examples = {
         (0x10, 1, W.CARD, b"\x1b"): "A5 10 01 10 00 01 1B 35 09",

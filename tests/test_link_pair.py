@@ -9,8 +9,8 @@ import threading
 from test_shoe_tool import MasterPort, pty_pair  # noqa: F401 (a fixture)
 
 from tapis.firmware import wire as W
-from tapis.firmware.frames import encode
-from tapis.firmware.hello import pair_key
+from tapis.firmware.link.frames import encode
+from tapis.firmware.link.hello import pair_key
 from tapis.simulator.devices import EmuConsole
 from tapis.simulator.kits import find
 from tapis.simulator.pipes import pipe
@@ -84,7 +84,7 @@ def test_pair_says_why_when_it_cannot_reach_the_device(pty_pair, tmp_path):
 def opened(link, frame):
     """What `link` takes of a sealed frame, the next one from its sender: its payload,
     opened; None if the link refused it."""
-    from tapis.firmware.frames import decode
+    from tapis.firmware.link.frames import decode
     addr, seq, ftype, payload = decode(frame)
     link.peer(addr).rx = (seq - 1) & 255  # (the frame before it was taken)
     out = []
@@ -93,9 +93,9 @@ def opened(link, frame):
 
 
 def test_the_sealed_frame_in_the_protocol_doc_is_what_the_link_sends_and_opens():
-    from tapis.firmware.frames import decode
-    from tapis.firmware.hello import begin
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.frames import decode
+    from tapis.firmware.link.hello import begin
+    from tapis.firmware.link.link import Link
     from tapis.firmware.mac import hmac_sha256
     k = pair_key(KEY, W.DEV_CONSOLE, 0x21, b"EMU-2-33")
     assert k.hex().startswith("77980a0c") and k.hex().endswith("a15a2ab4")
@@ -118,9 +118,9 @@ def test_the_sealed_frame_in_the_protocol_doc_is_what_the_link_sends_and_opens()
 
 
 def test_a_seats_view_is_encrypted_and_the_table_displays_only_sealed():
-    from tapis.firmware.frames import decode
-    from tapis.firmware.hello import begin
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.frames import decode
+    from tapis.firmware.link.hello import begin
+    from tapis.firmware.link.link import Link
     view = b"F\x88\x04hand\x87\x05\x05\x0b\x1b\x2b\x3c"
     for addr, secret in ((W.DISPLAY + 1, True), (W.TABLE_DISPLAY, False)):
         a, b = Link(None, keys={addr: KEY}), Link(None, keys={addr: KEY})

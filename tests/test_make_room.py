@@ -2,12 +2,12 @@
 is cut to its unfinished game, the meters brought up to its end first, and the cut is an
 entry in the event log saying how many finished games went, a tilt that locks until the
 supervisor clears it (certification.md note 8); the event log itself is never cut. Run on CPython with the board's FileStore on a directory."""
-from tapis.firmware import powerup as P
-from tapis.firmware.events import EventLog
-from tapis.firmware.journal import Journal
-from tapis.firmware.meters import Meters
-from tapis.firmware.resume import load
-from tapis.firmware.store import FileStore
+from tapis.firmware.boot import powerup as P
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.journal.resume import load
+from tapis.firmware.journal.store import FileStore
 from tapis.host.commands.meters import from_journal
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import Rig
@@ -85,7 +85,7 @@ def test_both_copies_bad_when_the_filesystem_is_full_is_a_locking_ram_tilt_not_a
     full, dropped = P.make_room(FileStore(jpath), TEST_KEY, TEST_DEVICE, meters, free=frees(0))
     assert (full, dropped) == (None, 0)
     assert FileStore(jpath).size() == size  # nothing cut: the records are all the lab has left
-    from tapis.firmware.boot import build
+    from tapis.firmware.boot.build import build
     log = P.open_events(FileStore(str(tmp_path / "events.bin")), TEST_KEY, TEST_DEVICE)
     j = Journal(FileStore(jpath), key=TEST_KEY, device=TEST_DEVICE)
     j.meters = meters

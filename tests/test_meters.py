@@ -1,4 +1,4 @@
-# The meters (firmware/meters.py) equal what an independent sum over the deal records
+# The meters (firmware/meters/holder.py) equal what an independent sum over the deal records
 # (simulator/kits/*/records.py) says, for every game and variant, over many deals; a stateful
 # test reboots them at any point (the copies behind the journal, one of them damaged) and
 # they still agree. The power cut at every write and the damaged copies on a table:
@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from meters_sums import Metered, compare, journaled
-from tapis.firmware.games.named import variants
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.tally import ROLL, Tally, pack, unpack
+from tapis.firmware.offboard.named import variants
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.meters.tally import ROLL, Tally, pack, unpack
 from tapis.simulator.testkey import TEST_KEY
 
 CASES = [(g, v) for g in ("ecarte", "piquet", "club") for v in [None] + sorted(variants(g))]

@@ -13,12 +13,12 @@ import pytest
 
 from meters_sums import compare, records_of
 from tapis.firmware import wire as W
-from tapis.firmware.journal import Journal
-from tapis.firmware.link import Link
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.tally import beside
-from tapis.firmware.tally import held
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.meters.tally import beside
+from tapis.firmware.meters.tally import held
 from tapis.host import schemas as S
 from tapis.host.commands import meters as cmd
 from tapis.host.meters_show import as_dict

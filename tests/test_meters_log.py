@@ -4,14 +4,14 @@
 # step of it is finished at boot (the journal emptied, the meters at 0).
 import pytest
 
-from tapis.firmware import events as E
-from tapis.firmware.boot import build
-from tapis.firmware.clears import ram_clear
-from tapis.firmware.events import EventLog
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.tally import held
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.boot.build import build
+from tapis.firmware.operator.clears import ram_clear
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.meters.tally import held
 from tapis.host.meters_show import as_dict
 from table_rig import PowerLoss, Rig
 
@@ -130,7 +130,7 @@ def test_the_meters_answer_while_the_table_is_locked():
     """Issue 30.3: a tilt stops play, not the supervisor's questions: METERS over the
     operator's link answers with the meters as the copies and the journal say."""
     from tapis.firmware import wire as W
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.link import Link
     from tapis.host.commands import meters as cmd
     from tapis.simulator.pipes import pipe
     t = Metered(5, "club")

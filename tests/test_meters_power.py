@@ -5,12 +5,12 @@
 import pytest
 
 from meters_sums import compare, records_of
-from tapis.firmware.boot import build
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import MeterError, Meters
+from tapis.firmware.boot.build import build
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import MeterError, Meters
 
-from tapis.firmware.tally import held, unpack
+from tapis.firmware.meters.tally import held, unpack
 from tapis.host.meters_show import as_dict
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import FailingStore, PowerLoss, Rig
@@ -164,7 +164,7 @@ def test_at_boot_one_bad_copy_is_rebuilt_and_two_stop_the_table():
         rig.boot()
     # a board's (no on_tilt handed in: boot.build hands the controller's): a RAM-error tilt,
     # in the event log, that locks the table until the supervisor's RAM clear
-    from tapis.firmware.events import EventLog
+    from tapis.firmware.eventlog.log import EventLog
     j = Journal(MemoryStore(rig.store.read()), key=TEST_KEY, device=TEST_DEVICE)
     j.meters = Meters(*rig.copies, key=TEST_KEY)
     ev = EventLog(MemoryStore(), TEST_KEY, TEST_DEVICE, clock=lambda: 0, unit="ms")

@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from meters_sums import expected, records_of
-from tapis.firmware.events import EventLog
-from tapis.firmware.hello import TEST_KEY
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.boot import resume
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.boot.build import resume
 from tapis.firmware.games import find
-from tapis.firmware.replay import rebuild
-from tapis.firmware.resume import load
-from tapis.firmware.store import FileStore
-from tapis.firmware.tally import beside, held
+from tapis.firmware.games.replay import rebuild
+from tapis.firmware.journal.resume import load
+from tapis.firmware.journal.store import FileStore
+from tapis.firmware.meters.tally import beside, held
 from tapis.host.meters_show import as_dict
 from tapis.simulator import vboard as V
 from tapis.simulator.vtable import BoardError, BusBridge, VirtualBoardTable

@@ -1,18 +1,18 @@
 """The supervisor's meters screen (issue 30.7): the supervisor device asks (BUTTON [SCREEN, 0],
-firmware/supervise.py) and the table display is sent a view of the meters, its mode line
+firmware/operator/commands.py) and the table display is sent a view of the meters, its mode line
 "meters", shown until the supervisor asks again or play resumes; a console's ask is refused
 and counted. The meters shown are those `tapis meters` computes (tally.held, as METERS
 answers): totals of what public events moved, nothing of a hand in play. Before this, the
 table display had no meters screen: SCREEN was no supervisor command (refused, counted)."""
 import pytest
 
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware import wire as W
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.meters import Meters
-from tapis.firmware.supervise import SCREEN
-from tapis.firmware.tally import held
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.operator.commands import SCREEN
+from tapis.firmware.meters.tally import held
 from tapis.host.meters_show import SEAT, as_dict
 from tapis.simulator.devices import EmuConsole, EmuDisplay
 from tapis.simulator.kits.show import meters_lines

@@ -1,7 +1,7 @@
 """Seeded écarté under real MicroPython gives exactly CPython's event logs and decks.
 
 tests/ecarte_driver.py runs unchanged under both interpreters: its __main__ prints each
-seeded match's event log as JSON. The shuffle (firmware.rng + firmware.deck) is compared
+seeded match's event log as JSON. The shuffle (firmware.offboard.rng + firmware.offboard.deck) is compared
 deck by deck for every pack size the table uses.
 """
 import json
@@ -11,8 +11,8 @@ import sys
 
 from ecarte_driver import jsonable, play
 
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 from tapis.simulator import micropython
 
 HERE = micropython.REPO / "tests"
@@ -50,8 +50,8 @@ def test_the_driver_in_process_agrees_with_its_main():
 
 SHUFFLE_CODE = """
 import json
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 out = []
 for seed in (0, 1, 7, 2 ** 31 + 5, 123456789):
     r = Seeded(seed)

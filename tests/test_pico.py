@@ -358,23 +358,25 @@ def test_tapis_table_board_pico_prints_the_deal_records_of_board_cpython():
     assert bad.returncode == 2 and "does not exist" in bad.stderr
 
 
-def test_the_freeze_manifest_names_the_port_manifest_and_the_firmware_package():
+def test_the_freeze_manifest_names_the_port_manifest_and_the_firmware_package(monkeypatch):
     """freeze/manifest.py, read as MicroPython's tools/manifestfile.py reads it (its
-    functions, paths relative to the manifest's folder): the rp2 port's manifest (RPI_PICO
-    has none of its own: $(BOARD_DIR)/manifest.py stopped the build), then the firmware
-    package as the board imports it."""
+    functions, run in the manifest's folder): the rp2 port's manifest (RPI_PICO has none of
+    its own: $(BOARD_DIR)/manifest.py stopped the build), then the firmware package as the
+    board imports it: its files the board can import, firmware/offboard/ left out."""
     import os
+
+    from tapis.simulator.image import FIRMWARE_DIR, OFF_BOARD, sources
 
     here = os.path.join(os.path.dirname(__file__), "..", "freeze")
     calls = []
     env = {"include": lambda path: calls.append(("include", path)),
-           "package": lambda name, base_path=".", **kw: calls.append(("package", name, base_path))}
-    with open(os.path.join(here, "manifest.py")) as f:
+           "package": lambda name, files=None, base_path=".": calls.append(("package", name, base_path, files))}
+    monkeypatch.chdir(here)
+    with open("manifest.py") as f:
         exec(compile(f.read(), "manifest.py", "exec"), env)
-    assert calls == [("include", "$(PORT_DIR)/boards/manifest.py"), ("package", "firmware", "..")]
-    root = os.path.normpath(os.path.join(here, ".."))
-    assert os.path.isfile(os.path.join(root, "firmware", "__init__.py"))
-    assert os.path.isfile(os.path.join(root, "firmware", "main.py"))
+    board = sorted(p.relative_to(FIRMWARE_DIR).as_posix() for p in sources(OFF_BOARD))
+    assert calls == [("include", "$(PORT_DIR)/boards/manifest.py"), ("package", "firmware", "..", board)]
+    assert "boot/main.py" in board and "__init__.py" in board and not any(f.startswith("offboard") for f in board)
 
 
 RESUME_MS = 2000  # issue 11: power-on to the table playing, resuming from a full journal

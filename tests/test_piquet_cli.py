@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from tapis.firmware.games.piquet import declarations as D
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name, parse_list
 from tapis.host.cli import main
 

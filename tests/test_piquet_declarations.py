@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import declarations as compiled  # a missing build must fail here
 from tapis.firmware.games.piquet import declarations as pure
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import parse_list
-from tapis.firmware.rules import CHANCE
+from tapis.firmware.games.rules import CHANCE
 from tapis.firmware.games.piquet import rules as R
 
 TWINS = [pure, compiled]

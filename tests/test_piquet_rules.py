@@ -10,13 +10,13 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from tapis.firmware.games.piquet import declarations as D
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import TEN, parse_list, rank, suit
-from tapis.firmware.rng import Seeded
-from tapis.firmware.rules import CHANCE, IllegalAction
-from tapis.firmware.replay import inputs
+from tapis.firmware.offboard.rng import Seeded
+from tapis.firmware.games.rules import CHANCE, IllegalAction
+from tapis.firmware.games.replay import inputs
 from tapis.firmware.games.piquet import rules as R
-from tapis.firmware.games import named
+from tapis.firmware.offboard import named
 from tapis.firmware.games import piquet as PQ
 import piquet_driver
 
@@ -441,7 +441,7 @@ import binascii
 import hashlib
 import sys
 sys.path.append("/tests")
-from tapis.firmware.games import named
+from tapis.firmware.offboard import named
 from tapis.firmware.games.piquet import rules as R
 from tapis.firmware.games.piquet.table import PiquetTable
 from piquet_driver import drive
@@ -473,7 +473,7 @@ def test_the_same_parties_under_real_micropython():
 
 
 def test_the_panel_drives_the_exchange_declarations_and_play_and_the_displays_show_verdicts():
-    from tapis.firmware import panel as B
+    from tapis.firmware.games import panel as B
     from tapis.firmware.games.piquet.table import PiquetTable
 
     g = dealt(*CAPOT)

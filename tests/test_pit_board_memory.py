@@ -8,8 +8,8 @@ import json
 import pytest
 from sqlalchemy import text
 
-from tapis.firmware.journal import KEEP
-from tapis.firmware.tally import held
+from tapis.firmware.journal.writer import KEEP
+from tapis.firmware.meters.tally import held
 from tapis.host.meters_show import as_dict
 from tapis.host.pit import db, queries
 from tapis.host.pit.boardlink import BoardLink
@@ -119,7 +119,7 @@ def test_a_disagreement_between_the_meters_and_the_records_is_a_pit_alert(tmp_pa
 
 def test_a_ram_clear_on_the_board_is_no_meters_alert(tmp_path):
     """The board's meters all 0 again (their generation goes on): the check starts afresh."""
-    from tapis.firmware.clears import ram_clear
+    from tapis.firmware.operator.clears import ram_clear
     t = rig()
     games(t, 2)
     link, engine, ingest = pit_after(tmp_path, t)
@@ -135,7 +135,7 @@ def test_after_a_ram_clear_the_pit_goes_on_numbering_after_what_it_stored(tmp_pa
     """The board numbers its deals and events from 1 again after a RAM clear; the pit sees
     its meters begin again, says so once (an alert naming where the new numbers begin), and
     stores what follows after what it held: no stall, no duplicate, no gap, nothing dropped."""
-    from tapis.firmware.clears import ram_clear
+    from tapis.firmware.operator.clears import ram_clear
     from test_meters_log import Metered
     t = Metered()  # (with an event log: the board's RAM clear begins a new one)
     games(t, 2)

@@ -224,6 +224,6 @@ def test_the_screen_shows_no_card_the_seat_may_not_know():
 
 def test_keys_for_bets_of_many_units():
     app = make_app("club")
-    from tapis.firmware import panel as B
+    from tapis.firmware.games import panel as B
     assert keys_for(app, [(B.BET_PLUS, 23)]) == ["right_square_bracket"] * 2 + ["plus"] * 3
     assert keys_for(app, [(B.SELECT, 2), (B.CONFIRM, 0)]) == ["2", "enter"]

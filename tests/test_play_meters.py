@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from tapis.firmware.resume import load
-from tapis.firmware.tally import held
+from tapis.firmware.journal.resume import load
+from tapis.firmware.meters.tally import held
 from tapis.host.meters_show import SEAT, as_dict
 from tapis.host.play.app import KeysScreen
 from tapis.host.play.pilot import SIZE, make_app, play, screen_text, until
@@ -62,7 +62,7 @@ def test_m_shows_the_meters_tapis_meters_computes_and_any_key_closes_them(game, 
 
 def test_m_mid_game_shows_the_meters_on_the_table_display_too_until_closed():
     """While the table waits on the person, M makes the supervisor device ask the table
-    display for its meters screen (firmware/supervise.py SCREEN): the table's pane says
+    display for its meters screen (firmware/operator/commands.py SCREEN): the table's pane says
     "meters" and shows them, the same meters as the supervisor's screen; closing that asks
     again, and the table display's screen goes."""
     seen = {}

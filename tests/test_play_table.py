@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.cython_core.twins import evaluate
 from tapis.host.play.seats import Paced
 from tapis.host.play.table import QUIET_STEPS, PlayTable

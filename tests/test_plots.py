@@ -10,7 +10,7 @@ import pytest
 
 from tapis.cython_core.twins import ecarte_solver
 from tapis.firmware.cards import parse, parse_list, suit
-from tapis.firmware.deck import deck32
+from tapis.firmware.offboard.deck import deck32
 from tapis.host import club_count, odds_split
 from tapis.cython_core import twins
 

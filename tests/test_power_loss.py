@@ -4,11 +4,11 @@
 # is lost. The journal is the board's: chained under its device key. A torn write during a deal being dealt voids that deal (docs/rules.md, Recovery).
 import pytest
 
-from tapis.firmware.store import JournalError
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.boot import build
-from tapis.firmware.journal import Journal
-from tapis.firmware.resume import load
+from tapis.firmware.journal.store import JournalError
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.boot.build import build
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.journal.resume import load
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import FailingStore, Rig as _Rig, total_events
 
@@ -85,7 +85,7 @@ def test_a_corrupt_journal_is_refused_at_boot_and_nothing_is_sent():
             sent.append(b)
 
     from tapis.firmware import wire as W
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.link import Link
     link = Link(Port())
     route = {W.SHOE: link, W.TABLE_DISPLAY: link, W.PANEL: link, W.DISPLAY: link,
              W.PANEL + 1: link, W.DISPLAY + 1: link}

@@ -1,7 +1,7 @@
 """The product image flashed and verified (issue 32 points 2 and 3): `tapis flash --image`
 to a Pico's BOOTSEL drive (a fake mount folder here) and to the emulated Pico; the image's
-own frozen start-up (firmware/start.py) checks, before any file of the filesystem runs, the
-image as the board reads it (firmware/xip.py) and the configuration, under the public key
+own frozen start-up (firmware/boot/start.py) checks, before any file of the filesystem runs, the
+image as the board reads it (firmware/verify/xip.py) and the configuration, under the public key
 baked into the image; the host computes the same hash from the UF2 (host/image_uf2.py).
 
 The emulated ones build the image from $TAPIS_MICROPYTHON_SRC and $TAPIS_PICOTOOL_SRC (.ci/run
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from tapis.firmware import xip
+from tapis.firmware.verify import xip
 from tapis.host import cli
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_product import copy_to_drive, find_drive
@@ -144,7 +144,7 @@ def verdict(pico):
         pico.step(1)
         repl.buf += pico.usb.read()
     repl.sync()
-    out, err = repl.exec_raw("import sys\nprint(sys.modules['firmware.start'].verified[0])")
+    out, err = repl.exec_raw("import sys\nprint(sys.modules['firmware.boot.start'].verified[0])")
     assert not err, err
     return out.strip(), repl
 
@@ -172,7 +172,7 @@ def test_the_board_hashes_its_image_as_the_host_hashes_the_uf2(product, tmp_path
     with EmulatedPico(product, flash_path=tmp_path / "flash.bin") as pico:
         repl = Repl(pico)
         repl.ready()
-        out, err = repl.exec_raw("import sys, hashlib\nfrom firmware import xip\nprint(sys.path)\n"
+        out, err = repl.exec_raw("import sys, hashlib\nfrom firmware.verify import xip\nprint(sys.path)\n"
                                  "print(repr(xip.sha256(hashlib)))")
     assert not err, err
     path, got = out.splitlines()
@@ -185,7 +185,7 @@ def test_the_board_hashes_its_image_as_the_host_hashes_the_uf2(product, tmp_path
 def test_one_byte_changed_anywhere_in_the_image_is_caught_at_boot(product, flashed, tmp_path, where):
     """(Not the very last byte, a C initial value: refused too, but after 3 minutes of wall time.)"""
     data = region(open(product, "rb").read())
-    at = {"frozen-name": data.find(b"firmware/cards.py"), "frozen-code": data.find(b"firmware/rules.py") + 40,
+    at = {"frozen-name": data.find(b"firmware/cards.py"), "frozen-code": data.find(b"firmware/games/rules.py") + 40,
           "near-the-end": len(data) - 300}[where]
     said, pico, _ = boot(product, flashed, tmp_path, {at: bytes([data[at] ^ 0x10])})
     pico.close()

@@ -3,7 +3,7 @@ from hypothesis import given, strategies as st
 
 from tapis.firmware import wire as W
 
-from tapis.firmware import frames as F
+from tapis.firmware.link import frames as F
 
 frames = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255),
                    st.binary(max_size=300))

@@ -1,5 +1,5 @@
 """Issue 12.6, a cryptographic shuffle: the attacks on the old xorshift32 shuffle, each
-against the generator the table deals with now (firmware/rng.py), and a short run of
+against the generator the table deals with now (firmware/offboard/rng.py), and a short run of
 benchmarks/randomness.py. The old generator is written inline (benchmarks/randomness.py's
 Xorshift32) so that the attack is shown to work on it."""
 import importlib.util
@@ -8,8 +8,8 @@ import os
 import numpy as np
 import pytest
 
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded, Urandom, source
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded, Urandom, source
 
 _spec = importlib.util.spec_from_file_location(
     "randomness_bench", os.path.join(os.path.dirname(__file__), "..", "benchmarks", "randomness.py"))

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 from tapis.simulator.devices import EmuShoe
 
 from test_shoe_tool import MasterPort, pty_pair  # noqa: F401 (a fixture)
@@ -148,7 +148,7 @@ def test_table_faults_are_injected_and_the_table_still_plays():
 
 
 def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
-    """--shoe-dialect text: a shoe that only prints a card a line (firmware/dialect.py) is
+    """--shoe-dialect text: a shoe that only prints a card a line (firmware/offboard/dialect.py) is
     bridged to the framed link (host/realtable.py); it cannot be asked, so it streams."""
     master, path = pty_pair
     ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)

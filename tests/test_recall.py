@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from tapis.firmware import wire as W
-from tapis.firmware.link import Link
-from tapis.firmware.resume import load
+from tapis.firmware.link.link import Link
+from tapis.firmware.journal.resume import load
 from tapis.host import recall_journal
 from tapis.host.commands import recall
 from tapis.simulator.pipes import pipe
@@ -127,7 +127,7 @@ def test_a_torn_journal_is_read_up_to_the_tear_with_a_warning(tmp_path, table):
     r = tapis("recall", "--journal", _write(tmp_path / "torn.bin", data[:-3]), "--json")
     assert r.returncode == 0, r.stderr
     assert "warning" in r.stderr and "torn" in r.stderr and len(r.stderr.splitlines()) == 1
-    from tapis.firmware.reader import parse
+    from tapis.firmware.offboard.memstore import parse
     last = parse(data)[1][-1]  # where the last whole record begins: the tear cut that one, and only it
     before = tapis("recall", "--journal", _write(tmp_path / "before.bin", data[:last]), "--json")
     assert before.returncode == 0 and "torn" not in before.stderr
@@ -165,8 +165,8 @@ def test_recall_over_the_link_gives_what_the_journal_holds(table):
     attach(table, ctrl_end)
     got = recall.fetch(host_end, 2, step=step_table(table), timeout=30)
     want = json.loads(json.dumps(load(table.journal)[-2:]))
-    if not want[-1]["done"]:  # the deal in play is never recalled (firmware/recall.py)
-        from tapis.firmware.recall import withheld
+    if not want[-1]["done"]:  # the deal in play is never recalled (firmware/operator/recall.py)
+        from tapis.firmware.operator.recall import withheld
         withheld(want[-1], table.game.EVENTS)
     assert [g["number"] for g in got] == [g["number"] for g in want]
     assert want == got  # several RECORD frames per game, reassembled

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name
 from tapis.simulator.kits.replay import audit
 from tapis.simulator.kits.schema import COMMON, SCHEMA

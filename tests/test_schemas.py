@@ -164,7 +164,7 @@ def test_an_interrupted_simulations_json_is_valid(game, chunks, capsys):
 
 def variants(game):
     import importlib
-    return [None] + sorted(importlib.import_module("tapis.firmware.games.%s.variants" % game).VARIANTS)
+    return [None] + sorted(importlib.import_module("tapis.firmware.offboard.variants.%s" % game).VARIANTS)
 
 
 RUNS = [(g, v) for g in GAMES for v in variants(g)]
@@ -269,7 +269,7 @@ def test_the_monitors_events_summary_and_capture_are_valid(tmp_path):
     """A capture of every kind of event (frames with cards, faults, counts, a payload, a
     corrupt frame, noise; then text cards, faults and a garbled line), decoded again with
     --hex and captured anew: every line valid, the capture's too."""
-    from tapis.firmware import frames as F
+    from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
     from tapis.firmware.cards import parse
     from tapis.host import shoe as H

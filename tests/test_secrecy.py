@@ -9,8 +9,8 @@ import pytest
 from helpers import records_heard
 
 from tapis.firmware import wire as W
-from tapis.firmware.journal import Journal
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.games.ecarte import Options as EcarteOptions
 from tapis.firmware.games.piquet import rules as PR
 from tapis.firmware.games.piquet import declarations as D

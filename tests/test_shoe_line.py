@@ -8,14 +8,14 @@ import json
 import pytest
 
 from tapis.firmware import wire as W
-from tapis.firmware.bus import BusMaster, route_for
-from tapis.firmware.frames import Decoder
-from tapis.firmware.hello import TEST_KEY
-from tapis.firmware.link import Link
+from tapis.firmware.link.bus import BusMaster, route_for
+from tapis.firmware.link.frames import Decoder
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.link.link import Link
 from tapis.simulator.attacker import CableAttacker, only_pressed, watch_presses
 from tapis.simulator.devices import EmuShoe
 from tapis.simulator.pipes import pipe
-from tapis.firmware.rng import source
+from tapis.firmware.offboard.rng import source
 from tapis.simulator.table import EmulatedTable
 
 GAMES = ("ecarte", "piquet", "club")
@@ -122,10 +122,10 @@ def test_an_unpaired_shoe_is_taken_only_where_the_configuration_says_so():
 def test_the_signed_configuration_takes_a_text_shoe_and_the_table_display_names_it(tmp_path):
     """config.json's text_shoe (tapis flash --text-shoe): true takes an unpaired shoe, and
     the table display says the shoe is unauthenticated; anything but true or false is refused."""
-    from tapis.firmware import config
-    from tapis.firmware.controller import Controller
+    from tapis.firmware.boot import config
+    from tapis.firmware.table.controller import Controller
     from tapis.firmware.games import find
-    from tapis.firmware.outgoing import board_mode
+    from tapis.firmware.table.outgoing import board_mode
     from tapis.host.flash_image import configuration
     assert config.text_shoe(configuration("ecarte", text_shoe=True)) is True
     assert config.text_shoe(configuration("ecarte")) is False
@@ -157,7 +157,7 @@ def test_tapis_pair_learns_a_framed_shoe_and_a_table_with_that_key_deals_from_it
     import pty
     from test_shoe_tool import MasterPort
 
-    from tapis.firmware.hello import pair_key
+    from tapis.firmware.link.hello import pair_key
     key = bytes(range(32))
     key_file = tmp_path / "table.key"
     key_file.write_text(key.hex() + "\n")

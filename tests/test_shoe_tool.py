@@ -11,12 +11,12 @@ import tty
 import pytest
 from hypothesis import given, strategies as st
 
-from tapis.firmware import deck
-from tapis.firmware import dialect as D
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard import dialect as D
 from tapis.firmware import wire as W
-from tapis.firmware import frames as F
+from tapis.firmware.link import frames as F
 from tapis.firmware.cards import name, parse
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 from tapis.host import shoe as S
 from tapis.host.ports import PortError, open_port
 
@@ -116,10 +116,10 @@ def collect(link, until, timeout=10):
 
 
 def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
-    from tapis.firmware.link import Link
+    from tapis.firmware.link.link import Link
 
     master, path = pty_pair
-    from tapis.firmware.hello import TEST_KEY
+    from tapis.firmware.link.hello import TEST_KEY
 
     p = start("emulate", "--port", path, "--seed", "7", "--count", "32", "--json")
     link = Link(MasterPort(master), keys=TEST_KEY)  # the table's end, keyed (issue 29.1)
@@ -128,7 +128,7 @@ def test_emulate_answers_shuffle_and_draw_frames_with_the_seeded_pack(pty_pair):
     link.send(W.SHOE, W.DRAW, bytes([5]))
     frames = collect(link, lambda fs: len(fs) >= 6)
     expected = deck.shuffle(deck.deck32(), Seeded(7).below)
-    assert frames[0][2:] == (W.COUNT, bytes((W.LOADED, 0, 32)))  # a counting shoe (firmware/deckcount.py)
+    assert frames[0][2:] == (W.COUNT, bytes((W.LOADED, 0, 32)))  # a counting shoe (firmware/table/packcount.py)
     frames = frames[1:]
     assert [(a, t) for a, _s, t, _p in frames] == [(W.SHOE, W.CARD)] * 5
     assert [f[3][0] for f in frames] == expected[:5]

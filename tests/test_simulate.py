@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers import within
 from tapis.cython_core import twins
-from tapis.firmware.games import find, named
+from tapis.firmware.games import find
+from tapis.firmware.offboard import named
 from tapis.host.cli import main
 from tapis.host.commands import simulate as cmd
 from tapis.simulator import kits, stats, tallies

@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
-from tapis.firmware.journal import Journal
-from tapis.firmware.link import Link
-from tapis.firmware.memstore import MemoryStore
-from tapis.firmware.resume import load
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.journal.resume import load
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
@@ -147,7 +147,7 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tm
     """Voiding a deal is the supervisor's: the deal in play is void, its dealer deals it
     again from a fresh pack, and the journal's void record names the supervisor's serial
     (tapis recall shows it in the game's "voided")."""
-    from tapis.firmware.supervise import VOID
+    from tapis.firmware.operator.commands import VOID
     t = journaled(game)
     sup = with_supervisor(t)
     mid_deal(t, 2)
@@ -170,7 +170,7 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tm
     assert [v["why"] for v in game["voided"]] == ["voided by the supervisor EMU-SUPERVISOR"]
     assert game["voided"][0]["inputs"]  # the deal's inputs, voided
     for keep_log in (False, True):  # a board resumes from the void as the table stands
-        from tapis.firmware.boot import resume
+        from tapis.firmware.boot.build import resume
         again = Journal(MemoryStore(bytes(t.journal.store.read())))
         load(again, False, keep_log)
         assert resume(again, keep_log)[0].snapshot() == g.snapshot()
@@ -195,7 +195,7 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tm
 def test_a_panel_cannot_void_a_deal():
     """A panel's frame can carry a supervisor's command only as the supervisor's
     address on the shoe's wire, or from its own: neither is the credential."""
-    from tapis.firmware.supervise import VOID
+    from tapis.firmware.operator.commands import VOID
     t = journaled()
     mid_deal(t, 1)
     c = t.controller
@@ -233,7 +233,7 @@ def test_tapis_play_voids_a_deal_with_the_operators_supervisor_device():
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from tapis.firmware.games import club  # noqa: E402
-from tapis.firmware.rules import CHANCE, IllegalAction  # noqa: E402
+from tapis.firmware.games.rules import CHANCE, IllegalAction  # noqa: E402
 
 SUP = -2  # games/club/events.py SUP: the seat of the supervisor's actions
 BOARDS = ("cpython", "micropython")
@@ -281,7 +281,7 @@ def test_a_panel_cannot_set_the_limits_nor_authorise_a_responsible_bank_nor_take
     authorisation and the banker are as before: no supervisor event in the board's log,
     nothing of them in the journal. Before 12.3 no such command existed: the test fails
     there on the frame (wire.SUPERVISE) and on the supervised bank (club.Options)."""
-    from tapis.firmware.supervise import GIVE, LIMITS, RESPONSIBLE
+    from tapis.firmware.operator.commands import GIVE, LIMITS, RESPONSIBLE
     from tapis.firmware import wire as W2
     opts = club.Options(supervised=True)
     t, _sup = club_table(board, 7, opts)
@@ -329,7 +329,7 @@ def test_the_supervisor_sets_the_limits_from_the_next_bank_and_the_journal_says_
         assert sup_events(t) == [("limits", SUP, ("EMU-SUPERVISOR", 20, 8, 4))]
         assert t.game.pending == [20, 8, 4] and t.game.lim == [15, 6, 3]
         if board == "cpython":  # a board resumes with the limits pending (from its last deal's end too)
-            from tapis.firmware.boot import resume
+            from tapis.firmware.boot.build import resume
             t.journal.flush()
             for keep_log in (False, True):
                 again = Journal(MemoryStore(bytes(t.journal.store.read())))
@@ -480,8 +480,8 @@ def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path
     booted again with another configuration (a new manifest version) than its journal's
     game records the change, once, with who signed it; the same configuration again
     records nothing. The records chain (a keyed journal) and tapis recall shows them."""
-    from tapis.firmware.boot import build
-    from tapis.firmware.config import signer
+    from tapis.firmware.boot.build import build
+    from tapis.firmware.boot.config import signer
     from tapis.simulator.table import EmulatedTable as T
     key = bytes(range(32))
     store = MemoryStore()
@@ -519,8 +519,8 @@ def test_money_is_conserved_through_the_supervisors_limit_changes(seed, changes,
     bank below 1, a negative minimum), leaves and gifts of the bank at random moments: the
     money at the table (balances, bank, cloth, house) never changes, every lay is of the
     limits in force, and the game rebuilt from its snapshot plays on identically."""
-    from tapis.firmware.rng import Seeded
-    from tapis.firmware import deck
+    from tapis.firmware.offboard.rng import Seeded
+    from tapis.firmware.offboard import deck
     rng = Seeded(seed)
     g = club.Rules(club.Options(seats=seats, balance=60, supervised=resp))
     total = g.total()
@@ -652,7 +652,7 @@ def test_a_panel_cannot_set_the_ecarte_limits(board):
     board's log, no such input in the journal. At the rules, a seat's own ("limits", seat,
     ...) is refused. Before this change it failed at `wagers.next` (écarté had no pending
     limits) and at the rules' answer, which was "no such action", not the supervisor's."""
-    from tapis.firmware.supervise import LIMITS
+    from tapis.firmware.operator.commands import LIMITS
     from tapis.firmware import wire as W2
     t, _sup = ecarte_table(board, 7, ecarte.Options(gallery=1))
     try:
@@ -719,7 +719,7 @@ def test_the_supervisor_sets_the_ecarte_stake_from_the_next_game_and_the_journal
             assert any("limits are refused" in f for f in c.faults)
             v = c.table.view(0)
             assert v["limits"] == [1, 20] and v["pending"] == [3, 4]
-            from tapis.firmware.boot import resume
+            from tapis.firmware.boot.build import resume
             t.journal.flush()
             for keep_log in (False, True):
                 again = Journal(MemoryStore(bytes(t.journal.store.read())))
@@ -772,8 +772,8 @@ def test_money_is_conserved_through_the_supervisors_ecarte_limits(seed, changes,
     pool always sum to 0; a game's stake pays are its stake in force x its value (the
     limits change only between games); no bet is locked above the largest in force when
     its game began; the game rebuilt from its snapshot is the same."""
-    from tapis.firmware.rng import Seeded
-    from tapis.firmware import deck
+    from tapis.firmware.offboard.rng import Seeded
+    from tapis.firmware.offboard import deck
     rng = Seeded(seed)
     g = ecarte.Rules(ecarte.Options(**variant))
     seats = g.options.players + g.options.gallery

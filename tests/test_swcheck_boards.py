@@ -16,7 +16,7 @@ from test_swcheck import SEED1, SEED2, flashed, flip
 
 CODE = """
 import binascii
-from firmware import swcheck
+from firmware.verify import swcheck
 for seed in (bytes(range(16)), bytes(range(16, 32))):
     print(binascii.hexlify(swcheck.answer(seed, %(root)r)).decode())
 c = swcheck.Periodic(swcheck.pinned(%(root)r), %(root)r)

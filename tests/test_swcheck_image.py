@@ -1,6 +1,6 @@
 """The seeded and periodic software checks on a product image (issue 30.4 on issue 32's image):
 its code is frozen in flash, not files, so the board feeds, after the files its manifest
-lists, the image's region (firmware/xip.py: 0x10000000 to the end the image records) and the
+lists, the image's region (firmware/verify/xip.py: 0x10000000 to the end the image records) and the
 host the same region of the UF2 it flashed (host/image_uf2.py, kept with what tapis flash
 kept: host/verify.py). Here the board's flash is a fake XIP reader over a UF2's bytes (the
 `machine` and `uctypes` xip.py reads through, on CPython); on the emulated Pico at the end."""
@@ -13,7 +13,7 @@ import types
 
 import pytest
 
-from tapis.firmware import swcheck, xip
+from tapis.firmware.verify import swcheck, xip
 from tapis.host import schemas
 from tapis.host.image_uf2 import flash, region, whole
 from tapis.host.verify import expected, keep_image, load_image, load_kept

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tapis.firmware import deck
+from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name
 from tapis.host.cli import main
 

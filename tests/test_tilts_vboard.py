@@ -4,10 +4,10 @@ cycle, the displays say so, and only the supervisor's credential clears it."""
 from pathlib import Path
 
 from tapis.firmware import wire as W
-from tapis.firmware.clears import CLEAR
-from tapis.firmware.events import EventLog
-from tapis.firmware.hello import TEST_KEY
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.vtable import VirtualBoardTable
 
@@ -140,8 +140,8 @@ def a_long_log_at_the_power_cut(vb, edit):
     """1,000 entries more in the board's event log while its power is off (as a board's
     after many power-ups), an entry of its first segment edited if `edit`: its boot opens it
     from the last seal and checks the rest once playing (eventopen.quick, deferred)."""
-    from tapis.firmware.events import FORGED
-    from tapis.firmware.store import FileStore
+    from tapis.firmware.eventlog.log import FORGED
+    from tapis.firmware.journal.store import FileStore
     path = Path(vb.board.flash.name) / "events.bin"
     board, off = vb.board, vb.board.power_off
 

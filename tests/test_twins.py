@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import twins
-from tapis.firmware import deck, evaluate as pure
+from tapis.firmware.offboard import deck
+from tapis.firmware import evaluate as pure
 
 CARDS = deck.deck52()
 ROOT = Path(__file__).resolve().parent.parent

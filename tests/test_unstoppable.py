@@ -1,7 +1,7 @@
 """No input stops the table (issue 11.4): the inputs that used to raise out of
 Controller.step are each answered with a counted, reported error, and the table plays
 on; a device that reboots (a new HELLO session) is noticed and resynchronised."""
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware import wire as W
 from tapis.firmware.games.ecarte import events as R
 from tapis.simulator.devices import EmuConsole
@@ -33,7 +33,7 @@ def idle_table(seed=4, **kw):
 def test_a_button_from_a_seat_the_game_does_not_have_is_counted_and_refused():
     t = idle_table()
     t.run(lambda g: g.phase == R.PROPOSE)
-    from tapis.firmware.hello import TEST_KEY, pair_key
+    from tapis.firmware.link.hello import TEST_KEY, pair_key
     link = t.consoles[0].link  # a panel paired for seat 5 (else refused unheard: forged)
     link.keys[W.PANEL + 5] = pair_key(TEST_KEY, W.DEV_CONSOLE, W.PANEL + 5, link.serial)
     link.addrs += (W.PANEL + 5,)
@@ -47,8 +47,8 @@ def test_a_button_from_a_seat_the_game_does_not_have_is_counted_and_refused():
 
 def test_recall_of_no_games_is_answered_and_counted():
     t = EmulatedTable(4, "ecarte", wires=False)
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
 
     t.controller.journal = Journal(MemoryStore())
     t.controller.journal.begin("ecarte", t.game)
@@ -107,7 +107,7 @@ def test_a_console_that_reboots_gets_its_view_again_and_its_presses_are_taken():
 
 
 def test_a_shoe_that_reboots_between_deals_is_noticed_and_the_table_goes_on():
-    from tapis.firmware.rng import Seeded
+    from tapis.firmware.offboard.rng import Seeded
     from tapis.simulator.devices import EmuShoe
 
     t = EmulatedTable(8, "ecarte")
@@ -123,8 +123,8 @@ def test_a_shoe_that_reboots_between_deals_is_noticed_and_the_table_goes_on():
 # ---- the decoder's work per byte received is bounded -------------------------------------
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from tapis.firmware import boards  # noqa: E402
-from tapis.firmware import frames as F  # noqa: E402
+from tapis.firmware.link import boards  # noqa: E402
+from tapis.firmware.link import frames as F  # noqa: E402
 
 
 def crafted(max_payload, n):

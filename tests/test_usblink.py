@@ -1,4 +1,4 @@
-"""The operator's link on the board's USB (issue 31.1; firmware/usblink.py): the signed
+"""The operator's link on the board's USB (issue 31.1; firmware/operator/usb.py): the signed
 configuration's "host_link" checked, `tapis flash --host-link usb` writing it (and nothing
 without it), and the link's port on the real MicroPython (the unix port, its stdin and
 stdout piped as a board's USB CDC): a keyed host's frames answered through the board's own
@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from tapis.firmware import config
+from tapis.firmware.boot import config
 from tapis.firmware import wire as W
-from tapis.firmware.hostlink import host_end
+from tapis.firmware.operator.hostlink import host_end
 from tapis.host.flash_errors import FlashError
 from tapis.host.flash_image import configuration
 
@@ -48,14 +48,15 @@ def test_tapis_flash_takes_usb_only():
 # frame taken echoed back as a RECORD, with lines of text printed before and after it.
 BOARD = """
 import time
-from firmware.usblink import open_link
+from firmware import wire as W
+from firmware.operator.usb import open_link
 link = open_link(bytes(range(32)), 40)
 t0 = time.ticks_ms()
 print('tapis: the board says hello, \\u00e5 \\u00a5')
 while time.ticks_diff(time.ticks_ms(), t0) < 20000:
     for a, s, t, p in link.poll(time.ticks_diff(time.ticks_ms(), t0)):
         print('tapis: took', t, '\\u00e5')
-        link.send(a, 0x51, p)
+        link.send(a, W.RECORD, p)
         print('tapis: answered \\u00e5\\u00a5\\u00a5')
     time.sleep_ms(1)
 """
@@ -98,7 +99,7 @@ def test_the_link_on_micropythons_stdin_and_stdout_through_the_boards_text():
             while len(got) < sent.index(payload) + 1:
                 assert time.monotonic() - start < 15 and proc.poll() is None, (bytes(port.seen[-300:]),
                                                                                proc.stderr.read() if proc.poll() is not None else "")
-                got += [p for _a, _s, t, p in host.poll(int((time.monotonic() - start) * 1000)) if t == 0x51]
+                got += [p for _a, _s, t, p in host.poll(int((time.monotonic() - start) * 1000)) if t == W.RECORD]
                 time.sleep(0.002)
         assert got == sent
         text = bytes(port.seen)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tapis.firmware import deck
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard import deck
+from tapis.firmware.offboard.rng import Seeded
 from tapis.firmware.games.ecarte import rules as R
 from tapis.firmware.games.ecarte.wagers import MAX_BET, Wagers
 from tapis.simulator.table import EmulatedTable

@@ -1,7 +1,7 @@
 # The games a table can play, registered once and found by name (as python-chess finds a
 # variant). Each is a package here; docs/architecture.md says what one must provide:
-#   Options            its options (rules.Options); its module `variants` names the variants:
-#                      VARIANTS = {name: Options keyword arguments} (named.py looks them up)
+#   Options            its options (rules.Options); offboard/variants/<name>.py names the variants:
+#                      VARIANTS = {name: Options keyword arguments} (offboard/named.py looks them up)
 #   Rules              its state machine (rules.Rules): verify / can / apply -> events
 #   Table              its table adapter: each seat's view and what each panel button means
 #   VOID_TORN_DEAL     a deal that power loss cut while it was being dealt is void

@@ -2,7 +2,7 @@
 # actions; each game's table adds its own (a short pack, a deal out of turn). Loaded at a
 # fault only, so its names stay off the board's heap in an ordinary deal.
 from .. import wire as W
-from ..rules import CHANCE
+from .rules import CHANCE
 
 
 def shoe_fault(code):

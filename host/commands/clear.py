@@ -1,6 +1,6 @@
 # tapis clear: the supervisor clears a table's open tilts over its link (the credential:
 # the operator's USB, as tapis recall), or with --ram a RAM clear: meters, journal and event
-# log together, the new log's first entry the old meters' values (firmware/clears.py).
+# log together, the new log's first entry the old meters' values (firmware/operator/clears.py).
 # Asks first (--yes does not); the table answers with the clear's own entry.
 import json
 import sys
@@ -24,7 +24,7 @@ def register(sub):
 def send_clear(port, ram, timeout=10.0, step=None, key=None):
     """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
     from tapis.firmware import wire as W
-    from tapis.firmware.clears import CLEAR
+    from tapis.firmware.operator.clears import CLEAR
     from tapis.host.events_read import answer
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-clear", key, timeout)

@@ -1,12 +1,12 @@
-# tapis events: a table's event log (firmware/events.py: power-ups, tilts, refused frames,
+# tapis events: a table's event log (firmware/eventlog/log.py: power-ups, tilts, refused frames,
 # supervisor actions, clears), from a file (beside a journal, host/events_read.py: its chain
 # checked under the device's key) or from a running table over its link (the supervisor's
 # credential: the operator's USB), as text or as one tapis.events/2 document (--json).
 import json
 import sys
 
-from tapis.firmware.events import CLASSES
-from tapis.firmware.store import JournalError
+from tapis.firmware.eventlog.log import CLASSES
+from tapis.firmware.journal.store import JournalError
 from tapis.host import args as A
 from tapis.host import operator_link as OL
 

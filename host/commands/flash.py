@@ -29,8 +29,8 @@ def register(sub):
     p.add_argument("--lib", metavar="DIR", help="a folder deployed as /lib, signed with the firmware")
     p.add_argument("--key-file", help="the device key file (default: ~/.config/tapis/keys/<device id>.key, "
                    "or $TAPIS_KEY_DIR); the signing key is kept beside it, with the suffix .sign")
-    p.add_argument("--entry", default="firmware.main",
-                   help="module main.py starts once the check passes (default firmware.main; "
+    p.add_argument("--entry", default="firmware.boot.main",
+                   help="module main.py starts once the check passes (default firmware.boot.main; "
                    "'none': check only)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no messages, only errors")
     p.add_argument("--json", action="store_true", help="one JSON object with the result")
@@ -90,7 +90,7 @@ def run(args):
 
     entry = None if args.entry.lower() == "none" else args.entry
     if entry is not None and not all(part.isidentifier() for part in entry.split(".")):
-        args.parser.error("--entry must be a module name like firmware.main, got %r" % args.entry)
+        args.parser.error("--entry must be a module name like firmware.boot.main, got %r" % args.entry)
     quiet = args.quiet or args.json
     log = (lambda msg: None) if quiet else (lambda msg: print(msg, flush=True))
     try:

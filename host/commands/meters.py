@@ -1,4 +1,4 @@
-# tapis meters: a table's accounting meters (firmware/meters.py, docs/protocol.md "Meters"),
+# tapis meters: a table's accounting meters (firmware/meters/holder.py, docs/protocol.md "Meters"),
 # offline from a journal file and the two copies beside it (a simulated table's, or a
 # board's copied off: journal.bin, journal.meters.a, journal.meters.b), checked under the
 # device's key and brought up to the journal's end; or live from a table over its link
@@ -8,7 +8,7 @@ import sys
 import time
 
 from tapis.firmware import wire as W
-from tapis.firmware.store import JournalError
+from tapis.firmware.journal.store import JournalError
 from tapis.host import args as A
 from tapis.host import operator_link as OL
 
@@ -30,10 +30,10 @@ def register(sub):
 def from_journal(path, key_file=None, note=None):
     """The meters of the journal at `path` and its copies (as a Tally); note(text) hears of
     a copy rebuilt or missing. JournalError, KeyError (no key), MeterError (both bad)."""
-    from tapis.firmware.journal import Journal
-    from tapis.firmware.memstore import MemoryStore
-    from tapis.firmware.meters import Meters
-    from tapis.firmware.tally import beside, held
+    from tapis.firmware.journal.writer import Journal
+    from tapis.firmware.offboard.memstore import MemoryStore
+    from tapis.firmware.meters.holder import Meters
+    from tapis.firmware.meters.tally import beside, held
     from tapis.host.recall_journal import chained
 
     with open(path, "rb") as f:
@@ -44,7 +44,7 @@ def from_journal(path, key_file=None, note=None):
         info = chained(data, key_file)
         key, torn = load_key(info["device"], key_file), info["torn"]
     elif data:
-        from tapis.firmware.reader import parse
+        from tapis.firmware.offboard.memstore import parse
         torn = parse(data)[2]
     j = Journal(MemoryStore(data[:len(data) - torn]))
     j.size = len(data) - torn
@@ -55,7 +55,7 @@ def from_journal(path, key_file=None, note=None):
 def fetch(port, step=None, timeout=10.0, key=None):
     """Ask a table for its meters over `port`; `step()` lets an in-process table run
     between polls. A Tally, or None: the table keeps no meters."""
-    from tapis.firmware.tally import parse
+    from tapis.firmware.meters.tally import parse
     from tapis.host.operator_link import open_link
 
     link = open_link(port, b"tapis-meters", key, timeout)

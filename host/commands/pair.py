@@ -9,9 +9,9 @@ import sys
 import time
 
 from tapis.firmware import wire as W
-from tapis.firmware.frames import Decoder, encode
-from tapis.firmware.hello import pair_key
-from tapis.firmware.remote import PAIR
+from tapis.firmware.link.frames import Decoder, encode
+from tapis.firmware.link.hello import pair_key
+from tapis.firmware.offboard.device import PAIR
 from tapis.host import args as A
 
 NAMES = {W.DEV_CONSOLE: "console", W.DEV_DISPLAY: "display", W.DEV_SHOE: "shoe"}

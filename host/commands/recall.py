@@ -9,7 +9,7 @@ import time
 from tapis.host import args as A
 from tapis.host import operator_link as OL
 from tapis.firmware import wire as W
-from tapis.firmware.store import JournalError
+from tapis.firmware.journal.store import JournalError
 from tapis.host.recall_journal import check_head, from_journal
 from tapis.host.recall_show import deal_records, text
 

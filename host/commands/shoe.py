@@ -75,8 +75,8 @@ def draw(args):
     shoe stopped (a fault) or the time ran out (exit 1)."""
     from tapis.firmware import wire as W
     from tapis.firmware.cards import name
-    from tapis.firmware.dialect import fault_line, meaning
-    from tapis.firmware.link import Link
+    from tapis.firmware.offboard.dialect import fault_line, meaning
+    from tapis.firmware.link.link import Link
 
     if args.n > 255:
         args.parser.error("N must be 1..255 (a DRAW asks for one byte's worth), got %d" % args.n)

@@ -178,10 +178,10 @@ def _devices(args, options):
                 args.parser.error("--faults shoe=P: %s's table answers no misfed card (ecarte's and piquet's laws do)"
                                   % args.game)
     if args.journal:
-        from tapis.firmware.journal import Journal
-        from tapis.firmware.store import JournalError
-        from tapis.firmware.resume import load
-        from tapis.firmware.store import FileStore
+        from tapis.firmware.journal.writer import Journal
+        from tapis.firmware.journal.store import JournalError
+        from tapis.firmware.journal.resume import load
+        from tapis.firmware.journal.store import FileStore
         import os
         d = os.path.dirname(os.path.abspath(args.journal))
         if not os.path.isdir(d):
@@ -202,7 +202,7 @@ def _devices(args, options):
                               % (args.journal, j.last["game"], args.game, j.last["game"]))
         args.resumes = j.last is not None
         extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
-        from tapis.firmware.events import EventLog, beside  # the event log beside it, as a board keeps
+        from tapis.firmware.eventlog.log import EventLog, beside  # the event log beside it, as a board keeps
         try:
             extra["events"] = events = EventLog(FileStore(beside(args.journal)), key, device)
         except JournalError as e:
@@ -210,8 +210,8 @@ def _devices(args, options):
         if events.locked():
             args.parser.error("--journal %s: the table is locked (%s): see tapis events --journal %s"
                               % (args.journal, ", ".join(events.locked()), args.journal))
-        from tapis.firmware.meters import Meters  # the meters beside it, as on a board (tapis meters)
-        from tapis.firmware.tally import beside
+        from tapis.firmware.meters.holder import Meters  # the meters beside it, as on a board (tapis meters)
+        from tapis.firmware.meters.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)
     if real:
         from tapis.host.ports import PortError, open_port
@@ -230,7 +230,7 @@ def _devices(args, options):
 
 
 def _host_port(sim, args):
-    """--host-port PATH: the operator's link (firmware/hostlink.py) on a pty linked at PATH."""
+    """--host-port PATH: the operator's link (firmware/operator/hostlink.py) on a pty linked at PATH."""
     from tapis.host.hostport import attach
     keyed = attach(sim, args.host_port, getattr(args, "device_key", None))
     sys.stderr.write("tapis table: the operator's link at %s (keyed with the %s)\n" % (args.host_port, keyed))

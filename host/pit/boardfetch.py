@@ -11,8 +11,8 @@
 #                            clear numbers deals and events from 1 again: ingest.py).
 import time
 
-from tapis.firmware import events as E
-from tapis.firmware import hostops as H
+from tapis.firmware.eventlog import log as E
+from tapis.firmware.operator import hostframes as H
 
 # the board's tilts (its log marks those that lock; an attack or a shoe's fault is one too, and
 # the host's own disable is none): the pit's alerts
@@ -52,7 +52,7 @@ def meters(link):
     """The board's meters (METERS, one METERED frame: a copy's bytes, brought up to the
     journal's end) as tapis.meters/1, or None: the board keeps none. LinkLost if it is silent."""
     from tapis.firmware import wire as W
-    from tapis.firmware.tally import parse
+    from tapis.firmware.meters.tally import parse
     from tapis.host.meters_show import as_dict
     got = link.answer(W.METERS, b"", W.METERED)
     t = parse(bytes(got)) if got else None
@@ -91,7 +91,7 @@ def fetch(link, records, events, limit=500):
     deals, so that "whole" says they count exactly the finished deals up to the last given
     (nothing was committed between: the same generation, the same values)."""
     from tapis.firmware import wire as W
-    from tapis.firmware.clears import PAGE
+    from tapis.firmware.operator.clears import PAGE
     before = meters(link)
     evs, since = [], max(events - 1, 0)  # (from the last event stored: it comes again, its mark)
     mark = None

@@ -1,13 +1,13 @@
 # The pit's link to a board (link.TableLink): the table's own host interface over its
 # operator's link, a pyserial URL (a board's USB, `tapis table --host-port` on a pty), in a
-# session under the table's device key (firmware/hostlink.py; docs/protocol.md, "The host
+# session under the table's device key (firmware/operator/hostlink.py; docs/protocol.md, "The host
 # interface"). The board's own numbers: events from its event log (EVENTS), deal records
 # recalled from its journal (DEALS: the finished deals only) and numbered by their deal, its
 # state from its NOTICE (SUBSCRIBE). What a cut link loses is asked again by number.
 import threading
 import time
 
-from tapis.firmware import hostops as H
+from tapis.firmware.operator import hostframes as H
 from tapis.host.pit.boardfetch import collect, fetch
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused, TableLink
 
@@ -127,7 +127,7 @@ class BoardLink(TableLink):
     def act(self, action, who, credential, seed=None):
         """The pit checked the supervisor's credential (web.py); the board's is the session."""
         from tapis.firmware import wire as W
-        from tapis.firmware.clears import CLEAR
+        from tapis.firmware.operator.clears import CLEAR
         if action not in ACTIONS:
             raise ValueError("no action %r: %s" % (action, ", ".join(ACTIONS)))
         with self.lock:
@@ -141,7 +141,7 @@ class BoardLink(TableLink):
 
     def _act(self, action, seed):
         from tapis.firmware import wire as W
-        from tapis.firmware.clears import CLEAR
+        from tapis.firmware.operator.clears import CLEAR
         if action == "verify":
             return self.verify(bytes.fromhex(seed))
         arg = {"clear": 0, "disable": 2, "enable": 3}[action]

@@ -8,7 +8,7 @@
 # not compared: a club banker's winnings are the bank's meters, not the seat's.
 import json
 
-from tapis.firmware.tally import ROLL
+from tapis.firmware.meters.tally import ROLL
 from tapis.host.pit.models import Alert, Meters
 
 COMPACTED = "deals %d..%d compacted away before the pit fetched them"

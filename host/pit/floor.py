@@ -102,7 +102,7 @@ class FloorTable:
 
     def _build(self):
         from tapis.cython_core.twins import evaluate
-        from tapis.firmware.games import named
+        from tapis.firmware.offboard import named
         from tapis.simulator import kits
         from tapis.simulator.table import EmulatedTable
 

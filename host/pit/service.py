@@ -31,7 +31,7 @@ def board_links(urls, keys=(), timeout=5.0):
     device key: keys[i] is a key file or a device name in the host's key store (flash_keys),
     the last one for the tables after it; none: the test key (a `tapis table --host-port`
     without --journal); each waits `timeout` s for an answer. FlashError when a key is not there."""
-    from tapis.firmware.hello import TEST_KEY
+    from tapis.firmware.link.hello import TEST_KEY
     from tapis.host.operator_link import key_of
     from tapis.host.pit.boardlink import BoardLink
 

@@ -1,7 +1,7 @@
 # Club écarté at the person's seat: the keys of the panel, what the seat's display shows
 # (firmware/tables/club.py `view`), what to do now, and the hint. The tableaux play
 # themselves; a seat banks or stakes. Everything here is read from the seat's view.
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 
 from tapis.host.play import look
 
@@ -36,7 +36,7 @@ def screen(view, board):
            look.line(("Balances  ", "bold"), " · ".join(
                "%s %d" % (_who(view, s), b) for s, b in enumerate(view["balances"])))]
     lim = view.get("limits")
-    if lim:  # the limits in force (the supervisor's, once set: firmware/supervise.py)
+    if lim:  # the limits in force (the supervisor's, once set: firmware/operator/commands.py)
         pend = view.get("pending")
         out.append(look.line(("Limits    ", "bold"), "bank %d · minimums %d and %d" % tuple(lim),
                              " · from the next bank: bank %d, minimums %d and %d" % tuple(pend) if pend else ""))

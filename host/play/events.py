@@ -49,7 +49,7 @@ class Board:
 
     def on_view(self, view):
         self.mode = view.get("mode")
-        m = view.get("meters")  # firmware/supervise.py SCREEN: the supervisor asked
+        m = view.get("meters")  # firmware/operator/commands.py SCREEN: the supervisor asked
         self.screen = meters_lines(m) if isinstance(m, dict) else None
         for e in view.get("events", ()):
             if e and len(e) == 3:

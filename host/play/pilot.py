@@ -7,7 +7,7 @@ import io
 
 from rich.console import Console
 
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.cython_core.twins import evaluate
 from tapis.host.play.app import PlayApp
 

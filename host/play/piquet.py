@@ -1,7 +1,7 @@
 # Piquet at the person's seat: the keys of the panel, what the seat's display shows
 # (firmware/tables/piquet.py `view`), what to do now, and the hint. Everything here is
 # read from the seat's view; nothing else of the game.
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 
 from tapis.host.play import look
 

@@ -5,10 +5,10 @@
 # on slowly, the links keep their heartbeats).
 from tapis.firmware import wire as W
 from tapis.firmware.games import find
-from tapis.firmware.journal import Journal
-from tapis.firmware.meters import Meters
-from tapis.firmware.link import Link
-from tapis.firmware.memstore import MemoryStore
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.link.link import Link
+from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator import kits
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
@@ -16,7 +16,7 @@ from tapis.simulator.table import EmulatedTable
 
 from tapis.host.play.seats import KeyPanel, Paced
 
-WIRE_MOST = 0xFFFF  # SUPERVISE [LIMITS, ...] carries each value in 2 bytes (firmware/supervise.py)
+WIRE_MOST = 0xFFFF  # SUPERVISE [LIMITS, ...] carries each value in 2 bytes (firmware/operator/commands.py)
 BOT_PAUSE_S = 0.7  # how long a bot "thinks" before its presses go out
 QUIET_STEPS = 50  # steps with nothing on any wire before the table rests (> a link's resend time)
 
@@ -80,7 +80,7 @@ class PlayTable(EmulatedTable):
 
     def void(self):
         """The operator voids the deal in play, with the supervisor device."""
-        from tapis.firmware.supervise import VOID
+        from tapis.firmware.operator.commands import VOID
         self.supervisor.command(VOID)
         self.quiet = 0
 
@@ -105,8 +105,8 @@ class PlayTable(EmulatedTable):
 
     def screen(self):
         """The supervisor device asks for the meters screen on the table display (or asks
-        again: its end; firmware/supervise.py SCREEN)."""
-        from tapis.firmware.supervise import SCREEN
+        again: its end; firmware/operator/commands.py SCREEN)."""
+        from tapis.firmware.operator.commands import SCREEN
         self.supervisor.command(SCREEN)
         self.quiet = 0
 
@@ -116,7 +116,7 @@ class PlayTable(EmulatedTable):
 
     def meters(self):
         """The supervisor's meters screen, as lines of text (the journal's meters)."""
-        from tapis.firmware.tally import held
+        from tapis.firmware.meters.tally import held
         from tapis.host.meters_show import as_dict, text
         self.journal.flush()
         return text(as_dict(held(self.journal.meters, self.journal)))

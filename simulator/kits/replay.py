@@ -5,7 +5,7 @@
 import importlib
 
 from tapis.firmware.games import find as find_game
-from tapis.firmware.rules import IllegalAction
+from tapis.firmware.games.rules import IllegalAction
 from tapis.simulator import kits
 from tapis.simulator.kits.schema import COMMON, SCHEMA, inputs_from
 

@@ -2,8 +2,8 @@
 # carries, and its inputs as text. `tapis table --json` and `tapis recall --json` print
 # these records; `tapis replay` reads them back (simulator/kits/replay.py).
 from tapis.firmware.cards import CardError, is_card, name, parse
-from tapis.firmware.replay import inputs as replayed
-from tapis.firmware.rules import CARDS
+from tapis.firmware.games.replay import inputs as replayed
+from tapis.firmware.games.rules import CARDS
 
 SCHEMA = 2  # the records' version: a change of meaning or of a key's type is a new one
 # the keys every record carries, whatever the game (the games add theirs)
@@ -70,8 +70,8 @@ def tuples(v):
 
 
 def thawed(frozen):
-    """A snapshot's fields (firmware/snapshot.py), thawed; nested snapshots stay frozen."""
-    from tapis.firmware.snapshot import thaw
+    """A snapshot's fields (firmware/games/snapshot.py), thawed; nested snapshots stay frozen."""
+    from tapis.firmware.games.snapshot import thaw
 
     out = {}
     for k, v in frozen.items():
@@ -102,7 +102,7 @@ def cards_from(v):
 
 
 def inputs_text(declared, events):
-    """The actions that replay `events` (the rules' declaration, firmware/replay.py), as
+    """The actions that replay `events` (the rules' declaration, firmware/games/replay.py), as
     [kind, seat, value] with the cards by name."""
     out = []
     for kind, seat, value in replayed(declared, events):

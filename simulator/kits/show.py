@@ -93,7 +93,7 @@ class Narrator:
 
 
 def meters_lines(m):
-    """The table display's meters screen (a view's "meters", firmware/supervise.py SCREEN)
+    """The table display's meters screen (a view's "meters", firmware/operator/commands.py SCREEN)
     as lines of text, each a short line or one that wraps at its spaces: the table's
     counts, the tilts by class, a line a seat (wagered, won, lost, pushed, commission),
     club's banks and tableaux."""

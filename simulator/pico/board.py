@@ -121,7 +121,7 @@ class EmulatedPico(Runner):
 
     def set_input(self, pin, value):
         """Drive the input pin `pin` high (1) or low (0) from outside the chip, as a switch
-        wired to it (the door's: firmware/boards.py); no reply, from the next step on. A power
+        wired to it (the door's: firmware/link/boards.py); no reply, from the next step on. A power
         cycle starts a new chip: drive it again."""
         self.send_request(b"G" + bytes((pin, 1 if value else 0)))
 

@@ -31,7 +31,7 @@ def cases():
     from tapis.firmware.games import GAMES
     out = []
     for game in GAMES:
-        variants = importlib.import_module("tapis.firmware.games.%s.variants" % game).VARIANTS
+        variants = importlib.import_module("tapis.firmware.offboard.variants.%s" % game).VARIANTS
         out += [(game, None)] + [(game, v) for v in variants]
     return out
 

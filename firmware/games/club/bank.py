@@ -5,7 +5,7 @@
 # "Rotation and accounting"): every movement of money is a ("move", seat, (from, to,
 # amount)) event between accounts: a seat number, BANKS (a limited bank's money), TABLE
 # (stakes on the cloth) and HOUSE (the commission).
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from .events import BANK, BANKS, DEAL, HOUSE, LIMITED, RESPONSIBLE, STAKE, SUP, TABLE
 
 

@@ -5,7 +5,7 @@
 # four tableaux of four, one card at a time, the banker's first; the 17th card turned for
 # trump; the duels; the settlement in tableau order; the talia's end at the cut card.
 from ...cards import is_card, name, suit
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from ...compat import const
 from .events import BANK, BANKS, DEAL_CARDS, HOUSE, LIMITED, RESPONSIBLE, SHOE, TABLE
 

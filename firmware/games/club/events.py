@@ -1,7 +1,7 @@
 # What club écarté speaks: its phases, accounts and actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ...rules import BARE, CARDS, DEALT, INPUT, NEW_DEAL, OFF
+from ..rules import BARE, CARDS, DEALT, INPUT, NEW_DEAL, OFF
 
 BANK = const(0)  # the banker decides (see Club.choices)
 STAKE = const(1)  # the punter to act stakes or skips
@@ -17,7 +17,7 @@ RESPONSIBLE = "responsible"
 # punter:  ("stake", s, (tableau, amount)) tableau 1..3 (the punters' tableaux)
 #          ("skip", s, None)     no stake this deal
 # shoe:    ("shoe", CHANCE, card), ("cut", CHANCE, None) when the cut card comes out
-# supervisor (firmware/supervise.py; seat SUP, no panel's; `who` its serial):
+# supervisor (firmware/operator/commands.py; seat SUP, no panel's; `who` its serial):
 #          ("limits", SUP, (who, bank, first minimum, second minimum)) the limited bank's
 #                                size and the punters' minimums, from the next bank laid
 #          ("authorise", SUP, (who, seat)) that seat may hold a responsible bank (supervised)

@@ -1,5 +1,5 @@
 # Club écarté's options: SPEC §4 and seed 004:29 by default; the variants as data.
-from ... import rules
+from .. import rules
 
 class Options(rules.Options):
     """Club options; the defaults follow SPEC §4 and seed 004:29 (bank 15; the first and

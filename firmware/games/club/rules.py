@@ -5,8 +5,8 @@
 # tableaux of four and turns the 17th card for trump (DEAL); the deal settles at once, in
 # tableau order. By concern: the bank's life and the staking (bank.py), the deal and its
 # settlement (deal.py); the actions are in events.py.
-from ...rules import CHANCE, IllegalAction, Rules
-from ...rules import show as _show
+from ..rules import CHANCE, IllegalAction, Rules
+from ..rules import show as _show
 from . import duel as D
 from .bank import Banking
 from .deal import Dealing

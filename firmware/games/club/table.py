@@ -6,9 +6,9 @@
 # SELECT 1..3, sets the amount with BET+ / BET- (arg: how many units, 0 meaning 1; it starts
 # at the least he may stake and stays in his range) and CONFIRMs; a stake of 0 (where he
 # may skip) or REFUSE sits the deal out.
-from ... import panel as B
+from .. import panel as B
 from ... import wire as W
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from . import events as R
 
 

@@ -3,8 +3,8 @@
 # The écarté deal and the exchange (SPEC §4 "Dealing", "Proposals"): cards in packets to
 # the players, the turn-up, proposals, discards and the draw. Mixed into the rules.
 from ...cards import KING, SEVEN, is_card, name, rank, suit
-from ...rules import CHANCE, IllegalAction
-from ...rules import show as _show
+from ..rules import CHANCE, IllegalAction
+from ..rules import show as _show
 from .events import CUT, DEAL, DISCARD, DRAW, PHASE_NAMES, PROPOSE
 
 

@@ -1,7 +1,7 @@
 # What écarté speaks: its phases, its actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ...rules import BARE, CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF  # noqa: F401
+from ..rules import BARE, CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF  # noqa: F401
 
 DEAL = const(0)  # the shoe deals the hands in packets, then turns the trump
 PROPOSE = const(1)  # elder: propose or stand ("I play")
@@ -36,7 +36,7 @@ EVENTS = {
     "claim": INPUT,  # (seat, None)
     "double": INPUT, "offer": INPUT,  # (seat, None): the variants' questions
     "bet": INPUT,  # (gallery seat, (side, amount))
-    # the supervisor's (firmware/supervise.py, limits.py; seat -2, no panel's; who: its serial)
+    # the supervisor's (firmware/operator/commands.py, limits.py; seat -2, no panel's; who: its serial)
     "limits": INPUT,  # (-2, (who, stake, max_bet)): from the next game begun
     "in_force": 0,  # (-2, (stake, max_bet)): the limits now
     "choose": INPUT | LAW,  # (elder, choice): what he chose of what the laws offered

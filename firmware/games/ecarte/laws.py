@@ -13,7 +13,7 @@
 # and a card the shoe delivers twice is an imperfect pack. Where the laws give the
 # non-dealer a choice, the state waits in the CHOOSE phase for his ("choose", seat, text).
 from ...cards import name
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from .events import CHOOSE, CUT, DEAL, DRAW, PHASE_NAMES, PLAY
 
 NEW_DEAL = "new deal"

@@ -1,4 +1,4 @@
-# The supervisor's stake limits at écarté (SPEC §8; firmware/supervise.py SUPERVISE
+# The supervisor's stake limits at écarté (SPEC §8; firmware/operator/commands.py SUPERVISE
 # [LIMITS, stake, max_bet]): the stake a game and the gallery's largest bet. Loaded when
 # the supervisor sets them, a resume replays them or they come into force, and unloaded
 # after (a board that is never supervised keeps this out of its heap).
@@ -6,7 +6,7 @@
 #   ("in_force", -2, (stake, max_bet))     when the next game begins: a game's stake never
 #                                          changes mid-game, nor a bet already locked in
 from ...compat import const, unload
-from ...rules import IllegalAction
+from ..rules import IllegalAction
 
 _MOST = const(999)  # units: the most a stake or a bet may be set to
 MOST = _MOST  # the host's tapis play holds the limits its operator doubles to it
@@ -38,4 +38,4 @@ def in_force(g):
         side, amount = w.standing[b]
         w.place(b, side, min(amount, w.max_bet))
     g.emit(("in_force", -2, (w.stake, w.max_bet)))
-    unload("limits")
+    unload("games.ecarte.limits")

@@ -1,5 +1,5 @@
 # Écarté's options: the rules of SPEC §4 by default; every variant is these as data.
-from ... import rules
+from .. import rules
 
 class Options(rules.Options):
     """Écarté options; the defaults are the rules of SPEC §4."""

@@ -5,8 +5,8 @@
 # tricks, the game to 5 and its value, the stakes and bets settled (wagers.py), rubbers,
 # and pool écarté's rotation (000:91-93).
 from ...cards import KING, name, rank, suit
-from ...rules import CHANCE, IllegalAction
-from ...rules import show as _show
+from ..rules import CHANCE, IllegalAction
+from ..rules import show as _show
 from .events import ANSWER, PLAY
 
 

@@ -5,7 +5,7 @@
 # doubling before the third trick, offering the point, and the quick 4-card game. Each is
 # switched on by an Options field; pool écarté and rubbers are in play.py's score.
 from ...cards import rank, suit
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from .events import ANSWER, DISCARD, PHASE_NAMES, PLAY, PROPOSE, RESPOND
 
 

@@ -1,4 +1,4 @@
-# Écarté as a pure state machine (SPEC §4, seeds 000-002), on the template of firmware/rules.py.
+# Écarté as a pure state machine (SPEC §4, seeds 000-002), on the template of firmware/games/rules.py.
 # The shoe's cards are the chance action ("shoe", CHANCE, card) and its faults the chance
 # actions of laws.py; the players' actions are events.py's PLAYER_ACTIONS. By concern:
 # the deal and the exchange (deal.py), the play, the king and the score (play.py), the
@@ -6,7 +6,7 @@
 # abandoned or claimed hands (laws.py, loaded on first use), and the money (wagers.py).
 from ... import evaluate
 from ...compat import const
-from ...rules import CHANCE, IllegalAction, Rules
+from ..rules import CHANCE, IllegalAction, Rules
 from .deal import Dealing
 from .events import (ANSWER, CHOOSE, CUT, DEAL, DISCARD, EVENTS, PHASE_NAMES, PLAY,
                      PLAYER_ACTIONS, PROPOSE, RESPOND, SHOE_FAULTS)

@@ -1,6 +1,6 @@
-# Écarté's part of the board's self-test (firmware/selftest.py): a fixed deal of 10 cards
+# Écarté's part of the board's self-test (firmware/boot/selftest.py): a fixed deal of 10 cards
 # and the turn-up; the rules must score the turned king and refuse a card nobody holds.
-from ...rules import CHANCE
+from ..rules import CHANCE
 from .rules import Ecarte
 
 def run():

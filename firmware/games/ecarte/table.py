@@ -1,9 +1,9 @@
 # Écarté on the table: each seat's view and the meaning of its panel buttons.
 # Seats 0 and 1 play (pool écarté: three seats, two in play and a watcher); the seats
 # after them are the gallery, who back a player with SELECT 1/2 and BET+/BET-.
-from ... import panel as B
+from .. import panel as B
 from ... import wire as W
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from . import events as R
 
 _SIMPLE = {B.STAND: "stand", B.PROPOSE: "propose", B.ACCEPT: "accept", B.REFUSE: "refuse",

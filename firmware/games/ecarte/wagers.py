@@ -84,11 +84,11 @@ class Wagers:
         return won
 
     def snapshot(self):
-        from ...snapshot import take
+        from ..snapshot import take
         return take(self, FIELDS)
 
     def restore(self, frozen):
-        from ...snapshot import restore
+        from ..snapshot import restore
         restore(self, frozen, FIELDS)
 
     def transfer(self, payer, payee, amount):

@@ -3,8 +3,8 @@
 #
 # The piquet cut, deal, carte blanche and exchange (SPEC §4, seed 003:1-56).
 from ...cards import is_card, rank
-from ...rules import CHANCE, IllegalAction
-from ...rules import show as _show
+from ..rules import CHANCE, IllegalAction
+from ..rules import show as _show
 from .events import BLANCHE, CUT, DEAL, EXCHANGE, LOOK, PHASE_NAMES
 from .options import HAND
 from . import declarations as D

@@ -1,7 +1,7 @@
 # What piquet speaks: its phases, its actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ...rules import CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF
+from ..rules import CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon

@@ -3,7 +3,7 @@
 # twice, so its names stay off the board's heap in an ordinary deal (docs/performance.md).
 from ... import wire as W
 from ...cards import name
-from ...rules import CHANCE, IllegalAction
+from ..rules import CHANCE, IllegalAction
 from .events import CUT, DEAL, PHASE_NAMES
 
 _WHY = {"unread": "the shoe could not read a card", "double feed": "two cards came out together",

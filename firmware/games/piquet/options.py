@@ -1,6 +1,6 @@
 # Piquet's options: the Rubicon game of SPEC §4 by default; the variants as data.
 from ...cards import SEVEN
-from ... import rules
+from .. import rules
 
 HAND = 12  # cards in a hand
 

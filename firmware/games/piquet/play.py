@@ -5,8 +5,8 @@
 # trick points, pique, the cards and capot, the partie's end and its Rubicon value.
 from ... import evaluate
 from ...cards import TEN, name, rank
-from ...rules import IllegalAction
-from ...rules import show as _show
+from ..rules import IllegalAction
+from ..rules import show as _show
 from . import declarations as D
 
 TRICKS = 12

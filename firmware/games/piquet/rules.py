@@ -5,7 +5,7 @@
 # The shoe's cards are the chance action ("shoe", CHANCE, card); the players' actions are
 # events.py's PLAYER_ACTIONS.
 from ... import evaluate
-from ...rules import IllegalAction, Rules
+from ..rules import IllegalAction, Rules
 from .deal import Dealing
 from .declare import Declaring, holding
 from .events import (BLANCHE, CATEGORIES, CHANCE_ACTIONS, CUT, DEAL, DECLARE, EVENTS, EXCHANGE, LOOK,

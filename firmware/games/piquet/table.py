@@ -2,8 +2,8 @@
 # ACCEPT / REFUSE answer the yes-or-no questions (carte blanche, looking at the talon,
 # declaring or sinking a category); SELECT + CONFIRM exchange or play cards.
 # Declarations reach the displays as the terminal's verdicts: "good", "not good", "equal".
-from ... import panel as B
-from ...rules import IllegalAction
+from .. import panel as B
+from ..rules import IllegalAction
 from . import events as R
 from .declare import shown
 

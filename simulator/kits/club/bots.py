@@ -1,7 +1,7 @@
 # The club écarté bot behind a panel, and the staking pattern it follows (the Monte Carlo
 # of simulator/club_session.py follows it too).
-from tapis.firmware import panel as B
-from tapis.firmware.rng import Seeded
+from tapis.firmware.games import panel as B
+from tapis.firmware.offboard.rng import Seeded
 
 UNIT = 2  # the bots' stake when no minimum applies
 HOLD_TALIAS = 1  # talias a bot keeps a standing bank after the first

@@ -48,7 +48,7 @@ class ClubRenderer(Narrator):
             return "  Seat %d passes the bank" % seat
         if kind == "rotate":
             return "  Seat %d's responsible bank ends after %s" % (seat, value)
-        if kind == "limits":  # the supervisor's (firmware/supervise.py): who, then what
+        if kind == "limits":  # the supervisor's (firmware/operator/commands.py): who, then what
             return "  SUPERVISOR %s: a bank of %d, minimums %d and %d, from the next bank laid" % value
         if kind == "in_force":
             return "  The limits now: a bank of %d, minimums %d and %d" % value

@@ -15,9 +15,9 @@
 # - the exchange and the answers to a double or an offer are the rules bot's.
 from tapis.cython_core.twins import ecarte_solver
 from tapis.firmware.cards import rank, suit
-from tapis.firmware.deck import deck32
+from tapis.firmware.offboard.deck import deck32
 from tapis.firmware.evaluate import ECARTE_STRENGTH, beats, legal_plays
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 
 from .bots import EcarteBot, ecarte_card
 

@@ -1,9 +1,9 @@
 # Bots behind the emulated panels. They see only their own seat's display view
 # and answer with button presses, as a person at the table would.
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware.cards import KING, QUEEN, rank, suit
 from tapis.firmware.evaluate import ECARTE_STRENGTH as STRENGTH, beats
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 
 
 def _strength(c):

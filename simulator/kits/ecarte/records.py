@@ -5,7 +5,7 @@
 from tapis.firmware.cards import name
 from tapis.firmware.games import ecarte as game
 from tapis.firmware.games.ecarte.events import CUT, EVENTS
-from tapis.firmware.rules import INPUT, LAW
+from tapis.firmware.games.rules import INPUT, LAW
 from tapis.simulator.kits.schema import Records, as_json, base, cards_text, thawed
 
 # what the rules do with a first card out of the shoe: lock the gallery's bets (rules.py)

@@ -15,8 +15,8 @@ from array import array
 
 from tapis.cython_core.twins import declarations
 from tapis.firmware.cards import ACE, JACK, KING, QUEEN, rank
-from tapis.firmware.deck import deck32, deck36
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.deck import deck32, deck36
+from tapis.firmware.offboard.rng import Seeded
 
 from .bots import PiquetBot, keep_values, piquet_discard
 

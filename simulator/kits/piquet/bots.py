@@ -1,8 +1,8 @@
 # The piquet bot behind a panel: it sees its seat's display view only.
-from tapis.firmware import panel as B
+from tapis.firmware.games import panel as B
 from tapis.firmware.cards import JACK, KING, QUEEN, TEN, rank, suit
 from tapis.firmware.games.piquet.declarations import sequences
-from tapis.firmware.rng import Seeded
+from tapis.firmware.offboard.rng import Seeded
 
 _RANK_KEEP = {4: 0, 5: 0, 6: 1, 7: 2, 8: 4, 9: 5, 10: 6, 11: 8, 12: 10}
 

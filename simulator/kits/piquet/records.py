@@ -5,7 +5,7 @@ from tapis.firmware.cards import RANKS, name
 from tapis.firmware.games import piquet as game
 from tapis.firmware.games.piquet.events import CATEGORIES, CUT, EVENTS
 from tapis.firmware.games.piquet.table import describe
-from tapis.firmware.rules import LAW
+from tapis.firmware.games.rules import LAW
 from tapis.simulator.kits.schema import Records, base, cards_text, thawed
 
 

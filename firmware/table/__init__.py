@@ -1,0 +1,1 @@
+# The table: the controller's loop, what leaves the board at a safe point, the tilts, the pack counted.
