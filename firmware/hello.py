@@ -181,7 +181,7 @@ def stats(link, addr):
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
-    for k in ("forged", "replayed"):
+    for k in ("forged", "replayed", "stale"):
         out[k] = p.errors.get(k, 0)
     out["alive"] = not p.dead
     out["refused"] = p.refused
