@@ -4,7 +4,11 @@ session the controller has not begun) is challenged again and goes on, with no f
 counted as forged and no bus-attack tilt. Only well-formed frames that fail the MAC or the
 counter of the session both ends are in count toward the attack tilt (docs/reliability.md,
 "Noise is not an attack")."""
+import pytest
+
+from tapis.firmware import tilts
 from tapis.firmware import wire as W
+from tapis.simulator.attacker import BusAttacker
 from tapis.simulator.table import EmulatedTable
 from test_soak import outcomes
 
@@ -68,3 +72,22 @@ def test_the_shoes_session_begun_again_mid_game_and_its_answer_lost_plays_on():
     clean = EmulatedTable(5, "club")
     clean.run_deals(6)
     assert outcomes(t) == outcomes(clean)
+
+
+FORGERIES = {"replays": ("verbatim", "address", "sequence"), "forgeries": ("counter", "challenge", "poll", "garbage")}
+
+
+@pytest.mark.parametrize("mix", sorted(FORGERIES))
+def test_a_spliced_device_is_still_a_bus_attack_within_ten_seconds(mix):
+    """The threshold lies between noise and attack (benchmarks/refusals.py): a device spliced
+    into the bus at 1 in 20 of its silent ms (benchmarks/recovery.py's rate) makes the
+    bus-attack tilt within the tilt's window. Its forgeries alone refused 10 in 10 s of
+    écarté (seed 0) here: under the 20 the tilt asked for before."""
+    t = EmulatedTable(0, "ecarte")
+    tilted, tilt = [], t.controller.tilt
+    t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))
+    a = BusAttacker(t, 0, 0.05, FORGERIES[mix])
+    while t.now < tilts.WINDOW_MS:
+        a.step(t.now)
+        t.step()
+    assert "bus-attack" in tilted, (a.sent, t.controller.errors)

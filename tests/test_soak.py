@@ -109,6 +109,8 @@ def check_faults(seed, game, rate, deals):
     assert outcomes(lossy) == outcomes(clean)
     assert sum(w.damaged for w in lossy.lines) > 0
     assert lossy.wire_stats()["bus"]["collisions"] == 0
+    # noise is not an attack (issue 48): no frame refused as forged, no bus-attack tilt
+    assert "forged" not in lossy.controller.errors, lossy.controller.faults[-8:]
 
 
 @pytest.mark.parametrize("game", GAMES)
