@@ -72,7 +72,7 @@ class Controller:
         # the tilts (tilts.py): the log parked (events.py; None: in memory), the open tilts' classes
         self.events = None
         self.locked = []
-        self.watch = [None, False, 0, 0, False, 5, 10000, False]  # tilts.watch(): the door, the bursts
+        self.watch = [None, False, 0, 0, False, 4, 10000, False]  # tilts.watch(): the door, the bursts
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]

@@ -15,8 +15,8 @@ from .compat import const
 # config.tilts' defaults: refused frames (well formed, failing their MAC or counter) that make
 # a burst. Measured (docs/reliability.md, "Noise is not an attack"): lossy lines up to 20 %
 # and random bytes into either port, none in any window; a spliced device at 1 in 20 of the
-# bus's silent ms, 9 to 70 in its first 10 s
-ATTACK = const(5)
+# bus's silent ms, 6 to 70 in its first 10 s
+ATTACK = const(4)
 WINDOW_MS = const(10000)  # ... within this many ms of the first
 # watch's items: DOOR(now_ms) -> True while the door is open (the board's pin, the
 # simulator's switch) or None, the door OPEN as last read, a burst's START (ms), the
