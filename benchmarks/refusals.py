@@ -3,6 +3,7 @@ lossy lines and under a device spliced into the bus, and the most of them the bu
 tilt's window (the signed configuration's `attack` frames within `window` s of the first:
 firmware/tilts.py) ever held. The tilt's threshold must lie between the two.
 
+Sessions: begun again after a device's first (its answer to a challenge lost, or it gave up).
 Kinds: dropped at the CRC (noise: the decoder's resynchronisations, `crc`); stale (a frame
 that opened in no session this end has begun: a challenge's answer lost, the session begun
 again; firmware/link.py); counted (well-formed frames that fail their MAC or their counter
@@ -30,15 +31,25 @@ JAM = {"shoe": (32, 6), "bus": (8, 16)}  # tests/test_soak.py's RATE: bytes a bu
 
 
 def watched(t):
-    """[(ms, frames counted)] as the controller's safe points report them (Controller.error)."""
-    seen, error = [], t.controller.error
+    """([(ms, frames counted)] as the controller's safe points report them (Controller.error),
+    [the classes of the tilts it made]); t.sessions: the sessions the controller's links began
+    again (a HELLO answer that set a new key where one was: a device's first is not counted)."""
+    seen, tilted, error, tilt = [], [], t.controller.error, t.controller.tilt
+    t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))[1]
+    t.sessions = 0
+    for link in set(t.controller.route.values()):
+        def greeted(addr, p, seq, payload, greeted=link.greeted):
+            sk = p.sk
+            greeted(addr, p, seq, payload)
+            t.sessions += sk is not None and p.sk is not sk
+        link.greeted = greeted
 
     def spy(kind, why):
         if kind == "forged":
             seen.append((t.now, int(why.split()[0])))
         return error(kind, why)
     t.controller.error = spy
-    return seen
+    return seen, tilted
 
 
 def worst_window(seen, window_ms=tilts.WINDOW_MS):
@@ -56,15 +67,13 @@ def tally(t, seen, ms):
     links = set(t.controller.route.values())
     stale = sum(p.errors.get("stale", 0) for link in links for p in link.peers.values())
     counted = sum(k for _ms, k in seen)
-    return {"crc": sum(link.crc for link in links), "stale": stale, "counted": counted,
+    return {"crc": sum(link.crc for link in links), "stale": stale, "counted": counted, "sessions": t.sessions,
             "window": worst_window(seen), "ms": ms}
 
 
 def noisy(game, seed, p, deals):
     t = EmulatedTable(seed, game, faults=parse_faults("drop=%g,corrupt=%g" % (p, p)))
-    seen, tilted = watched(t), []
-    tilt = t.controller.tilt
-    t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))[1]
+    seen, tilted = watched(t)
     try:
         t.run_deals(deals)
         stalled = False
@@ -80,9 +89,7 @@ def jammed(game, seed, port, total, burst, every):
     """Random bytes into the board's receive buffer of `port` (tests/test_soak.py's Noise:
     `burst` bytes at most, one ms in `every`), `total` of them, as the table plays."""
     t = EmulatedTable(seed, game)
-    seen, tilted = watched(t), []
-    tilt = t.controller.tilt
-    t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))[1]
+    seen, tilted = watched(t)
     end = dict(zip(("shoe", "bus"), (e for _a, e in t.wires)))[port]
     rng, sent = random.Random(seed), [0]
 
@@ -102,9 +109,7 @@ def jammed(game, seed, port, total, burst, every):
 
 def attacked(game, seed, mix, rate, attack_ms):
     t = EmulatedTable(seed, game)
-    seen, tilted = watched(t), []
-    tilt = t.controller.tilt
-    t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))[1]
+    seen, tilted = watched(t)
     a = BusAttacker(t, seed, rate, mix)
     while t.now < attack_ms:
         a.step(t.now)
@@ -146,10 +151,10 @@ def main():
             for seed in range(a.seeds):
                 add(total, noisy(game, 100 + seed, level, max(1, a.deals // 4) if game == "piquet" else a.deals))
             noise_worst = max(noise_worst, total["window"])
-            print("  %-7s lossy %4.0f %%  %5d deals in %5.0f s  damaged %5d  crc %6d  stale %4d  counted %3d "
-                  "(%.2f/min)  window %2d  tilts %d  stalled %d" % (
+            print("  %-7s lossy %4.0f %%  %5d deals in %5.0f s  damaged %5d  crc %6d  sessions %3d  stale %4d  "
+                  "counted %3d (%.2f/min)  window %2d  tilts %d  stalled %d" % (
                       game, 100 * level, total["deals"], total["ms"] / 1000, total["damaged"], total["crc"],
-                      total["stale"], total["counted"], 60000.0 * total["counted"] / total["ms"],
+                      total["sessions"], total["stale"], total["counted"], 60000.0 * total["counted"] / total["ms"],
                       total["window"], total["tilts"], total["stalled"]))
         for port, (burst, every) in JAM.items():
             total = {}
