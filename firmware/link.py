@@ -143,10 +143,10 @@ class Link(Delivery):
             self.forged += 1
             return
         if mine and t >= W.PING and t != W.POLL:
-            ch = self.peer(addr)  # (a paired address: one of the table's few)
+            ch = self.peers.get(addr)
             n = len(payload) - 1 - _TAG
             why = "forged"
-            if ch.pads is not None and n >= 0:
+            if ch is not None and ch.pads is not None and n >= 0:
                 last = ch.rc
                 c = last & ~0xFF | payload[n]  # the counter's low byte: the next one after last
                 if c <= last:
@@ -159,18 +159,9 @@ class Link(Delivery):
                 elif c > 0x100 and _mac(ch, head, body, c - 0x100) == tag:
                     why = "replayed"
             if why is not None:
-                if (ch.pads is None or ch.rc == 0) if isinstance(k, dict) else ch.nonce is not None:
-                    # the other end may be in a session this end has not begun: the answer to a
-                    # challenge lost to noise (the controller's challenge is still out; a
-                    # device has no session, or has had no frame in the one it answered). Not
-                    # an attack: counted apart, and a HELLO goes (once a poll), which begins
-                    # the session again (docs/reliability.md, "Noise is not an attack")
-                    self.count(ch, "stale")
-                    if ch.hello_ms != self.now:
-                        ch.hello_ms = self.now
-                        self.hello(addr, ch, 0)
-                    return
-                self.count(ch, why)
+                if ch is not None and ((ch.pads is None or ch.rc == 0) if isinstance(k, dict) else ch.nonce is not None):
+                    return self.hello(addr, ch, None)  # stale, no attack: hello.challenge
+                self.count(self.peer(addr), why)
                 self.forged += 1
                 return
         Delivery.take(self, addr, seq, ftype, payload, out)
