@@ -75,9 +75,13 @@ test: install
 	half "both" $$((t2 - t0)) ""; \
 	[ $$compiled = 0 ] && [ $$pure = 0 ]
 
-# The long runs (@pytest.mark.slow): Pico runs of hundreds of deals, 1,000-deal unix-port heaps.
+# The long runs (@pytest.mark.slow): Pico runs of hundreds of deals, 1,000-deal unix-port heaps,
+# thousands of deals on lossy links. Split across both cores (pytest-xdist, a test to whichever
+# core is free: worksteal); the time it took printed at the end (docs/reliability.md).
 soak: install
-	$(BIN)/python -m pytest -n 2 -m slow
+	@start=$$(date +%s); \
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m slow --durations=25; rc=$$?; \
+	echo "make soak: $$(( $$(date +%s) - start )) s of wall time, pytest exit $$rc"; exit $$rc
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py

@@ -42,10 +42,15 @@ def bf_follower_takes(lead, follow, trump):
     return follow[1] == trump
 
 
-def bf_elder_tricks(elder, dealer, trump, elder_leads=True):
-    """Tricks elder takes, elder maximising and dealer minimising, every line tried."""
+def bf_elder_tricks(elder, dealer, trump, elder_leads=True, memo=None):
+    """Tricks elder takes, elder maximising and dealer minimising, every line tried. memo: a
+    dict of the positions already solved (the same minimax, each position once: the
+    dealer's 65,780 hands share most of their endings)."""
     if not elder:
         return 0
+    key = (elder, dealer, elder_leads)
+    if memo is not None and key in memo:
+        return memo[key]
     leader, follower = (elder, dealer) if elder_leads else (dealer, elder)
     results = []
     for x in leader:
@@ -55,9 +60,12 @@ def bf_elder_tricks(elder, dealer, trump, elder_leads=True):
             elder_won = (not f) if elder_leads else f
             rest_e = tuple(c for c in elder if c not in (x, y))
             rest_d = tuple(c for c in dealer if c not in (x, y))
-            replies.append(int(elder_won) + bf_elder_tricks(rest_e, rest_d, trump, elder_won))
+            replies.append(int(elder_won) + bf_elder_tricks(rest_e, rest_d, trump, elder_won, memo))
         results.append(min(replies) if elder_leads else max(replies))
-    return max(results) if elder_leads else min(results)
+    got = max(results) if elder_leads else min(results)
+    if memo is not None:
+        memo[key] = got
+    return got
 
 
 def bf_dealer_hands(elder, turned):
@@ -65,10 +73,10 @@ def bf_dealer_hands(elder, turned):
     return list(itertools.combinations(unseen, 5))
 
 
-def bf_count(elder, turned, dealers):
+def bf_count(elder, turned, dealers, memo=None):
     total = wins = voles = 0
     for d in dealers:
-        t = bf_elder_tricks(tuple(elder), d, turned[1])
+        t = bf_elder_tricks(tuple(elder), d, turned[1], True, memo)
         total += 1
         wins += t >= 3
         voles += t == 5
@@ -109,10 +117,21 @@ def test_odds_match_an_independent_brute_force_on_a_sample_of_dealer_hands(hand,
 
 @pytest.mark.slow
 def test_odds_match_an_independent_brute_force_on_every_dealer_hand():
+    """Every figure of `tapis odds ecarte --json` for Foster's hand against the brute force
+    over all 65,780 dealer hands (and the split of those by trumps)."""
     hand, turned = FOSTER
     elder = hand.split()
-    total, wins, voles = bf_count(elder, turned, bf_dealer_hands(elder, turned))
-    assert odds_json(hand.replace(" ", ","), turned) == {"total": total, "wins": wins, "voles": voles}
+    dealers = bf_dealer_hands(elder, turned)
+    total, wins, voles = bf_count(elder, turned, dealers, {})
+    trumps = [0] * 6
+    for d in dealers:
+        trumps[sum(c[1] == turned[1] for c in d)] += 1
+    got = odds_json(hand.replace(" ", ","), turned)
+    assert (got["total"], got["wins"], got["voles"]) == (total, wins, voles)
+    assert wins == 44724  # Foster's count (seed 002 line 45)
+    assert Fraction(got["fraction"]) == Fraction(wins, total) and got["probability"] == wins / total
+    assert Fraction(got["vole_fraction"]) == Fraction(voles, total)
+    assert got["dealer_trumps"] == trumps
 
 
 def test_spec7_the_dealer_holds_65780_hands_and_fewer_than_two_trumps_as_seed_002_counts():

@@ -40,7 +40,18 @@ def begin(c, sk):
 def challenge(link, addr, p, flags):
     """Link.hello to a paired peer: the v2 fields, a nonce, the serial and, for a device's
     REPLY, its MAC. The controller's is a challenge (its nonce kept until answered); a
-    device's REPLY answers the challenge it holds and makes the session."""
+    device's REPLY answers the challenge it holds and makes the session. flags None: a frame
+    that opened in no session this end has begun (Link.take), while the controller's
+    challenge is out, or a device has had no frame in the session it answered: the other end
+    may be in a session this end has not, the answer to a challenge lost to noise. Counted
+    apart (no attack: docs/reliability.md, "Noise is not an attack"), and a HELLO goes, at
+    most once a poll: the challenge again, or a device's request for one."""
+    if flags is None:
+        link.count(p, "stale")
+        if p.hello_ms == link.now:
+            return
+        p.hello_ms = link.now
+        flags = 0
     seq = p.pending[0][0] if p.pending else (p.seq + 1) & 255
     nxt, sess, c = (p.seq + 1) & 255, link.session, p  # the peer is its session (link.Session)
     if not isinstance(link.keys, dict):  # the controller: always a challenge
@@ -181,7 +192,7 @@ def stats(link, addr):
     out = {k: p.errors.get(k, 0) for k in ("crc", "naks_sent", "naks_got", "retransmits", "duplicates",
                                             "dead", "refused", "dropped", "resets")}
     out["crc"] = link.crc
-    for k in ("forged", "replayed"):
+    for k in ("forged", "replayed", "stale"):
         out[k] = p.errors.get(k, 0)
     out["alive"] = not p.dead
     out["refused"] = p.refused

@@ -159,6 +159,8 @@ class Link(Delivery):
                 elif c > 0x100 and _mac(ch, head, body, c - 0x100) == tag:
                     why = "replayed"
             if why is not None:
+                if ch is not None and ((ch.pads is None or ch.rc == 0) if isinstance(k, dict) else ch.nonce is not None):
+                    return self.hello(addr, ch, None)  # stale, no attack: hello.challenge
                 self.count(self.peer(addr), why)
                 self.forged += 1
                 return
