@@ -16,7 +16,7 @@ import random
 import time
 
 from _quick import parse
-from tapis.firmware import tilts
+from tapis.firmware.table import watch
 from tapis.simulator.attacker import BusAttacker
 from tapis.simulator.table import EmulatedTable, StalledTable
 from tapis.simulator.wires import parse_faults
@@ -52,7 +52,7 @@ def watched(t):
     return seen, tilted
 
 
-def worst_window(seen, window_ms=tilts.WINDOW_MS):
+def worst_window(seen, window_ms=watch.WINDOW_MS):
     """The most frames any window of the tilt held (each opens at a refusal, as tilts.check)."""
     worst, start, n = 0, None, 0
     for ms, k in seen:
@@ -143,7 +143,7 @@ def main():
     levels, rates = [float(x) for x in a.levels.split(",")], [float(x) for x in a.rates.split(",")]
     t0 = time.perf_counter()
     print("refused frames by kind (counted: what the bus-attack tilt counts; window: the most "
-          "in one %d s window; tilt at %d)" % (tilts.WINDOW_MS // 1000, tilts.ATTACK))
+          "in one %d s window; tilt at %d)" % (watch.WINDOW_MS // 1000, watch.ATTACK))
     noise_worst, attack_least = 0, None
     for game in GAMES:
         for level in levels:
@@ -179,10 +179,10 @@ def main():
                       "window %4d (least %4d)  tilts %d" % (
                           game, name, rate, total["sent"], total["crc"], total["stale"], total["counted"],
                           60000.0 * total["counted"] / total["ms"], total["window"], least, total["tilts"]))
-    full = a.attack_ms >= tilts.WINDOW_MS  # (a shorter attack need not fill the tilt's window)
-    between = noise_worst < tilts.ATTACK and (attack_least >= tilts.ATTACK or not full)
+    full = a.attack_ms >= watch.WINDOW_MS  # (a shorter attack need not fill the tilt's window)
+    between = noise_worst < watch.ATTACK and (attack_least >= watch.ATTACK or not full)
     print("noise: at most %d counted in a window; attack at rate %g: at least %d in its first %d s; tilt at %d: "
-          "%s; %.1f s" % (noise_worst, max(rates), attack_least, a.attack_ms // 1000, tilts.ATTACK,
+          "%s; %.1f s" % (noise_worst, max(rates), attack_least, a.attack_ms // 1000, watch.ATTACK,
                           "between" if between else "NOT between", time.perf_counter() - t0))
     if not between:
         raise SystemExit(1)

@@ -6,7 +6,7 @@ counter of the session both ends are in count toward the attack tilt (docs/relia
 "Noise is not an attack")."""
 import pytest
 
-from tapis.firmware import tilts
+from tapis.firmware.table import watch
 from tapis.firmware import wire as W
 from tapis.simulator.attacker import BusAttacker
 from tapis.simulator.table import EmulatedTable
@@ -87,7 +87,7 @@ def test_a_spliced_device_is_still_a_bus_attack_within_ten_seconds(mix):
     tilted, tilt = [], t.controller.tilt
     t.controller.tilt = lambda cls, *a, **k: (tilted.append(cls), tilt(cls, *a, **k))
     a = BusAttacker(t, 0, 0.05, FORGERIES[mix])
-    while t.now < tilts.WINDOW_MS:
+    while t.now < watch.WINDOW_MS:
         a.step(t.now)
         t.step()
     assert "bus-attack" in tilted, (a.sent, t.controller.errors)

@@ -192,7 +192,7 @@ class Kept:
     def saw(self, recs):
         pass
 
-    def commit(self, journal, force=False):
+    def commit(self, journal, force=False, tilt=None):
         return self
 
     def clear(self, journal):
