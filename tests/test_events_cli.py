@@ -3,6 +3,8 @@ beside its journal, live over the operator's link; tapis.events/2 valid; bad inp
 clear line, exit 2, nothing changed."""
 import json
 
+import pytest
+
 from tapis.firmware import events as E
 from tapis.firmware import wire as W
 from tapis.firmware.events import EventLog
@@ -71,9 +73,24 @@ def test_clear_asks_first_and_no_is_nothing():
     import subprocess
     import sys
     from test_cli_conventions import ROOT, env
+    import os
+    import pty
+    master, slave = pty.openpty()  # asked on a terminal
+    os.write(master, b"n\n")
     p = subprocess.run([sys.executable, "-m", "tapis", "clear", "--port", "loop://"], cwd=ROOT, env=env(),
-                       input="n\n", capture_output=True, text=True, timeout=60)
+                       stdin=slave, capture_output=True, text=True, timeout=60)
+    os.close(master), os.close(slave)
     assert p.returncode == 1 and "nothing cleared" in p.stderr and "[y/N]" in p.stderr
+
+
+@pytest.mark.parametrize("ram", [[], ["--ram"]])
+def test_clear_with_no_terminal_to_ask_on_wants_yes(ram):
+    import subprocess
+    import sys
+    from test_cli_conventions import ROOT, env, one_clear_line
+    p = subprocess.run([sys.executable, "-m", "tapis", "clear", "--port", "loop://"] + ram, cwd=ROOT, env=env(),
+                       input="y\n", capture_output=True, text=True, timeout=60)
+    one_clear_line(p, "--yes", "no terminal")
 
 
 def host_end(t):

@@ -2,6 +2,7 @@
 # firmware frozen in (host/image_build.py). Missing source or tools exit 2 saying where to get
 # them; a build step that fails exits 1 with the end of its log.
 import json
+import os
 import sys
 
 from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
@@ -41,9 +42,12 @@ def register(sub):
 def build(args):
     from tapis.host.flash_errors import FlashError
     from tapis.host.image_build import build as build_image
-    from tapis.host.image_source import BuildError, SourceError
+    from tapis.host.image_source import BuildError, SourceError, given_path
 
-    try:
+    try:  # what was given, checked before anything is made (a key, the cache, --out)
+        given_path(args.source, MICROPYTHON_ENV, "ports/rp2/Makefile")
+        given_path(args.picotool, PICOTOOL_ENV, "CMakeLists.txt")
+        _check_out(args.out)
         public = public_key_of(args)
         got = build_image(args.source, args.picotool, public_key=public, out=args.out)
     except (SourceError, FlashError) as e:
@@ -62,6 +66,15 @@ def build(args):
     return 0
 
 
+def _check_out(out):
+    from tapis.host.flash_errors import FlashError
+
+    if not out.strip() or (os.path.exists(out) and not os.path.isdir(out)):
+        raise FlashError("--out %r: give a folder to write the image to" % out)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise FlashError("--out %r: no folder %s to make it in" % (out, os.path.dirname(os.path.abspath(out))))
+
+
 def public_key_of(args):
     from tapis.host.flash_errors import FlashError
 
@@ -77,6 +90,10 @@ def public_key_of(args):
         from tapis.simulator.testkey import TEST_SIGNING_SEED
 
         return public_key(TEST_SIGNING_SEED).hex()
+    for option, given in (("--device", args.device), ("--key-file", getattr(args, "key_file", None))):
+        if given is not None and (not given.strip() or os.path.isdir(given)):
+            raise FlashError("%s %r: give a device name or a key file, not %s" % (
+                option, given, "a folder" if given.strip() else "nothing"))
     if args.device or getattr(args, "key_file", None):
         from tapis.host.flash_keys import sign_path
         from tapis.host.flash_sign import Signer

@@ -18,7 +18,7 @@ def register(sub):
                    help="the bots' strength: random, rules (default) or advisor; per seat: 1=advisor,2=random")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible game (default: random, shown)")
     p.add_argument("--variant", help="a variant of the game by name (see docs/rules.md)")
-    p.add_argument("--pause", type=float, default=PAUSE, help="seconds a bot takes per action (default %.1f)" % PAUSE)
+    p.add_argument("--pause", type=A.seconds_or_zero, default=PAUSE, help="seconds a bot takes per action (default %.1f)" % PAUSE)
     p.set_defaults(func=run, parser=p)
 
 

@@ -12,7 +12,7 @@ from tapis.host import operator_link as OL
 
 def register(sub):
     p = sub.add_parser("verify", help="ask a running table for its seeded software check, and check the answer")
-    p.add_argument("--port", metavar="URL", required=True, help="the table's link (pyserial URL)")
+    p.add_argument("--port", type=A.port, metavar="URL", required=True, help="the table's link (pyserial URL)")
     p.add_argument("--seed", metavar="HEX", required=True,
                    help="128 bits as 32 hex digits (the regulator's tool's, or any fresh one)")
     p.add_argument("--image", metavar="PATH",
