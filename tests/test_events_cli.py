@@ -37,6 +37,7 @@ def test_a_simulated_tables_log_beside_its_journal_is_read_and_valid(tmp_path):
 
 
 def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
+    """Issue 44.6: which tilt locked it and how a supervisor clears it, exit 3, no traceback."""
     journal = tmp_path / "t.jnl"
     assert tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1", "--quiet",
                  "--json").returncode == 0
@@ -44,7 +45,13 @@ def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
     from tapis.host.tableid import table_identity
     device, key = table_identity(str(journal))
     EventLog(FileStore(str(journal) + ".events"), key, device).log(E.DOOR, "opened", locks=True)
-    one_clear_line(tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1"), "locked", "door-open")
+    p = tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1")
+    assert p.returncode == 3 and p.stdout == "" and "Traceback" not in p.stderr, p.stderr
+    said = p.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("tapis table:"), p.stderr
+    for words in ("locked", "door-open", "the table's door was opened", "close the door", "tapis clear --port",
+                  "--host-port"):
+        assert words in said[0], said[0]
     doc = json.loads(tapis("events", "--journal", str(journal), "--json").stdout)
     assert doc["locked"] == ["door-open"] and doc["entries"][-1]["locks"] is True
 

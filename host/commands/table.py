@@ -9,7 +9,10 @@ from tapis.simulator import kits
 
 
 def register(sub):
-    p = sub.add_parser("table", help="play on the emulated table (bots at every seat)")
+    p = sub.add_parser("table", help="play on the emulated table (bots at every seat)",
+                       epilog="Exit status: 0 done, 2 bad input, 3 the table cannot go on: locked by a tilt "
+                       "(the line names it and how a supervisor clears it) or a device that does not answer "
+                       "(named, with what to do), 130 Ctrl-C.")
     p.add_argument("--game", choices=sorted(GAMES), default="ecarte", help="the game (default: ecarte)")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--deals", type=A.positive, help="play N deals (default: one whole game)")
@@ -62,7 +65,13 @@ def run(args):
         sys.stderr.write("tapis table: %s\n" % e)
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
-    extra = _devices(args, options)
+    from tapis.host.stopped import STOPPED, TableStopped, stalled
+    from tapis.simulator.table import StalledTable
+    try:
+        extra = _devices(args, options)
+    except TableStopped as e:
+        sys.stderr.write("tapis table: %s\n" % e)
+        return STOPPED
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
@@ -111,6 +120,9 @@ def run(args):
     except KeyboardInterrupt:
         sys.stderr.write("tapis table: stopped (Ctrl-C), seed %d\n" % seed)
         return 130
+    except StalledTable as e:
+        sys.stderr.write("tapis table: %s (seed %d)\n" % (stalled(e.faults, e.locked, args.host_port or "PATH"), seed))
+        return STOPPED
     finally:
         if args.board in ("micropython", "pico"):
             sim.close()  # the board's process too, on Ctrl-C
@@ -211,9 +223,11 @@ def _devices(args, options):
             extra["events"] = events = EventLog(FileStore(beside(args.journal)), key, device)
         except JournalError as e:
             args.parser.error("--journal %s: its event log %s: %s" % (args.journal, beside(args.journal), e))
-        if events.locked():
-            args.parser.error("--journal %s: the table is locked (%s): see tapis events --journal %s"
-                              % (args.journal, ", ".join(events.locked()), args.journal))
+        if events.locked() and not args.host_port:
+            from tapis.host.stopped import TableStopped, locked
+            raise TableStopped("--journal %s: %s" % (args.journal, locked(
+                events.locked(), "PATH with the table run as tapis table --journal %s --host-port PATH" % args.journal,
+                events.open)))
         from tapis.firmware.meters import Meters  # the meters beside it, as on a board (tapis meters)
         from tapis.firmware.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)
