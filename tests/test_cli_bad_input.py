@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tapis.host import args as A
 from tapis.host.cli import build_parser, main
+from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
 
 NUMBER_TYPES = {A.positive, A.seconds, A.seconds_or_zero, A.seed, A.workers, int, float}
 HUGE_IS_A_RUN = {"--deals", "--rounds", "--count", "--limit", "--last", "n"}  # a long run, not a bad value
@@ -72,7 +73,8 @@ BY_COMMAND = {  # where a command means something else by a name
     (("flash",), "--key-file"): "out",
     (("board", "emulate"), "--port"): "out",  # a symlink it makes
     (("table",), "--host-port"): "out",
-    (("flash",), "--drive"): "text",  # 'auto' or a mounted drive: with --image (below) only
+    (("flash",), "--drive"): "text",
+    (("image", "build"), "--device"): "name",  # any name names a key (made at its first use)  # 'auto' or a mounted drive: with --image (below) only
 }
 NOT_FUZZED = {  # (command, option): why
     (("pit",), "--host"): "any address; one it cannot listen on is tested as --port's",
@@ -139,6 +141,8 @@ def values(k, name):
         return st.sampled_from(["", "none-such", "\u00e9"])
     if k == "text":
         return st.sampled_from(["", " ", "@@@", "=", "\x7f"])
+    if k == "name":
+        return st.sampled_from(["", " ", "\t"])
     files = [("missing", None), ("non-utf8", None), ("folder", None)]
     if k == "in":
         return st.one_of(st.sampled_from(files + [("empty", b"")]), garbage)
@@ -168,7 +172,7 @@ def materialise(value, where):
     if what == "in-missing-folder":
         return str(where / "no-such-folder" / "file")
     if what == "in-missing-file":
-        return str(where / "no-such-folder")  # nor a file of that name: its parent must be a folder
+        return str(where / "no-such-folder" / "out")  # a folder to make in one that is not there
     path = where / ("empty" if what == "empty" else "garbage.bin")
     path.write_bytes(data)
     return str(path)
@@ -209,10 +213,15 @@ def home():
     """A home of its own: the key store, caches and the current folder, all watched for writes."""
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        saved = {k: os.environ.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TAPIS_KEY_DIR")}
-        os.environ.update(HOME=str(root / "home"), XDG_CONFIG_HOME=str(root / "home/.config"),
-                          XDG_CACHE_HOME=str(root / "home/.cache"), TAPIS_KEY_DIR=str(root / "home/keys"))
+        saved = {k: os.environ.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TAPIS_KEY_DIR",
+                                                MICROPYTHON_ENV, PICOTOOL_ENV)}
         (root / "home").mkdir()
+        for tree, marker in (("mp", "ports/rp2/Makefile"), ("pt", "CMakeLists.txt")):  # sources that look right:
+            (root / "src" / tree / marker).parent.mkdir(parents=True)     # image build's other options fuzzed
+            (root / "src" / tree / marker).write_text("")                  # before it would build
+        os.environ.update(HOME=str(root / "home"), XDG_CONFIG_HOME=str(root / "home/.config"),
+                          XDG_CACHE_HOME=str(root / "home/.cache"), TAPIS_KEY_DIR=str(root / "home/keys"),
+                          **{MICROPYTHON_ENV: str(root / "src/mp"), PICOTOOL_ENV: str(root / "src/pt")})
         here = os.getcwd()
         os.chdir(root / "home")
         try:

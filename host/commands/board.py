@@ -106,6 +106,8 @@ def emulate(args):
 
     if args.duration is not None and args.duration <= 0:
         args.parser.error("--duration must be positive, got %r" % args.duration)
+    if args.flash is not None and (os.path.isdir(args.flash) or not os.path.isdir(os.path.dirname(os.path.abspath(args.flash)))):
+        args.parser.error("--flash %s: give a file (kept between runs) in a folder that is there" % args.flash)
     if args.port and os.path.lexists(args.port) and not os.path.islink(args.port):
         args.parser.error("--port %s exists and is not a symlink: give a new path" % args.port)
     try:

@@ -94,6 +94,8 @@ def public_key_of(args):
         if given is not None and (not given.strip() or os.path.isdir(given)):
             raise FlashError("%s %r: give a device name or a key file, not %s" % (
                 option, given, "a folder" if given.strip() else "nothing"))
+    if args.key_file is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.key_file))):
+        raise FlashError("--key-file %s: no folder %s" % (args.key_file, os.path.dirname(os.path.abspath(args.key_file))))
     if args.device or getattr(args, "key_file", None):
         from tapis.host.flash_keys import sign_path
         from tapis.host.flash_sign import Signer
