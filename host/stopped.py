@@ -1,48 +1,18 @@
 # Why a table stopped, in words an operator acts on (issue 46): which device, what fault, what
-# to do; and what each class of the event log means (tapis events, tapis table). The firmware
-# logs short codes (firmware/events.py); the words are the host's.
+# to do (the event log's classes in words: host/events_words.py).
 import re
 
 from tapis.firmware import wire as W
+from tapis.host.events_words import FIX, cause, in_words
 
 STOPPED = 3  # tapis table's exit status when the table cannot go on: locked by a tilt, or stalled
 
-CAUSES = {  # an event class -> what happened, in words
-    "power-up": "the table was switched on",
-    "watchdog": "the board restarted itself: its watchdog fired",
-    "ram-error": "the critical memory failed its check (the meters, journal and event log disagree)",
-    "journal-failure": "the journal could not be written or read back",
-    "check-failed": "the software check failed: the code on the board is not the code that was signed",
-    "check-passed": "the software check passed",
-    "shoe-fault": "the shoe reported a fault",
-    "deck-count": "the cards counted are not a whole pack",
-    "device-lost": "a device on the bus stopped answering",
-    "device-rebooted": "a device on the bus came back or was reset",
-    "forged": "a frame failed its authentication (forged, replayed or corrupted)",
-    "bus-attack": "frames on the bus look like an attack",
-    "supervisor": "a supervisor's action",
-    "door-open": "the table's door was opened",
-    "meter-repaired": "a meters copy was rebuilt from the journal",
-    "clear": "a supervisor cleared the open tilts",
-    "ram-clear": "a supervisor cleared the critical memory (a RAM clear)",
-}
-FIX = {  # a locking tilt -> what is done before the supervisor clears it
-    "ram-error": "have the board's memory checked",
-    "journal-failure": "have the board's flash checked",
-    "check-failed": "flash the signed firmware again (tapis flash --verify)",
-    "door-open": "close the door",
-    "deck-count": "count the pack and replace it if a card is missing",
-}
 _DEAD = re.compile(r"device 0x([0-9a-f]{2}) is dead: no answer")
+_FAULT = re.compile(r"device 0x([0-9a-f]{2}) (fault .*)")
 
 
 class TableStopped(Exception):
     """The table cannot go on (the message says why and what to do): exit STOPPED."""
-
-
-def cause(cls):
-    """An event class in words (the class itself for one the host does not know)."""
-    return CAUSES.get(cls, cls)
 
 
 def device(addr):
@@ -64,7 +34,10 @@ def fault(text):
     m = _DEAD.fullmatch(text)
     if m:
         return "%s does not answer" % device(int(m.group(1), 16))
-    return text
+    m = _FAULT.fullmatch(text)
+    if m:
+        return "%s: %s" % (device(int(m.group(1), 16)), in_words(m.group(2)))
+    return in_words(text)
 
 
 def clearing(port_hint):

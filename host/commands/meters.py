@@ -15,7 +15,11 @@ from tapis.host import operator_link as OL
 
 
 def register(sub):
-    p = sub.add_parser("meters", help="show a table's accounting meters")
+    from tapis.host.meters_show import LEGEND
+    p = sub.add_parser("meters", help="show a table's accounting meters",
+                       description="A table's accounting meters, checked under its device key. What each "
+                       "counts: " + "; ".join(LEGEND) + ". docs/protocol.md \"Meters\" names the journal "
+                       "records each sums.")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--journal", metavar="PATH", help="a journal file, its meters beside it "
                      "(PATH.meters.a and .b, journal.bin: journal.meters.a and .b)")
@@ -112,5 +116,5 @@ def run(args):
     if args.json:
         print(json.dumps(d))
     else:
-        print("\n".join(text(d)))
+        print("\n".join(text(d, legend=True)))
     return 0
