@@ -26,13 +26,16 @@ def register(sub):
     p.set_defaults(func=run, parser=p)
 
 
-def _fail(text):
-    sys.stderr.write("tapis verify: %s\n" % text)
-    return 2
-
-
 def run(args, step=None):
     from tapis.host.verify import ask, expected, load_kept, parse_seed
+
+    def _fail(text):
+        """One line on stderr, exit 2; with --json the object too (match false, the error)."""
+        if args.json:
+            print(json.dumps({"schema": "tapis.verify/1", "match": False, "error": str(text)}))
+        sys.stderr.write("tapis verify: %s\n" % text)
+        return 2
+
     try:
         seed = parse_seed(args.seed)
     except ValueError as e:
