@@ -73,8 +73,8 @@ BY_COMMAND = {  # where a command means something else by a name
     (("flash",), "--key-file"): "out",
     (("board", "emulate"), "--port"): "out",  # a symlink it makes
     (("table",), "--host-port"): "out",
-    (("flash",), "--drive"): "text",
-    (("image", "build"), "--device"): "name",  # any name names a key (made at its first use)  # 'auto' or a mounted drive: with --image (below) only
+    (("flash",), "--drive"): "text",  # 'auto' or a mounted drive: with --image only
+    (("image", "build"), "--device"): "name",  # any name names a key (made at its first use)
 }
 NOT_FUZZED = {  # (command, option): why
     (("pit",), "--host"): "any address; one it cannot listen on is tested as --port's",

@@ -24,14 +24,15 @@ def register(sub):
                       "gcc-arm-none-eabi, libnewlib-arm-none-eabi and cmake.")
     b.add_argument("--source", help="MicroPython's source: a v1.27.0 checkout with its rp2 submodules, or "
                    "a .tar.gz of one (default: $%s)" % MICROPYTHON_ENV)
-    b.add_argument("--picotool", help="picotool 2.1.1's source, a checkout or a .tar.gz (default: $%s)"
-                   % PICOTOOL_ENV)
+    b.add_argument("--picotool", help="picotool 2.1.1's source, a checkout or a .tar.gz (default: $%s, else "
+                   "a picotool checkout or picotool*.tar.gz beside MicroPython's source)" % PICOTOOL_ENV)
     key = b.add_mutually_exclusive_group()
     key.add_argument("--device", help="bake in this device's signing public key (the host's <device>.sign, "
                      "made by its first tapis flash)")
     key.add_argument("--public-key", help="bake in this public key (64 hex digits)")
     key.add_argument("--test-key", action="store_true", help="bake in the emulated boards' public test "
-                     "signing key (tapis table --board pico --image; never for a real table)")
+                     "signing key (tapis table --board pico --image; a real table refuses it): the default "
+                     "when no key option is given")
     b.add_argument("--key-file", help="the device key file whose signing key (beside it, .sign) is baked in; "
                    "made when there is none, as tapis flash makes it (with --device: if not in the key folder)")
     b.add_argument("--out", default=".", help="the folder to write the image and manifest to (default: here)")
@@ -44,12 +45,20 @@ def build(args):
     from tapis.host.image_build import build as build_image
     from tapis.host.image_source import BuildError, SourceError, given_path
 
+    from tapis.host.image_build import BUILD_STEPS
+    from tapis.host.progress import progress
+
+    args.key_default = not (args.device or args.public_key or args.test_key or args.key_file)
     try:  # what was given, checked before anything is made (a key, the cache, --out)
-        given_path(args.source, MICROPYTHON_ENV, "ports/rp2/Makefile")
-        given_path(args.picotool, PICOTOOL_ENV, "CMakeLists.txt")
+        makes_a_key = bool(args.device or args.key_file)  # (made when there is none: last)
+        public = None if makes_a_key else public_key_of(args)
+        mp = given_path(args.source, MICROPYTHON_ENV, "ports/rp2/Makefile")
+        picotool = given_path(_picotool(args.picotool, mp), PICOTOOL_ENV, "CMakeLists.txt")
         _check_out(args.out)
-        public = public_key_of(args)
-        got = build_image(args.source, args.picotool, public_key=public, out=args.out)
+        if makes_a_key:
+            public = public_key_of(args)
+        with progress(BUILD_STEPS, "steps", quiet=args.json) as advance:
+            got = build_image(str(mp), str(picotool), public_key=public, out=args.out, on_step=advance)
     except (SourceError, FlashError) as e:
         sys.stderr.write("tapis image build: %s\n" % e)
         return 2
@@ -62,8 +71,21 @@ def build(args):
         return 0
     print("%s: %d bytes, sha256 %s, %d frozen modules, public key %s"
           % (args.out.rstrip("/") + "/tapis-RPI_PICO-firmware.uf2", got["image"]["bytes"], got["image"]["sha256"],
-             len(got["frozen"]), got["baked"]["public_key"] or "none baked (give --device, --key-file or --public-key)"))
+             len(got["frozen"]), got["baked"]["public_key"]))
+    if args.key_default or args.test_key:
+        print("the emulated boards' test key is baked in: tapis table --board pico --image takes it; a real "
+              "table refuses it (build its image with --device or --key-file)")
     return 0
+
+
+def _picotool(given, mp):
+    """picotool's source as MicroPython's is found: given, else $TAPIS_PICOTOOL_SRC, else beside
+    MicroPython's (a picotool checkout, or a picotool*.tar.gz, in the same folder)."""
+    if given is not None or os.environ.get(PICOTOOL_ENV):
+        return given
+    folder = mp.parent
+    found = [folder / "picotool"] if (folder / "picotool").is_dir() else sorted(folder.glob("picotool*.tar.gz"))
+    return str(found[-1]) if found else None
 
 
 def _check_out(out):
@@ -102,4 +124,7 @@ def public_key_of(args):
 
         # made here when the device has none yet: the image is built before its first flash
         return Signer.provision(sign_path(args.device, args.key_file)).public.hex()
+    if getattr(args, "key_default", False):  # image build with no key option: the emulated boards'
+        args.test_key = True
+        return public_key_of(args)
     return None
