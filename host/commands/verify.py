@@ -52,6 +52,10 @@ def run(args, step=None):
     except OSError as e:
         return _fail("cannot open %s: %s" % (args.port, e.strerror or e))
     if board is None:
+        if why.startswith("no signed manifest"):  # the board's words end in its exception's repr
+            why = ("it holds no signed manifest or image to say what it runs (a table it was not flashed to: "
+                   "tapis table's emulated board runs the host's files unsigned; flash a board, or an emulated "
+                   "Pico from tapis board emulate, with tapis flash, then verify it)")
         return _fail("the table could not answer: %s" % why)
     from tapis.host.flash_keys import image_path
     path = args.image or str(image_path(device, args.key_file))
