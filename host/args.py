@@ -22,6 +22,26 @@ def positive(text):
     return n
 
 
+def port(text):
+    """A serial port as given to --port: a device path, a pty or a pyserial URL; never empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a serial port (a device path or a pyserial URL), got %r" % text)
+    return text
+
+
+def link_path(text):
+    """A path the command makes a symlink (to its pty) at: not a folder, in a folder that is there."""
+    import os
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a path for the link, got %r" % text)
+    if os.path.lexists(text) and not os.path.islink(text):
+        raise argparse.ArgumentTypeError("%s exists and is not a symlink: give a new path" % text)
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError("no folder %s for %s" % (folder, text))
+    return text
+
+
 def cores():
     """The processors this process may run on."""
     import os
@@ -133,6 +153,9 @@ def seat_bots(game, spec, seats, person=None):
                 game, level, ", ".join(levels)))
     every = spec.get(None, "rules")
     return {s: spec.get(s, every) for s in range(seats) if s != person}
+MOST_SECONDS = 7 * 24 * 3600  # any wait or run longer is a slip of the keyboard
+
+
 def _number(text):
     try:
         x = float(text)
@@ -140,6 +163,8 @@ def _number(text):
         raise argparse.ArgumentTypeError("expected a number of seconds, got %r" % text)
     if x != x or x in (float("inf"), float("-inf")):
         raise argparse.ArgumentTypeError("expected a finite number of seconds, got %r" % text)
+    if x > MOST_SECONDS:
+        raise argparse.ArgumentTypeError("expected at most %d seconds (a week), got %r" % (MOST_SECONDS, text))
     return x
 
 

@@ -110,14 +110,19 @@ def dates(entries):
     return out
 
 
-def entry(e, dated=None):
-    """An entry as tapis.events/2 has it; dated: dates(), for its wall time."""
+def entry(e, dated=None, clock=None):
+    """An entry as tapis.events/2 has it; dated: dates(), for its wall time; clock: the
+    log's unit (its "when" from a board's own seconds)."""
+    from tapis.host import events_words as words
+
     boot, ms = e["b"] if e.get("b") else (None, None)
     ref = (dated or {}).get(boot)
     out = {"seq": e["n"], "time": e["t"], "boot": boot, "ms": ms,
            "wall": ref[0] + (ms - ref[1]) // 1000 if ref is not None else None,
            "class": e["c"], "detail": e.get("d", ""), "who": e.get("w"),
            "locks": bool(e.get("l")), "cleared_by": e.get("cleared")}
+    out["when"] = words.when(out, clock)
+    out["text"] = words.text(out["class"], out["detail"])
     if "x" in e:
         out["clears"] = list(e["x"])
     return out
@@ -130,16 +135,15 @@ def document(source, entries, head=None, cls=None):
     if "locked" not in head:  # over the link: the open tilts from the entries
         head = dict(head, locked=[e["c"] for e in entries if e.get("l") and not e.get("cleared")])
     return {"schema": SCHEMA, "source": source, "device": head.get("device"), "clock": head.get("clock"),
-            "locked": head["locked"], "entries": [entry(e, dated) for e in entries if cls is None or e["c"] == cls]}
+            "locked": head["locked"], "entries": [entry(e, dated, head.get("clock")) for e in entries if cls is None or e["c"] == cls]}
 
 
 def line(e):
-    """An entry as text: its board clock (boot, ms since that power-up), its wall time when a
-    TIME dated its boot (else the board's time as it read it)."""
-    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e["wall"])) if e.get("wall") is not None else e["time"]
+    """An entry as text: its local date-time (clock not set: none), its board clock (boot, ms
+    since that power-up), its class and what happened in words (host/events_words.py)."""
+    when = e["when"][:19].replace("T", " ") if e.get("when") else "(clock not set)"
     board = "boot %s +%d ms" % (e["boot"], e["ms"]) if e.get("boot") is not None else "-"
-    s = "#%-5d %-20s %-20s %-16s %s" % (e["seq"], when, board, e["class"], e["detail"] if isinstance(e["detail"], str)
-                                          else json.dumps(e["detail"]))
+    s = "#%-5d %-19s  %-20s %-16s %s" % (e["seq"], when, board, e["class"], e["text"])
     if e["who"]:
         s += "  (by %s)" % e["who"]
     if e["locks"]:

@@ -9,3 +9,9 @@ class FlashError(RuntimeError):
 class NoBoard(FlashError):
     """The port named no board: it cannot be opened, or no MicroPython answers there (exit 2)."""
     code = 2
+
+
+class BadInput(FlashError):
+    """What the user gave cannot be used (an image that is not one, a file that cannot be read):
+    refused before the board is touched (exit 2)."""
+    code = 2

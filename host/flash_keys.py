@@ -31,12 +31,17 @@ def image_path(device, key_file=None):
 def load_key(device, key_file=None):
     path = key_path(device, key_file)
     try:
-        return bytes.fromhex(path.read_text().strip())
+        key = bytes.fromhex(path.read_text().strip())
     except FileNotFoundError:
         raise FlashError("no key for device %s at %s: flash it first (the key is made then)"
                          % (device, path)) from None
     except ValueError:
         raise FlashError("%s is not a hex key" % path) from None
+    except OSError as e:
+        raise FlashError("cannot read the key %s: %s" % (path, e.strerror or e)) from None
+    if not key:
+        raise FlashError("%s holds no key (a device key is hex digits)" % path)
+    return key
 
 
 def provision_key(device, key_file=None):

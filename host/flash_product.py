@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tapis.host.flash_board import exec_ok
-from tapis.host.flash_errors import FlashError, NoBoard
+from tapis.host.flash_errors import BadInput, FlashError, NoBoard
 from tapis.host.image_uf2 import BOOTSEL_INFO, UF2Error, whole
 
 # What the board runs: (its image's sha256 and length, its baked public key), None on a stock image.
@@ -34,9 +34,9 @@ def read_uf2(path):
         data = Path(path).read_bytes()
         return data, whole(data)
     except OSError as e:
-        raise FlashError("cannot read the image %s: %s" % (path, e.strerror)) from None
+        raise BadInput("cannot read the image %s: %s" % (path, e.strerror or e)) from None
     except UF2Error as e:
-        raise FlashError("%s: %s" % (path, e)) from None
+        raise BadInput("%s: %s" % (path, e)) from None
 
 
 def files(entry, config, extra, default_entry):

@@ -135,10 +135,15 @@ def build(*args, **kw):
         return _build(*args, **kw)
 
 
-def _build(source=None, picotool_src=None, public_key=None, out=None, build_dir=None, log=None):
+BUILD_STEPS = 3  # mpy-cross, picotool, MicroPython for the board: on_step() after each
+
+
+def _build(source=None, picotool_src=None, public_key=None, out=None, build_dir=None, log=None, on_step=None):
     """Build the RPI_PICO product image (cached): {manifest dict}; the UF2 and manifest are
     copied to `out` (a folder) when given. build_dir: build there from scratch instead of in
-    the cache's build folder (the reproducibility check)."""
+    the cache's build folder (the reproducibility check). on_step(): after each of the
+    BUILD_STEPS steps of a build (none when the cache has it)."""
+    on_step = on_step or (lambda: None)
     mp = find(source, MICROPYTHON_ENV, "ports/rp2/Makefile")
     baked = baked_module(public_key)
     res = None
@@ -152,13 +157,16 @@ def _build(source=None, picotool_src=None, public_key=None, out=None, build_dir=
         log = log or home / "build.log"
         started = time.monotonic()
         run(["make", "-C", mp.tree / "mpy-cross", "-j2"], log, env=_env(mp))
+        on_step()
         tool_root, pt = picotool(mp, picotool_src, log)
+        on_step()
         manifest_py = _manifest_py(home, "rp2", baked)
         build = home / "build-sha256"  # (CMake keeps its first flags: a folder of its own for SHA256's)
         shutil.rmtree(build / "frozen_mpy", ignore_errors=True)  # no module left over from an older firmware
         run(["make", "-C", mp.tree / "ports" / "rp2", "-j2", "BOARD=" + BOARD, "BUILD=%s" % build,
              "FROZEN_MANIFEST=%s" % manifest_py], log,
             env=_env(mp, picotool_ROOT=str(tool_root), CFLAGS="-DMBEDTLS_USER_CONFIG_FILE='\"%s\"'" % sha256_config()))
+        on_step()
         uf2 = build / "firmware.uf2"
         manifest = {"schema": SCHEMA, "board": BOARD, "version": tapis.__version__,
                     "micropython": dict(mp.ident, version=micropython_version(mp.tree)),

@@ -74,19 +74,33 @@ class Source:
         return hashlib.sha256(repr(sorted(self.ident.items())).encode()).hexdigest()[:16]
 
 
-def find(given, env, marker):
-    """The Source given by path (else $env): a tree holding `marker`, or a .tar.gz of one."""
-    path = given or os.environ.get(env)
-    if not path:
+def given_path(given, env, marker):
+    """The path of the source given (else $env), checked without writing anything: a folder
+    holding `marker`, or a file tar can read. SourceError saying what is wrong."""
+    path = given if given is not None else os.environ.get(env)
+    if not path or not path.strip():
         raise SourceError("no %s given. Get %s" % (_what(env), WHERE[env]))
     path = Path(path).expanduser().resolve()
     if path.is_dir():
         if not (path / marker).exists():
             raise SourceError("%s is not %s (no %s in it). Get %s" % (path, _what(env), marker, WHERE[env]))
+        return path
+    if not path.is_file():
+        raise SourceError("%s does not exist. Get %s" % (path, WHERE[env]))
+    try:
+        if not tarfile.is_tarfile(path):
+            raise SourceError("%s is not a .tar.gz of %s. Get %s" % (path, _what(env), WHERE[env]))
+    except OSError as e:
+        raise SourceError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    return path
+
+
+def find(given, env, marker):
+    """The Source given by path (else $env): a tree holding `marker`, or a .tar.gz of one."""
+    path = given_path(given, env, marker)
+    if path.is_dir():
         return Source(path, *_git_ident(path))
-    if path.is_file():
-        return _unpack(path, marker, env)
-    raise SourceError("%s does not exist. Get %s" % (path, WHERE[env]))
+    return _unpack(path, marker, env)
 
 
 def _what(env):
@@ -112,9 +126,16 @@ def _git(tree, *args):
 
 def _unpack(archive, marker, env):
     """The archive unpacked once into the cache (under its SHA-256), atomically."""
-    digest = sha256_file(archive)
+    try:
+        digest = sha256_file(archive)
+    except OSError as e:
+        raise SourceError("cannot read %s: %s" % (archive, e.strerror or e)) from None
     dest = image_cache() / ("src-" + digest[:16])
-    with tarfile.open(archive) as tar:
+    try:
+        tar = tarfile.open(archive)
+    except tarfile.TarError:
+        raise SourceError("%s is not a .tar.gz of %s. Get %s" % (archive, _what(env), WHERE[env])) from None
+    with tar:
         members = tar.getmembers()
         epoch = max((m.mtime for m in members), default=0)
         if not dest.exists():

@@ -11,9 +11,9 @@ COLOURS = ("#1f5f8b", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7
 
 def cannot_write(path):
     """Why `path` cannot receive a plot (None if it can): checked before a long run."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:  # (not imported: it writes its config folder)
         return NEEDS
     ext = os.path.splitext(path)[1].lower()
     if ext not in FORMATS:

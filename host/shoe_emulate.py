@@ -69,6 +69,7 @@ def emulate(args):
     from tapis.firmware.offboard.rng import Seeded
 
     seed = args.seed if args.seed is not None else A.new_seed()
+    key = table_key(args)  # a bad key file said before the port is opened
     port = opened(args)
     clock = Clock()
     streaming = args.stream or args.dialect == "text"
@@ -82,7 +83,7 @@ def emulate(args):
         from tapis.simulator.devices import EmuShoe
 
         tap = _Tap(port, args, clock)
-        shoe = EmuShoe(tap, rng, key=table_key(args))
+        shoe = EmuShoe(tap, rng, key=key)
         while not expired(args, clock) and not (args.count and tap.cards >= args.count):
             shoe.step(int(clock.elapsed() * 1000))
         return 0

@@ -62,7 +62,7 @@ def table_key(args):
     emulated table's (hello.TEST_KEY); None with --unpaired (a shoe that cannot pair, in clear)."""
     if getattr(args, "unpaired", False):
         return None
-    if getattr(args, "key_file", None):
+    if getattr(args, "key_file", None) is not None:
         from tapis.host.flash_errors import FlashError
         from tapis.host.flash_keys import load_key
         try:

@@ -168,7 +168,7 @@ def _lazy(link, end):
 
 
 def run(sim, until, on_events, stall, stalled):
-    """EmulatedTable.run, each part stepped only when it may act: stalled(message) is
+    """EmulatedTable.run, each part stepped only when it may act: stalled(message, faults, locked) is
     raised after `stall` ms without an event, as there."""
     game, ctrl, devices, lines = sim.game, sim.controller, sim.devices, sim.lines
     mine = [end for _a, end in sim.wires]
@@ -240,7 +240,7 @@ def run(sim, until, on_events, stall, stalled):
             if len(game.log) == seen:
                 idle += 1
                 if idle > stall:
-                    raise stalled("no progress for %d ms; faults: %r" % (stall, ctrl.faults))
+                    raise stalled("no progress for %d ms" % stall, ctrl.faults, getattr(ctrl, "locked", ()))
             else:
                 if on_events:
                     on_events(game.log[seen:])

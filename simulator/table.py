@@ -36,7 +36,12 @@ def _line_seed(seed, k):
 
 
 class StalledTable(RuntimeError):
-    pass
+    """The table made no progress: `faults`, the controller's latest faults (text), and
+    `locked`, the classes of the tilts that hold it (host/stopped.py says it in words)."""
+
+    def __init__(self, message, faults=(), locked=()):
+        self.faults, self.locked = list(faults), list(locked)
+        super().__init__(message + ("; faults: " + "; ".join(self.faults) if self.faults else ""))
 
 
 class EmulatedTable:
@@ -191,8 +196,8 @@ class EmulatedTable:
             elif len(game.log) == seen:
                 idle += 1
                 if idle > STALL_STEPS:
-                    raise StalledTable("no progress for %d ms; faults: %r" % (
-                        STALL_STEPS, self.controller.faults))
+                    raise StalledTable("no progress for %d ms" % STALL_STEPS, self.controller.faults,
+                                       getattr(self.controller, "locked", ()))
             else:
                 if on_events:
                     on_events(game.log[seen:])

@@ -295,22 +295,9 @@ def test_recall_json_names_its_schema(tmp_path):
 
 # ---- the README's commands are the tool's -------------------------------------------------------------
 def readme_commands():
-    import re
-    import shlex
+    from test_docs_commands import commands  # (every doc's sh blocks, read one way)
 
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
-    lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
-    found = []
-    for line in lines:
-        words = shlex.split(line, comments=True)
-        while words and "=" in words[0]:  # TAPIS_PURE=1 ...
-            words = words[1:]
-        if words[:3] == ["python", "-m", "tapis"]:
-            words = ["tapis"] + words[3:]
-        if words and words[0] in ("tapis", ".venv/bin/tapis"):
-            found.append(words[1:])
-    return found
+    return [argv for name, argv in commands() if name == "README.md"]
 
 
 def test_the_readme_has_commands_and_each_is_one_the_tool_takes():

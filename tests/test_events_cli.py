@@ -3,6 +3,8 @@ beside its journal, live over the operator's link; tapis.events/2 valid; bad inp
 clear line, exit 2, nothing changed."""
 import json
 
+import pytest
+
 from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
 from tapis.firmware.eventlog.log import EventLog
@@ -35,6 +37,7 @@ def test_a_simulated_tables_log_beside_its_journal_is_read_and_valid(tmp_path):
 
 
 def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
+    """Issue 44.6: which tilt locked it and how a supervisor clears it, exit 3, no traceback."""
     journal = tmp_path / "t.jnl"
     assert tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1", "--quiet",
                  "--json").returncode == 0
@@ -42,7 +45,13 @@ def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
     from tapis.host.tableid import table_identity
     device, key = table_identity(str(journal))
     EventLog(FileStore(str(journal) + ".events"), key, device).log(E.DOOR, "opened", locks=True)
-    one_clear_line(tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1"), "locked", "door-open")
+    p = tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1")
+    assert p.returncode == 3 and p.stdout == "" and "Traceback" not in p.stderr, p.stderr
+    said = p.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("tapis table:"), p.stderr
+    for words in ("locked", "door-open", "the table's door was opened", "close the door", "tapis clear --port",
+                  "--host-port"):
+        assert words in said[0], said[0]
     doc = json.loads(tapis("events", "--journal", str(journal), "--json").stdout)
     assert doc["locked"] == ["door-open"] and doc["entries"][-1]["locks"] is True
 
@@ -71,9 +80,24 @@ def test_clear_asks_first_and_no_is_nothing():
     import subprocess
     import sys
     from test_cli_conventions import ROOT, env
+    import os
+    import pty
+    master, slave = pty.openpty()  # asked on a terminal
+    os.write(master, b"n\n")
     p = subprocess.run([sys.executable, "-m", "tapis", "clear", "--port", "loop://"], cwd=ROOT, env=env(),
-                       input="n\n", capture_output=True, text=True, timeout=60)
+                       stdin=slave, capture_output=True, text=True, timeout=60)
+    os.close(master), os.close(slave)
     assert p.returncode == 1 and "nothing cleared" in p.stderr and "[y/N]" in p.stderr
+
+
+@pytest.mark.parametrize("ram", [[], ["--ram"]])
+def test_clear_with_no_terminal_to_ask_on_wants_yes(ram):
+    import subprocess
+    import sys
+    from test_cli_conventions import ROOT, env, one_clear_line
+    p = subprocess.run([sys.executable, "-m", "tapis", "clear", "--port", "loop://"] + ram, cwd=ROOT, env=env(),
+                       input="y\n", capture_output=True, text=True, timeout=60)
+    one_clear_line(p, "--yes", "no terminal")
 
 
 def host_end(t):

@@ -52,4 +52,4 @@ def test_each_entry_has_the_boards_clock_and_a_time_set_by_the_supervisor_dates_
     door = [e for e in second if e["class"] == "door-open"]
     assert door and WALL <= door[0]["wall"] <= WALL + 5
     assert all(e["wall"] is not None and abs(e["wall"] - WALL) <= 10 for e in second)
-    assert time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(WALL)) in text and "boot %d +" % ups[1]["boot"] in text
+    assert time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(WALL)) in text and "boot %d +" % ups[1]["boot"] in text

@@ -152,3 +152,50 @@ def test_a_device_s_signing_key_gives_the_public_key_baked_in(tmp_path, monkeypa
     signer = Signer.provision(tmp_path / "tbl-1.sign")
     got = public_key_of(argparse.Namespace(public_key=None, device="tbl-1", key_file=None))
     assert got == signer.public.hex() and len(got) == 64
+
+
+def test_picotool_is_found_beside_micropython_and_the_default_key_is_the_emulated_boards(tmp_path, monkeypatch,
+                                                                                          capsys):
+    """Issue 46.1: `tapis image build --source micropython --out dist` as the README has it:
+    picotool's source beside MicroPython's (a checkout or an archive), the emulated boards' test
+    key baked in by default (said so), and a progress bar in steps with the time elapsed on a
+    terminal. The build itself is stood in for: only what the command hands it is checked."""
+    import io
+
+    from tapis.host import image_build
+    from tapis.host.flash_sign import public_key
+    from tapis.simulator.testkey import TEST_SIGNING_SEED
+
+    monkeypatch.delenv(MICROPYTHON_ENV, raising=False)
+    monkeypatch.delenv(PICOTOOL_ENV, raising=False)
+    (tmp_path / "micropython/ports/rp2").mkdir(parents=True)
+    (tmp_path / "micropython/ports/rp2/Makefile").write_text("")
+    (tmp_path / "picotool").mkdir()
+    (tmp_path / "picotool/CMakeLists.txt").write_text("")
+    given = {}
+
+    def stand_in(source, picotool, public_key=None, out=None, on_step=None):
+        given.update(source=source, picotool=picotool, public_key=public_key)
+        for _ in range(image_build.BUILD_STEPS):
+            on_step()
+        return {"path": "x", "image": {"bytes": 1, "sha256": "0" * 64}, "frozen": [], "baked": {"public_key": public_key}}
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(image_build, "build", stand_in)
+    monkeypatch.chdir(tmp_path)
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    assert cli.main(["image", "build", "--source", "micropython", "--out", "dist"]) == 0
+    assert given["picotool"] == str(tmp_path / "picotool")
+    assert given["public_key"] == public_key(TEST_SIGNING_SEED).hex()
+    assert "3/3" in screen.getvalue() and "steps" in screen.getvalue() and "0:00:0" in screen.getvalue()
+    assert "test key is baked in" in capsys.readouterr().out
+    shutil.rmtree(tmp_path / "picotool")
+    import tarfile
+    with tarfile.open(tmp_path / "picotool-2.1.1-src.tar.gz", "w:gz") as tar:
+        tar.add(tmp_path / "micropython/ports/rp2/Makefile", arcname="picotool/CMakeLists.txt")
+    assert cli.main(["image", "build", "--source", "micropython", "--out", "dist"]) == 0
+    assert given["picotool"] == str(tmp_path / "picotool-2.1.1-src.tar.gz")

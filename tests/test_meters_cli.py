@@ -55,7 +55,10 @@ def test_tapis_table_keeps_the_meters_beside_its_journal_and_tapis_meters_reads_
     assert d["deals"] - 1 == len(records) == 6 and d["power_ups"] == 1 and len(d["seats"]) == 4
     assert sum(s["wagered"] for s in d["seats"]) == sum(x[2] for rec in records for x in rec["stakes"]) > 0  # (the 7th: begun)
     text = run(tmp, "meters", "--journal", path)
-    assert text.returncode == 0 and "seat 3" in text.stdout and "deals 7" in text.stdout
+    assert text.returncode == 0 and "seat 3" in text.stdout and "deals begun 7" in text.stdout
+    for column in ("wagered", "won", "lost", "pushed", "commission", "generation", "off"):  # each explained
+        assert any(line.strip().startswith(column) or (" %s" % column) in line
+                   for line in text.stdout.split("\n\n", 1)[1].splitlines()), column
 
 
 def test_a_resumed_table_counts_a_power_up_and_goes_on(tmp_path):

@@ -227,3 +227,53 @@ def test_keys_for_bets_of_many_units():
     from tapis.firmware.games import panel as B
     assert keys_for(app, [(B.BET_PLUS, 23)]) == ["right_square_bracket"] * 2 + ["plus"] * 3
     assert keys_for(app, [(B.SELECT, 2), (B.CONFIRM, 0)]) == ["2", "enter"]
+
+
+def test_club_stakes_start_at_the_least_stake_and_r_sits_out_with_a_line():
+    """Issue 46.6: on every deal (not only the first) the amount starts at the least the seat
+    may stake, never 0, so Enter always stakes; r sits the deal out and says so."""
+    async def go():
+        app = make_app("club", seat=1, seed=3)
+        seen, sat_out = [], []
+
+        async def on_turn(view):
+            if view["phase"] != "stake":
+                return
+            lo, hi = view["range"]
+            seen.append((view["deal"], view["amount"], lo, hi))
+            assert view["amount"] == max(lo, 1) and "amount 0" not in screen_text(app)
+            if view["deal"] == 3 and not sat_out:
+                await pilot.press("r")
+                await until(lambda: app.said)
+                sat_out.append(view["deal"])
+                await pilot.pause()
+                assert "You sit deal 3 out" in screen_text(app)
+
+        async with app.run_test(size=SIZE) as pilot:
+            await play(pilot, app, lambda: sum("Balances" in ln for ln in app.board.lines) >= 4, on_turn)
+        assert len(seen) >= 3 and any(lo == 0 for _d, _a, lo, _h in seen)  # deals where the rules allow 0
+        assert sat_out == [3]
+        log = app.table.game.log  # the rules' events: deal 3's skip by seat 1, and no stake of its
+        deals = [i for i, e in enumerate(log) if e[0] == "deal"]
+        third = log[deals[2]:deals[3]] if len(deals) > 3 else log[deals[2]:]
+        assert ("skip", 1, None) in third and not [e for e in third if e[0] == "stake" and e[1] == 1], third
+    run(go())
+
+
+@pytest.mark.parametrize("game, seat, seed", [("ecarte", 0, 3), ("club", 1, 3)])
+def test_play_json_hands_on_one_record_per_deal_as_table_json(game, seat, seed):
+    """Issue 46.7: tapis play --json: each deal's record as it completes (tapis.record/2, the
+    schema of tapis table --json), numbered from 1, every one valid."""
+    from tapis.host import schemas as S
+
+    records = []
+
+    async def go():
+        app = make_app(game, seat=seat, seed=seed, on_record=records.append)
+        async with app.run_test(size=SIZE) as pilot:
+            await play(pilot, app, lambda: len(records) >= 3)
+    run(go())
+    import json
+    assert S.validate_lines("\n".join(json.dumps(r) for r in records)) == [S.validate(records[0])] * len(records)
+    assert [r["deal"] for r in records] == list(range(1, len(records) + 1)) and all(r["seed"] == seed for r in records)
+    assert all(r["game"] == game and r["complete"] for r in records)

@@ -3,6 +3,8 @@ import signal
 import sys
 import time
 
+from tapis.host import args as A
+
 
 def register(sub):
     p = sub.add_parser("board", help="an emulated Raspberry Pi Pico to flash and talk to",
@@ -16,8 +18,8 @@ def register(sub):
     e.add_argument("--image", help="the MicroPython RPI_PICO .uf2 image (default: $TAPIS_PICO_IMAGE)")
     e.add_argument("--flash", help="the board's 2 MB flash as a file, kept between runs "
                    "(default: a fresh board, forgotten at exit)")
-    e.add_argument("--port", help="also make this path a symlink to the pty (a stable name to use)")
-    e.add_argument("--duration", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    e.add_argument("--port", type=A.link_path, help="also make this path a symlink to the pty (a stable name to use)")
+    e.add_argument("--duration", type=A.seconds, help="stop after this many seconds (default: until Ctrl-C)")
     e.set_defaults(func=emulate, parser=e)
     j = sp.add_parser("journal", help="copy a board's journal off over its USB link, and move it aside",
                       description="Copies the board's /journal.bin over its USB serial link (mpremote's raw "
@@ -25,7 +27,7 @@ def register(sub):
                       "--move-aside then renames it on the board to /journal.bin.aside-N, so the table "
                       "starts a fresh journal at its next boot. Nothing is ever deleted, and a board "
                       "never moves its journal aside by itself.")
-    j.add_argument("--port", required=True, help="the board's USB serial port (pyserial URL, or auto)")
+    j.add_argument("--port", type=A.port, required=True, help="the board's USB serial port (pyserial URL, or auto)")
     j.add_argument("--out", help="where to write the copy (default: journal-<device>-<UTC time>.bin)")
     j.add_argument("--move-aside", action="store_true",
                    help="after the copy is written and read back equal, rename the board's journal aside")
@@ -104,6 +106,8 @@ def emulate(args):
 
     if args.duration is not None and args.duration <= 0:
         args.parser.error("--duration must be positive, got %r" % args.duration)
+    if args.flash is not None and (os.path.isdir(args.flash) or not os.path.isdir(os.path.dirname(os.path.abspath(args.flash)))):
+        args.parser.error("--flash %s: give a file (kept between runs) in a folder that is there" % args.flash)
     if args.port and os.path.lexists(args.port) and not os.path.islink(args.port):
         args.parser.error("--port %s exists and is not a symlink: give a new path" % args.port)
     try:

@@ -11,7 +11,7 @@ from tapis.host import operator_link as OL
 
 def register(sub):
     p = sub.add_parser("clear", help="clear a table's tilts (the supervisor's), or a RAM clear with --ram")
-    p.add_argument("--port", metavar="URL", required=True, help="the table's link (pyserial URL): the operator's USB")
+    p.add_argument("--port", type=A.port, metavar="URL", required=True, help="the table's link (pyserial URL): the operator's USB")
     p.add_argument("--ram", action="store_true",
                    help="a RAM clear: the meters, the journal (every game) and the event log, together")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -36,6 +36,9 @@ def run(args):
     from tapis.host.events_read import document, line
     what = ("a RAM clear of %s: its meters, its journal (every game) and its event log" if args.ram
             else "clear the open tilts of %s") % args.port
+    if not args.yes and not sys.stdin.isatty():
+        sys.stderr.write("tapis clear: %s needs a confirmation: give --yes (there is no terminal to ask on)\n" % what)
+        return 2
     if not args.yes:
         sys.stderr.write("tapis clear: %s? [y/N] " % what)
         sys.stderr.flush()

@@ -22,7 +22,7 @@ def register(sub):
     p = sub.add_parser("events", help="show a table's event log: tilts, power-ups, clears")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--journal", metavar="PATH", help="a journal file (its event log beside it) or an event log file")
-    src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
+    src.add_argument("--port", type=A.port, metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--class", dest="cls", type=_class, metavar="C", help="only the entries of class C")
     p.add_argument("--json", action="store_true", help="one tapis.events/2 document (docs/schemas/tapis.events-2.json)")
     p.add_argument("--set-clock", action="store_true",

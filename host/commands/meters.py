@@ -4,6 +4,7 @@
 # device's key and brought up to the journal's end; or live from a table over its link
 # (METERS, the supervisor's credential: the operator's own link). --json: tapis.meters/1.
 import json
+import os
 import sys
 import time
 
@@ -14,11 +15,15 @@ from tapis.host import operator_link as OL
 
 
 def register(sub):
-    p = sub.add_parser("meters", help="show a table's accounting meters")
+    from tapis.host.meters_show import LEGEND
+    p = sub.add_parser("meters", help="show a table's accounting meters",
+                       description="A table's accounting meters, checked under its device key. What each "
+                       "counts: " + "; ".join(LEGEND) + ". docs/protocol.md \"Meters\" names the journal "
+                       "records each sums.")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--journal", metavar="PATH", help="a journal file, its meters beside it "
                      "(PATH.meters.a and .b, journal.bin: journal.meters.a and .b)")
-    src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
+    src.add_argument("--port", type=A.port, metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
     OL.add_option(p)
     p.add_argument("--key-file", metavar="PATH",
@@ -46,6 +51,9 @@ def from_journal(path, key_file=None, note=None):
     elif data:
         from tapis.firmware.offboard.memstore import parse
         torn = parse(data)[2]
+    if len(data) == torn and not any(os.path.exists(c) for c in beside(path)):
+        raise ValueError("%s holds no record and has no meters beside it (%s): not a table's journal"
+                         % (path, " or ".join(os.path.basename(c) for c in beside(path))))
     j = Journal(MemoryStore(data[:len(data) - torn]))
     j.size = len(data) - torn
     m = Meters(*beside(path), key=key, on_event=lambda cls, detail: note and note(detail))
@@ -88,7 +96,7 @@ def run(args):
         return 2
 
     try:
-        if args.port:
+        if args.port is not None:
             from tapis.host.ports import open_port
             t = fetch(open_port(args.port), timeout=args.timeout, key=args.table_key)
             if t is None:
@@ -108,5 +116,5 @@ def run(args):
     if args.json:
         print(json.dumps(d))
     else:
-        print("\n".join(text(d)))
+        print("\n".join(text(d, legend=True)))
     return 0

@@ -19,7 +19,7 @@ NAMES = {W.DEV_CONSOLE: "console", W.DEV_DISPLAY: "display", W.DEV_SHOE: "shoe"}
 
 def register(sub):
     p = sub.add_parser("pair", help="pair a panel, display or framed shoe with a table: provision its keys")
-    p.add_argument("--port", required=True, metavar="URL", help="the device's own serial port (pyserial URL)")
+    p.add_argument("--port", type=A.port, required=True, metavar="URL", help="the device's own serial port (pyserial URL)")
     key = p.add_mutually_exclusive_group(required=True)
     key.add_argument("--board", metavar="ID", help="the table's board id (its key in the host's key store, "
                                                    "as tapis flash made it)")

@@ -47,6 +47,15 @@ def _credential():
     return secrets.token_urlsafe(9), True
 
 
+def _is_device(path):
+    """A serial port's path: a character device (a tty, a pty), or a symlink to one."""
+    import stat
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def run(args):
     from tapis.host.pit import db
     from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, say
@@ -64,6 +73,14 @@ def run(args):
         if args.game is None:
             args.parser.error("--variant needs --game")
         A.variant_options(args)  # a name the game does not have: exit 2 naming those it has
+    for url in args.table:  # a device path that is not one: said now, not by a link that never answers
+        if not url.strip() or ("://" not in url and not _is_device(url)):
+            args.parser.error("--table %r: no such serial port (a device path, a pty or a pyserial URL)" % url)
+    if args.table_key and not args.table:
+        args.parser.error("--table-key keys a --table's link: give the --table it goes with")
+    for key in args.table_key:
+        if not key.strip():
+            args.parser.error("--table-key %r: give a device name in the key store or a key file" % key)
     try:  # the port first: a pit that cannot listen makes no database
         sock = listen(args.host, args.port)
     except OSError as e:

@@ -20,7 +20,7 @@ def register(sub):
                    help="how many games (default 10: all the journal keeps)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--journal", metavar="PATH", help="a journal file (copied from a board)")
-    src.add_argument("--port", metavar="URL", help="a table's link (pyserial URL)")
+    src.add_argument("--port", type=A.port, metavar="URL", help="a table's link (pyserial URL)")
     p.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait on --port (default 10)")
     OL.add_option(p)
     p.add_argument("--json", action="store_true",

@@ -25,7 +25,7 @@ def register(sub):
                       "timestamps; at the end, what was counted: frames, cards, faults, frames sent "
                       "again (marked resent), CRC errors, resynchronisations, bytes outside any frame.")
     src = m.add_mutually_exclusive_group(required=True)
-    src.add_argument("--port", help="pyserial URL or device path")
+    src.add_argument("--port", type=A.port, help="pyserial URL or device path")
     src.add_argument("--from", dest="source", metavar="FILE",
                      help="decode a capture made with --capture instead of a port")
     m.add_argument("--baud", type=A.positive, default=115200, help="baud rate (default 115200)")
@@ -37,7 +37,7 @@ def register(sub):
     m.add_argument("--json", action="store_true", help="one JSON object per event, then the summary")
     m.set_defaults(func=monitor, parser=m)
     e = sp.add_parser("emulate", help="act as a shoe on a serial port or pty")
-    e.add_argument("--port", required=True, help="pyserial URL or device path")
+    e.add_argument("--port", type=A.port, required=True, help="pyserial URL or device path")
     e.add_argument("--baud", type=A.positive, default=115200, help="baud rate (default 115200)")
     e.add_argument("--dialect", choices=("frames", "text"), default="frames",
                    help="frames (default): answer SHUFFLE and DRAW frames as the table's shoe; "
@@ -46,7 +46,7 @@ def register(sub):
                    help="frames: deal the pack unasked, one CARD frame every --interval seconds, then "
                    "FAULT E, for a monitor or a reader to watch (a table asks with DRAW instead); "
                    "the text dialect always streams")
-    e.add_argument("--decks", type=A.positive, default=1, help="streaming: packs in the shoe (default 1)")
+    e.add_argument("--decks", type=_decks, default=1, help="streaming: packs in the shoe, 1 to 8 (default 1)")
     e.add_argument("--pack", type=int, choices=(32, 36, 52), default=52,
                    help="streaming: cards in one pack (default 52)")
     e.add_argument("--seed", type=A.seed, help="seed for a reproducible shuffle (default: random, printed)")
@@ -59,15 +59,23 @@ def register(sub):
     e.set_defaults(func=emulate, parser=e)
 
     d = sp.add_parser("draw", help="ask a framed shoe for N cards, as the table's controller does")
-    d.add_argument("--port", required=True, help="pyserial URL or device path")
+    d.add_argument("--port", type=A.port, required=True, help="pyserial URL or device path")
     d.add_argument("--baud", type=A.positive, default=115200, help="baud rate (default 115200)")
     d.add_argument("n", type=A.positive, metavar="N", help="how many cards (1-255)")
     d.add_argument("--shuffle", type=int, choices=(32, 36, 52, 104),
                    help="have it load and shuffle a fresh pack of this size first")
-    d.add_argument("--timeout", type=float, default=10.0, help="seconds to wait (default 10)")
+    d.add_argument("--timeout", type=A.seconds, default=10.0, help="seconds to wait (default 10)")
     d.add_argument("--json", action="store_true", help="one JSON object per card or fault")
     add_key_options(d, "the shoe's sessions are")
     d.set_defaults(func=draw, parser=d)
+
+
+def _decks(text):
+    import argparse
+    n = A.positive(text)
+    if n > 8:
+        raise argparse.ArgumentTypeError("a shoe holds 1 to 8 packs, got %r" % text)
+    return n
 
 
 def draw(args):
@@ -83,9 +91,10 @@ def draw(args):
     if args.timeout <= 0:
         args.parser.error("--timeout must be positive, got %r" % args.timeout)
     args.duration = None
+    keys = table_key(args)  # a bad key file said before the port is opened
     port = opened(args)
     try:
-        link = Link(port, W.DEV_HOST, b"tapis-shoe-draw", keys=table_key(args))
+        link = Link(port, W.DEV_HOST, b"tapis-shoe-draw", keys=keys)
         link.own = W.SHOE  # (a paired shoe: its sessions keyed as the table keys them, bus.route_for)
         link.greet(W.SHOE, True)
         if args.shuffle:

@@ -9,7 +9,10 @@ from tapis.simulator import kits
 
 
 def register(sub):
-    p = sub.add_parser("table", help="play on the emulated table (bots at every seat)")
+    p = sub.add_parser("table", help="play on the emulated table (bots at every seat)",
+                       epilog="Exit status: 0 done, 2 bad input, 3 the table cannot go on: locked by a tilt "
+                       "(the line names it and how a supervisor clears it) or a device that does not answer "
+                       "(named, with what to do), 130 Ctrl-C.")
     p.add_argument("--game", choices=sorted(GAMES), default="ecarte", help="the game (default: ecarte)")
     p.add_argument("--seed", type=A.seed, help="seed for a reproducible run (default: random, printed)")
     p.add_argument("--deals", type=A.positive, help="play N deals (default: one whole game)")
@@ -18,11 +21,11 @@ def register(sub):
                    help="where the firmware runs: here, on the virtual board (real MicroPython), or "
                    "flashed onto an emulated Raspberry Pi Pico (rp2040js; needs --image)")
     p.add_argument("--image", help="--board pico: the MicroPython RPI_PICO .uf2 image (default: $TAPIS_PICO_IMAGE)")
-    p.add_argument("--shoe", metavar="URL", help="a real (or emulated) shoe on a serial port, instead of "
+    p.add_argument("--shoe", type=A.port, metavar="URL", help="a real (or emulated) shoe on a serial port, instead of "
                    "the emulated one (pyserial URL); real time")
     p.add_argument("--shoe-dialect", choices=["frames", "text"], default="frames",
                    help="what the --shoe speaks (default frames)")
-    p.add_argument("--bus", metavar="URL", help="real panels and displays: the RS-485 bus on a serial port "
+    p.add_argument("--bus", type=A.port, metavar="URL", help="real panels and displays: the RS-485 bus on a serial port "
                    "(pyserial URL), instead of the emulated consoles; real time")
     p.add_argument("--journal", metavar="PATH", help="keep the board's journal in this file (an unfinished "
                    "game in it is resumed); read it with tapis recall --journal PATH")
@@ -34,7 +37,7 @@ def register(sub):
     p.add_argument("--bots", type=A.bots, metavar="LEVEL",
                    help="the bots' strength: random, rules (default) or advisor; per seat: 0=advisor,1=random")
     p.add_argument("--quiet", action="store_true", help="no progress bar with --deals N")
-    p.add_argument("--host-port", metavar="PATH", help="the board's operator's link on a pseudo-terminal "
+    p.add_argument("--host-port", type=A.link_path, metavar="PATH", help="the board's operator's link on a pseudo-terminal "
                    "linked at PATH, paced on the wall clock, keyed with the table's device key (--journal's "
                    "device's, else the test key): `tapis pit --table PATH` speaks to it (docs/pit.md)")
     p.add_argument("--interactive", action="store_true",
@@ -62,7 +65,13 @@ def run(args):
         sys.stderr.write("tapis table: %s\n" % e)
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
-    extra = _devices(args, options)
+    from tapis.host.stopped import STOPPED, TableStopped, stalled
+    from tapis.simulator.table import StalledTable
+    try:
+        extra = _devices(args, options)
+    except TableStopped as e:
+        sys.stderr.write("tapis table: %s\n" % e)
+        return STOPPED
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
@@ -111,6 +120,9 @@ def run(args):
     except KeyboardInterrupt:
         sys.stderr.write("tapis table: stopped (Ctrl-C), seed %d\n" % seed)
         return 130
+    except StalledTable as e:
+        sys.stderr.write("tapis table: %s (seed %d)\n" % (stalled(e.faults, e.locked, args.host_port or "PATH"), seed))
+        return STOPPED
     finally:
         if args.board in ("micropython", "pico"):
             sim.close()  # the board's process too, on Ctrl-C
@@ -153,7 +165,7 @@ def _devices(args, options):
     """The keyword arguments of the table for --shoe, --bus, --journal, --faults, --image
     (bad input: exit 2 through args.parser.error)."""
     extra = {}
-    real = args.shoe or args.bus
+    real = args.shoe is not None or args.bus is not None
     if args.board != "cpython" and (real or args.journal):
         args.parser.error("--shoe, --bus and --journal need --board cpython (the firmware here)")
     if args.board == "pico":
@@ -164,9 +176,11 @@ def _devices(args, options):
             args.parser.error(str(e))
     elif args.image:
         args.parser.error("--image is for --board pico")
-    if args.faults:
+    if args.faults is not None:
         from tapis.simulator.wires import parse_faults
         try:
+            if not args.faults.strip():
+                raise ValueError("--faults takes drop=P,corrupt=P,shoe=P (P from 0 to 1), not %r" % args.faults)
             extra["faults"] = faults = parse_faults(args.faults)
         except ValueError as e:
             args.parser.error(str(e))
@@ -177,7 +191,7 @@ def _devices(args, options):
             if find(args.game).Table(kit.new_game(options)).shoe_fault(bytes((W.UNREAD,))) is None:
                 args.parser.error("--faults shoe=P: %s's table answers no misfed card (ecarte's and piquet's laws do)"
                                   % args.game)
-    if args.journal:
+    if args.journal is not None:
         from tapis.firmware.journal.writer import Journal
         from tapis.firmware.journal.store import JournalError
         from tapis.firmware.journal.resume import load
@@ -186,6 +200,8 @@ def _devices(args, options):
         d = os.path.dirname(os.path.abspath(args.journal))
         if not os.path.isdir(d):
             args.parser.error("--journal %s: no directory %s" % (args.journal, d))
+        if os.path.isdir(args.journal):
+            args.parser.error("--journal %s is a folder, not a journal file" % args.journal)
         from tapis.host.tableid import IdentityError, table_identity
         try:  # each journal a device of its own, its key in the host's key store (issue 33.4)
             device, key = table_identity(args.journal)
@@ -207,9 +223,11 @@ def _devices(args, options):
             extra["events"] = events = EventLog(FileStore(beside(args.journal)), key, device)
         except JournalError as e:
             args.parser.error("--journal %s: its event log %s: %s" % (args.journal, beside(args.journal), e))
-        if events.locked():
-            args.parser.error("--journal %s: the table is locked (%s): see tapis events --journal %s"
-                              % (args.journal, ", ".join(events.locked()), args.journal))
+        if events.locked() and not args.host_port:
+            from tapis.host.stopped import TableStopped, locked
+            raise TableStopped("--journal %s: %s" % (args.journal, locked(
+                events.locked(), "PATH with the table run as tapis table --journal %s --host-port PATH" % args.journal,
+                events.open)))
         from tapis.firmware.meters.holder import Meters  # the meters beside it, as on a board (tapis meters)
         from tapis.firmware.meters.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)

@@ -12,7 +12,7 @@ from tapis.host import operator_link as OL
 
 def register(sub):
     p = sub.add_parser("verify", help="ask a running table for its seeded software check, and check the answer")
-    p.add_argument("--port", metavar="URL", required=True, help="the table's link (pyserial URL)")
+    p.add_argument("--port", type=A.port, metavar="URL", required=True, help="the table's link (pyserial URL)")
     p.add_argument("--seed", metavar="HEX", required=True,
                    help="128 bits as 32 hex digits (the regulator's tool's, or any fresh one)")
     p.add_argument("--image", metavar="PATH",
@@ -26,13 +26,16 @@ def register(sub):
     p.set_defaults(func=run, parser=p)
 
 
-def _fail(text):
-    sys.stderr.write("tapis verify: %s\n" % text)
-    return 2
-
-
 def run(args, step=None):
     from tapis.host.verify import ask, expected, load_kept, parse_seed
+
+    def _fail(text):
+        """One line on stderr, exit 2; with --json the object too (match false, the error)."""
+        if args.json:
+            print(json.dumps({"schema": "tapis.verify/1", "match": False, "error": str(text)}))
+        sys.stderr.write("tapis verify: %s\n" % text)
+        return 2
+
     try:
         seed = parse_seed(args.seed)
     except ValueError as e:
@@ -49,6 +52,10 @@ def run(args, step=None):
     except OSError as e:
         return _fail("cannot open %s: %s" % (args.port, e.strerror or e))
     if board is None:
+        if why.startswith("no signed manifest"):  # the board's words end in its exception's repr
+            why = ("it holds no signed manifest or image to say what it runs (a table it was not flashed to: "
+                   "tapis table's emulated board runs the host's files unsigned; flash a board, or an emulated "
+                   "Pico from tapis board emulate, with tapis flash, then verify it)")
         return _fail("the table could not answer: %s" % why)
     from tapis.host.flash_keys import image_path
     path = args.image or str(image_path(device, args.key_file))

@@ -77,7 +77,9 @@ class PlayApp(App):
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, game="ecarte", seat=0, seed=0, options=None, evaluator=None, bots=None,
-                 pause_s=BOT_PAUSE_S, tick_s=TICK_S):
+                 pause_s=BOT_PAUSE_S, tick_s=TICK_S, on_record=None):
+        """on_record(record): each deal's record (tapis.record/2, as tapis table --json) once
+        the deal is complete."""
         super().__init__()
         self.game_name, self.kit, self.ui = game, kits.find(game), SCREENS[game]
         self.seed, self.tick_s = seed, tick_s
@@ -85,9 +87,13 @@ class PlayApp(App):
         self.table = PlayTable(seed, game, seat, options, evaluator, bots, pause_s, self.board.on_view)
         self.target = 1  # games to play: n adds one after each settlement
         self.hint_text = ""
+        self.said = ""  # the confirmation of what a key did that leaves no trace on the seat (club's r)
         self.drawn = None  # (view, table events, over) when last drawn
         self.decision = None  # the decision point the hint was given for
         self.screen_drawn = None  # the table display's meters screen as last drawn
+        self.on_record, self.recorder, self.fed = on_record, None, (None, 0)
+        if on_record is not None:
+            self.recorder = self.kit.Recorder(seed, options)
 
     @property
     def over(self):
@@ -125,7 +131,19 @@ class PlayApp(App):
     def tick(self):
         if not self.over:
             self.table.advance(MOST_STEPS, lambda: self.over)
+        if self.recorder is not None:
+            self._record()
         self.draw()
+
+    def _record(self):
+        """Feed the recorder the game's events since the last tick; hand on what it completes."""
+        game, n = self.fed
+        log = self.table.game.log
+        if self.table.game is not game:
+            game, n = self.table.game, 0
+        for record in self.recorder.feed(log[n:]) if len(log) > n else ():
+            self.on_record(record)
+        self.fed = (game, len(log))
 
     def draw(self):
         w = self.w
@@ -144,10 +162,12 @@ class PlayApp(App):
         point = (view.get("phase"), view.get("turn"), tuple(view.get("hand", ())), view.get("led"))
         if point != self.decision:
             self.decision, self.hint_text = point, ""
+            if view.get("turn"):
+                self.said = ""
         w["seat"].update(Group(*self.ui.screen(view, self.board)))
         w["prompt"].update(self._prompt(view))
         msg = view.get("msg") or ""
-        w["msg"].update(Text("✗ " + msg) if msg else "")
+        w["msg"].update(Text("✗ " + msg) if msg else Text("✓ " + self.said) if self.said else "")
         w["hint"].update(Text("Hint: " + self.hint_text) if self.hint_text else "")
 
     def _table_screen(self):
@@ -200,7 +220,11 @@ class PlayApp(App):
             self.target += 1
             self.drawn = None
         elif key in self.ui.KEYS and not self.over:
+            said = getattr(self.ui, "confirm", None)
+            said = said(self.table.view(), key) if said else None
             self.table.panel.press(*self.ui.KEYS[key])
+            if said:
+                self.said, self.drawn = said, None
         else:
             return
         event.stop()

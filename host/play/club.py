@@ -14,7 +14,7 @@ HELP = (("1-5", "banker: SELECT choice n (lay, respond, hold, pass…)"),
         ("+ / -", "BET+ / BET-: the stake up or down by 1"),
         ("] / [", "BET+ / BET-: the stake up or down by 10"),
         ("Enter", "CONFIRM: the banker's choice (the first if none picked), or the stake"),
-        ("r", "REFUSE: the banker passes the bank; a punter sits the deal out"))
+        ("r", "REFUSE: the banker passes the bank; a punter sits the deal out (said on a line)"))
 CHOICES = {"lay": "lay a limited bank", "respond": "hold a responsible bank",
            "respond-fresh": "responsible bank, fresh shoe", "hold": "keep the bank another talia",
            "pass": "pass the bank"}
@@ -75,7 +75,15 @@ def prompt(view, board):
         return "Choose with 1-%d, then Enter (Enter alone: the first); r passes the bank" % len(view["choices"])
     lo = view["range"][0]
     must = " (you must stake at least %d on this first deal)" % lo if lo else "; r sits this deal out"
-    return "Stake: 1-3 picks the tableau, + - ] [ set the amount, Enter stakes%s" % must
+    return "Stake: 1-3 picks the tableau, + - ] [ set the amount, Enter stakes it%s" % must
+
+
+def confirm(view, key):
+    """The line that confirms a key whose effect the seat's view does not show: r sitting a
+    deal out (Enter always stakes: the amount starts at the least stake, never 0)."""
+    if key == "r" and view and view["turn"] and view["phase"] == "stake":
+        return "You sit deal %d out: nothing staked. (Enter stakes the amount shown instead.)" % view["deal"]
+    return None
 
 
 def hint(view):

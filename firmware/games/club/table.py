@@ -4,8 +4,8 @@
 # pass): SELECT n picks the n-th, CONFIRM applies it (the first if none was picked),
 # REFUSE gives the bank up. A punter, at his turn to stake, picks a tableau with
 # SELECT 1..3, sets the amount with BET+ / BET- (arg: how many units, 0 meaning 1; it starts
-# at the least he may stake and stays in his range) and CONFIRMs; a stake of 0 (where he
-# may skip) or REFUSE sits the deal out.
+# at the least he may stake, never 0, and stays in his range) and CONFIRMs; REFUSE sits
+# the deal out (CONFIRM too, only where nothing may be staked).
 from .. import panel as B
 from ... import wire as W
 from ..rules import CHANCE, IllegalAction
@@ -70,11 +70,13 @@ class ClubTable:
 
     def stake(self, seat, a=None):
         """The amount `a` (default: the one being set) held to what the seat may stake: at
-        its turn from the least (a first deal's minimum; 0, sitting out, when it may skip)
-        to the most, so it starts at the least and BET+ / BET- never leave the range (issue
-        33.5); before its turn, 0 to its balance."""
+        its turn from the least stake (a first deal's minimum, else 1: sitting out is REFUSE,
+        issue 46) to the most, so it starts at the least and BET+ / BET- never leave the
+        range (issue 33.5); before its turn, 0 to its balance."""
         g = self.game
         lo, hi = g.stake_range(seat) if g.to_act == seat else (0, g.balances[seat])
+        if g.to_act == seat and lo < 1 <= hi:
+            lo = 1
         return max(0, lo, min(self.amount[seat] if a is None else a, hi))
 
     def shoe_fault(self, code):
