@@ -5,8 +5,9 @@
 # waiting for a request is closed to make room (one that sent half a request and stopped is
 # the first to go); a connection serving a request, or an event stream, is never taken. So a
 # client holding thousands of half-sent requests takes no room a normal client needs: the
-# normal client's request comes whole at once and is answered. Idle keep-alive connections
-# close after uvicorn's timeout_keep_alive.
+# normal client's request comes whole at once and is answered, and its idle keep-alive
+# connection goes only after every one that never sent a whole request. Idle keep-alive
+# connections close after uvicorn's timeout_keep_alive.
 import resource
 from collections import OrderedDict
 
@@ -43,14 +44,18 @@ class Guard:
                 del self.by_address[p.address]
 
     def _evict(self, newcomer, which):
-        for q in self.open:
-            if q is not newcomer and q.waiting() and (which is None or which(q)):
-                break
-        else:
-            q = newcomer  # every other one is being served: the newcomer waits its turn elsewhere
+        """Close the oldest connection that never sent a whole request, else the oldest idle
+        between requests (a client that was served reconnects), else the newcomer."""
+        q = self._oldest(newcomer, which, lambda q: q.cycle is None) or self._oldest(newcomer, which, None) or newcomer
         self.leave(q)
         self.evicted += 1
         q.transport.close()
+
+    def _oldest(self, newcomer, which, first):
+        for q in self.open:
+            if q is not newcomer and q.waiting() and (which is None or which(q)) and (first is None or first(q)):
+                return q
+        return None
 
 
 def room():

@@ -90,7 +90,7 @@ class Pit:
                                 timeout_graceful_shutdown=1, http=protocol(self.guard), timeout_keep_alive=5,
                                 ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None,
                                 proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []) or None,
-                                server_header=False)
+                                server_header=False, backlog=BACKLOG)
         server = uvicorn.Server(config)
         self.ingest.start()
         if ready:
@@ -108,6 +108,11 @@ class Pit:
         for k in self.links:
             k.close()
         self.engine.dispose()
+
+
+# connections waiting to be accepted; also how many the event loop accepts at a time, before it
+# serves what is waiting: a flood of connections is taken in small bites, between the answers
+BACKLOG = 64
 
 
 def quiet_logs():
@@ -132,7 +137,7 @@ def listen(host, port):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(1024)  # connections wait in the backlog until uvicorn accepts them
+        sock.listen(BACKLOG)  # connections wait in the backlog until uvicorn accepts them
     except OSError:
         sock.close()
         raise
