@@ -31,7 +31,8 @@ TARGET_P95 = 1.0  # seconds: issue 31.6's bar for 50 tables
 def listen(url, out, stop):
     """Every deal's lag and every event, as the dashboard's stream delivers them."""
     try:
-        with httpx.Client(timeout=None) as c, c.stream("GET", url + "api/stream") as s:
+        c = signed_in(url, None)
+        with c.stream("GET", url + "api/stream") as s:
             for line in s.iter_lines():
                 if stop.is_set():
                     return
@@ -44,6 +45,18 @@ def listen(url, out, stop):
         pass
 
 
+def signed_in(url, timeout=10.0):
+    """An HTTP client signed in to the pit as its first administrator (issue 45.1)."""
+    c = httpx.Client(timeout=timeout)
+    r = c.post(url + "login", data={"name": "admin", "password": PASSWORD})
+    if r.status_code != 303:
+        raise SystemExit("pit_floor: the pit refused the sign-in: %d %s" % (r.status_code, r.text[:200]))
+    return c
+
+
+PASSWORD = "bench-password"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=50)
@@ -54,7 +67,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="pit-bench-")
     path = os.path.join(tmp, "pit.db")
     url_db = a.db or path
-    env = dict(os.environ, TAPIS_PIT_CREDENTIAL="bench")
+    env = dict(os.environ, TAPIS_PIT_CREDENTIAL="bench", TAPIS_PIT_ADMIN_PASSWORD=PASSWORD)
     pit = subprocess.Popen([sys.executable, "-m", "tapis", "pit", "--floor", str(a.tables), "--pace", str(a.pace),
                             "--port", "0", "--db", url_db], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     url = re.search(r"(http://\S+)", pit.stdout.readline()).group(1)
@@ -62,10 +75,11 @@ def main():
     time.sleep(2.0)  # the floor's process spawned and its tables built: measured from here
     threading.Thread(target=listen, args=(url, seen, stop), daemon=True).start()
     time.sleep(0.5)
-    floor0 = httpx.get(url + "api/floor").json()
+    reader = signed_in(url)
+    floor0 = reader.get(url + "api/floor").json()
     t0, d0, e0 = time.time(), sum(t["deals"] for t in floor0["tables"]), sum(t["events"] for t in floor0["tables"])
     time.sleep(a.seconds)
-    floor1 = httpx.get(url + "api/floor").json()
+    floor1 = reader.get(url + "api/floor").json()
     t1, d1, e1 = time.time(), sum(t["deals"] for t in floor1["tables"]), sum(t["events"] for t in floor1["tables"])
     stop.set()
     pit.send_signal(signal.SIGINT)

@@ -13,29 +13,42 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-CREDENTIAL = "pit-test-credential"
+CREDENTIAL = "pit-test-credential"  # the first administrator's password (admin), and the floor's tables'
+ADMIN = "admin"
 
 
 class PitProcess:
-    def __init__(self, *argv, db, env=None):
-        e = dict(os.environ, TAPIS_PIT_CREDENTIAL=CREDENTIAL, **(env or {}))
+    """`tapis pit` on a free port, and an HTTP client signed in as its first administrator."""
+
+    def __init__(self, *argv, db, env=None, login=True):
+        e = dict(os.environ, TAPIS_PIT_CREDENTIAL=CREDENTIAL, TAPIS_PIT_ADMIN_PASSWORD=CREDENTIAL)
+        e.update(env or {})
         self.p = subprocess.Popen([sys.executable, "-m", "tapis", "pit", "--db", db, "--port", "0"] + list(argv),
                                   cwd=ROOT, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.p.stdout.readline()
-        m = re.search(r"the floor at (http://\S+)", line)
+        m = re.search(r"the floor at (https?://\S+)", line)
         if not m:
             self.p.kill()
             raise AssertionError("the pit did not start: %r %s" % (line, self.p.stderr.read()))
         self.url = m.group(1)
-        self.http = httpx.Client(base_url=self.url, timeout=10)
+        self.http = httpx.Client(base_url=self.url, timeout=10, verify=False)
+        self.csrf = self.sign_in(self.http, ADMIN, CREDENTIAL) if login else None
+
+    def sign_in(self, http, name, password):
+        """Sign `http` in as name: its CSRF token (the session cookie is in http's jar)."""
+        r = http.post("/login", data={"name": name, "password": password})
+        assert r.status_code == 303 and r.headers["location"] == "/", (r.status_code, r.text[:300])
+        return http.get("/api/me").json()["csrf"]
 
     def get(self, path):
         r = self.http.get(path)
         r.raise_for_status()
         return r.json()
 
-    def act(self, table, action, credential=CREDENTIAL, who="test"):
-        return self.http.post("/api/tables/%s/%s" % (table, action), json={"who": who, "credential": credential})
+    def act(self, table, action, credential=CREDENTIAL, http=None, csrf=None):
+        """A supervisor's action, the password given again (by default the administrator's)."""
+        return (http or self.http).post("/api/tables/%s/%s" % (table, action), json={"credential": credential},
+                                        headers={"X-CSRF-Token": csrf or self.csrf})
 
     def wait(self, what, timeout=30.0):
         """The floor (GET /api/floor) once what(floor) holds."""
@@ -59,6 +72,14 @@ class PitProcess:
             raise
         self.stderr = self.p.stderr.read()
         return rc
+
+
+def add_operator(db, name, role, password):
+    """`tapis pit user add NAME --role ROLE --db DB`, the password on stdin."""
+    p = subprocess.run([sys.executable, "-m", "tapis", "pit", "user", "add", name, "--role", role, "--db", db],
+                       cwd=ROOT, input=password + "\n", capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "added" in p.stdout, p.stderr
+    return p
 
 
 def every_table_dealt(n, deals):

@@ -149,16 +149,20 @@ def test_the_supervisors_actions_through_the_pits_web_need_the_credential(tmp_pa
     step(t, 1000)
     _b, port = wire_host(t, t.key)
     link = BoardLink(port=port, key=t.key, step=t.step, name="board-1")
+    from tapis.host.pit import accounts
     pit = Pit(db.connect(str(tmp_path / "pit.db")), [link], "s3cret")
+    accounts.add(pit.sessions, "ann", "supervisor", "ann-s3cret")  # an operator, signed in (issue 45.1)
     pit.ingest.round()
-    web = TestClient(app(pit))
-    r = web.post("/api/tables/board-1/disable", json={"who": "ann", "credential": "wrong"})
+    web = TestClient(app(pit, ["testserver"]))
+    assert web.post("/login", data={"name": "ann", "password": "ann-s3cret"}, follow_redirects=False).status_code == 303
+    web.headers["X-CSRF-Token"] = web.get("/api/me").json()["csrf"]
+    r = web.post("/api/tables/board-1/disable", json={"credential": "wrong"})
     assert r.status_code == 401 and t.controller.locked == []
-    r = web.post("/api/tables/board-1/disable", json={"who": "ann", "credential": "s3cret"})
+    r = web.post("/api/tables/board-1/disable", json={"credential": "ann-s3cret"})
     assert r.status_code == 200 and "disabled" in r.json()["result"] and t.controller.locked == ["disabled"]
-    r = web.post("/api/tables/board-1/clear", json={"who": "ann", "credential": "s3cret"})
+    r = web.post("/api/tables/board-1/clear", json={"credential": "ann-s3cret"})
     assert r.status_code == 200 and t.controller.locked == ["disabled"]  # a tilt clear leaves it
-    r = web.post("/api/tables/board-1/enable", json={"who": "ann", "credential": "s3cret"})
+    r = web.post("/api/tables/board-1/enable", json={"credential": "ann-s3cret"})
     assert r.status_code == 200 and t.controller.locked == []
     pit.ingest.feeds[0].news = True
     pit.ingest.round()

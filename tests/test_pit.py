@@ -60,9 +60,11 @@ def test_a_floor_of_three_end_to_end_on_sqlite(tmp_path):
         acts = c.execute(text("select action, who, result from pit_action order by id")).all()
         kinds = [k for (k,) in c.execute(text("select kind from pit_event where table_id = :t order by seq"),
                                          {"t": club["table"]})]
-    assert acts[0] == ("disable", "test", "not the supervisor's credential") and acts[1][2] == "disabled"
+    assert acts[0] == ("disable", "admin", "disabled")  # who: the operator signed in; a refusal is counted apart
+    with engine.connect() as c:
+        assert c.execute(text("select kind, count from pit_refusal")).all() == [("credential", 1)]
     assert {"disabled", "software check", "enabled"} <= set(kinds)
-    assert db.revision(engine) == "0003"
+    assert db.revision(engine) == "0004"
 
 
 def test_a_link_cut_mid_stream_loses_nothing_and_stores_nothing_twice(tmp_path, monkeypatch):
@@ -196,7 +198,10 @@ def test_the_models_are_the_migrations_head(tmp_path):
     (["--floor", "2", "--tilt-rate", "2"], ["--tilt-rate"]),
     (["--floor", "2", "--timeout", "0"], ["--timeout"]),
     (["--floor", "2", "--db", "README.md"], ["--db", "cannot open", "not a database"]),
-    (["--floor", "2", "--host", "no.such.host.invalid"], ["cannot listen"]),
+    (["--floor", "2", "--host", "no.such.host.invalid", "--insecure"], ["cannot listen"]),
+    (["--floor", "2", "--host", "0.0.0.0"], ["--host", "--tls-cert", "--insecure"]),  # a network: TLS, or said
+    (["--floor", "2", "--tls-cert", "README.md"], ["--tls-cert", "--tls-key"]),
+    (["--floor", "2", "--tls-cert", "README.md", "--tls-key", "README.md"], ["--tls-cert", "not a certificate"]),
     (["--floor", "2", "--variant", "commission-5"], ["--variant", "--game"]),
     (["--floor", "2", "--game", "club", "--variant", "nonesuch"], ["nonesuch"]),
 ])

@@ -1,6 +1,6 @@
 # tapis pit: the floor's tables in a database, and a live web dashboard (docs/pit.md).
+import ipaddress
 import os
-import secrets
 import sys
 
 from tapis.firmware.games import GAMES
@@ -36,15 +36,30 @@ def register(sub):
                    "postgresql+psycopg://user@host/pit" % DEFAULT_DB)
     p.add_argument("--host", default="127.0.0.1", help="the address the dashboard listens on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8031, help="its port (default 8031; 0: any free one)")
+    p.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this certificate (PEM; with --tls-key)")
+    p.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
+    p.add_argument("--insecure", action="store_true",
+                   help="let a --host other than the loopback serve plain HTTP (behind a TLS proxy on the same "
+                   "machine, say; docs/pit.md)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a Host name the dashboard answers to besides the loopback's and --host (repeatable: "
+                   "the name operators type; any other is refused, against DNS rebinding)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy's address: its X-Forwarded-For and X-Forwarded-Proto are believed "
+                   "(the client's address for the login throttle, https for the cookie)")
     p.set_defaults(func=run, parser=p)
+    from tapis.host.pit import admin
+
+    admin.register(p, DEFAULT_DB)
 
 
-def _credential():
-    """The supervisor's credential: $TAPIS_PIT_CREDENTIAL, or a fresh one printed once."""
-    given = os.environ.get("TAPIS_PIT_CREDENTIAL")
-    if given:
-        return given, False
-    return secrets.token_urlsafe(9), True
+def _local(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _is_device(path):
@@ -58,7 +73,8 @@ def _is_device(path):
 
 def run(args):
     from tapis.host.pit import db
-    from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, say
+    from tapis.host.pit import accounts
+    from tapis.host.pit.service import GAME_ORDER, Pit, floor_links, listen, quiet_logs, say, table_credential
 
     if args.floor is None and not args.table:
         args.parser.error("say which tables: --floor N (a simulated floor) and/or --table URL (a board)")
@@ -69,6 +85,21 @@ def run(args):
         args.parser.error("--tilt-rate is a chance, 0 to 1, got %r" % args.tilt_rate)
     if not 0 <= args.port < 65536:
         args.parser.error("--port is 0 to 65535, got %d" % args.port)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        args.parser.error("--tls-cert and --tls-key go together")
+    for f in (args.tls_cert, args.tls_key):
+        if f and not os.path.isfile(f):
+            args.parser.error("--tls-cert/--tls-key: no file %s" % f)
+    if not _local(args.host) and not args.tls_cert and not args.insecure:
+        args.parser.error("--host %s opens the pit to a network: give --tls-cert and --tls-key (or --insecure, "
+                          "behind a TLS proxy)" % args.host)
+    tls = (args.tls_cert, args.tls_key) if args.tls_cert else None
+    if tls:
+        import ssl
+        try:
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(*tls)
+        except (ssl.SSLError, OSError) as e:
+            args.parser.error("--tls-cert/--tls-key: not a certificate and its key: %s" % (e.strerror or e))
     if args.variant is not None:
         if args.game is None:
             args.parser.error("--variant needs --game")
@@ -90,7 +121,7 @@ def run(args):
     except db.DatabaseError as e:
         sock.close()
         args.parser.error(str(e))
-    credential, fresh = _credential()
+    credential = table_credential()
     games = ((args.game, args.variant),) if args.game else GAME_ORDER
     floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate) \
         if args.floor else (None, [])
@@ -102,9 +133,14 @@ def run(args):
         sock.close()
         args.parser.error(str(e))
     pit = Pit(engine, links, credential, floor)
-    if fresh:
-        sys.stderr.write("tapis pit: the supervisor's credential for this run: %s "
-                         "(set TAPIS_PIT_CREDENTIAL to choose it)\n" % credential)
+    made = accounts.first_administrator(pit.sessions)
+    if made and made[1]:
+        sys.stderr.write("tapis pit: no administrator yet: made %r, password %s (printed once: keep it; "
+                         "`tapis pit user add` makes the other operators)\n" % made)
+    elif made:
+        sys.stderr.write("tapis pit: no administrator yet: made %r with $%s\n" % (made[0], accounts.PASSWORD_ENV))
+    quiet_logs()
     url = engine.url.render_as_string()
-    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (len(links), url, at)))
+    pit.serve(sock, lambda at: say("tapis pit: %d tables, database %s, the floor at %s" % (len(links), url, at)),
+              tls, [args.host] + args.allowed_host, args.trusted_proxy)
     return 0

@@ -99,3 +99,33 @@ class Action(Base):
     action: Mapped[str] = mapped_column(String(16))
     who: Mapped[str] = mapped_column(String(64))
     result: Mapped[str] = mapped_column(Text)
+
+
+class Operator(Base):
+    """A person who may use the pit: a viewer reads, a supervisor also acts on tables, an
+    administrator also manages the operators (accounts.py). The password kept as its argon2id
+    hash only."""
+    __tablename__ = "pit_operator"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))  # viewer, supervisor, administrator
+    hash: Mapped[str] = mapped_column(String(200))  # argon2id, PHC string
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Login(Base):
+    """A signed-in browser: its session cookie's SHA-256 (never the cookie) and its CSRF token."""
+    __tablename__ = "pit_login"
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the cookie, hex
+    name: Mapped[str] = mapped_column(ForeignKey("pit_operator.name", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Refusal(Base):
+    """Refused logins and credentials, counted per address and kind (not a row each)."""
+    __tablename__ = "pit_refusal"
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # login, credential, throttled
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    first_at: Mapped[float] = mapped_column(Float)
+    last_at: Mapped[float] = mapped_column(Float)

@@ -1,12 +1,13 @@
 # tapis pit as a whole: the database (db.py), the tables' links (floor.py today), the ingest
 # thread (ingest.py), the pages' hub and the ASGI app (web.py) served by uvicorn.
-import hashlib
-import hmac
+import logging
 import os
+import secrets
 import socket
 import sys
 
 from tapis.host.pit import db
+from tapis.host.pit.limits import OncePerSecond, Refusals, Throttle
 from tapis.host.pit.floor import image_digest
 from tapis.host.pit.floorlink import FloorLink
 from tapis.host.pit.floorproc import Floor
@@ -44,18 +45,14 @@ def board_links(urls, keys=(), timeout=5.0):
 
 
 class Pit:
-    def __init__(self, engine, links, credential, floor=None):
+    """table_credential: what the pit's own floor tables were given (floor_links), which the pit
+    hands to a table's action once an operator's password was checked (a board's is its session)."""
+
+    def __init__(self, engine, links, table_credential, floor=None):
         self.engine, self.sessions, self.floor = engine, db.sessions(engine), floor
-        self.links, self.hub = links, Hub()
-        self.salt = os.urandom(16)
-        self.cred = self._hash(credential)  # the pit keeps no credential, only its hash
+        self.links, self.hub, self.table_credential = links, Hub(), table_credential
+        self.throttle, self.refusals = Throttle(), Refusals(self.sessions)
         self.ingest = Ingest(self.sessions, links, self.hub)
-
-    def _hash(self, credential):
-        return hashlib.pbkdf2_hmac("sha256", credential.encode(), self.salt, 20000)
-
-    def credential_ok(self, credential):
-        return hmac.compare_digest(self._hash(credential), self.cred)
 
     def link_of(self, table_id):
         for f in self.ingest.feeds:
@@ -75,17 +72,25 @@ class Pit:
             t = s.get(Table, table_id)
             return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))
 
-    def serve(self, sock, ready=None):
+    def serve(self, sock, ready=None, tls=None, hosts=(), proxies=None):
         """Run the ingest and the dashboard on a listening socket (listen()) until Ctrl-C or
-        SIGTERM; ready(url) once listening."""
+        SIGTERM; ready(url) once listening. tls: (certificate file, key file); hosts: the Host
+        names it answers to besides the loopback's; proxies: the reverse proxies' addresses
+        whose X-Forwarded-For and -Proto it believes."""
         import uvicorn
 
+        from tapis.host.pit.guard import Guard, protocol
         from tapis.host.pit.web import app
 
         host, port = sock.getsockname()[:2]
-        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
-        config = uvicorn.Config(app(self), log_level="warning", timeout_graceful_shutdown=1,
-                                lifespan="off")
+        url = "%s://%s:%d/" % ("https" if tls else "http", host if ":" not in host else "[%s]" % host, port)
+        names = ["127.0.0.1", "localhost", "::1", "[::1]"] + [h for h in hosts if h]
+        self.guard = Guard()
+        config = uvicorn.Config(app(self, names), log_level="warning", log_config=None, lifespan="off",
+                                timeout_graceful_shutdown=1, http=protocol(self.guard), timeout_keep_alive=5,
+                                ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None,
+                                proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []) or None,
+                                server_header=False, backlog=BACKLOG)
         server = uvicorn.Server(config)
         self.ingest.start()
         if ready:
@@ -97,11 +102,33 @@ class Pit:
 
     def close(self):
         self.ingest.stop()
+        self.refusals.flush()
         if self.floor is not None:
             self.floor.stop()
         for k in self.links:
             k.close()
         self.engine.dispose()
+
+
+# connections waiting to be accepted; also how many the event loop accepts at a time, before it
+# serves what is waiting: a flood of connections is taken in small bites, between the answers
+BACKLOG = 64
+
+
+def quiet_logs():
+    """The pit's log lines on stderr, each kind at most once a second (limits.OncePerSecond)."""
+    h = logging.StreamHandler(sys.stderr)
+    h.addFilter(OncePerSecond())
+    h.setFormatter(logging.Formatter("tapis pit: %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [h]
+    root.setLevel(logging.WARNING)
+
+
+def table_credential():
+    """The credential the pit gives its own floor's tables: $TAPIS_PIT_CREDENTIAL or a fresh
+    one (no operator types it: they give their own password, which the pit checks)."""
+    return os.environ.get("TAPIS_PIT_CREDENTIAL") or secrets.token_urlsafe(16)
 
 
 def listen(host, port):
@@ -110,7 +137,7 @@ def listen(host, port):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
+        sock.listen(BACKLOG)  # connections wait in the backlog until uvicorn accepts them
     except OSError:
         sock.close()
         raise

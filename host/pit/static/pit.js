@@ -1,5 +1,6 @@
 // The pit's pages: the floor and one table, read from the JSON API and kept live by the
-// server-sent events of /api/stream. Every supervisor action asks for the credential.
+// server-sent events of /api/stream. Every supervisor action asks for the operator's password
+// again; every POST carries the session's CSRF token (from /api/me). A viewer sees no actions.
 "use strict";
 const page = document.body.dataset.page;
 const tableId = page === "table" ? decodeURIComponent(location.pathname.split("/").pop()) : null;
@@ -7,6 +8,22 @@ const rows = new Map();
 const $ = (sel) => document.querySelector(sel);
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const time = (t) => new Date(t * 1000).toLocaleTimeString();
+let me = {name: "", role: "viewer", csrf: ""};
+const acting = () => me.role === "supervisor" || me.role === "administrator";
+
+// every read of the API: the login page again when the session has ended
+async function get(url) {
+  const r = await fetch(url);
+  if (r.status === 401) location.assign("/login");
+  return r.json();
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": me.csrf},
+    body: JSON.stringify(body)});
+  if (r.status === 401 && url === "/logout") location.assign("/login");
+  return r.json();
+}
 
 function theo(x, exact, inexact) {
   if (exact === null || exact === undefined || exact === "") return '<span class="none" title="no exact figure exists">none</span>';
@@ -16,7 +33,7 @@ function theo(x, exact, inexact) {
 
 function rowHtml(r) {
   const name = page === "floor" ? `<a href="/table/${encodeURIComponent(r.table)}">${esc(r.table)}</a>` : esc(r.table);
-  const acts = ["enable", "disable", "clear", "verify"].map(
+  const acts = !acting() ? "" : ["enable", "disable", "clear", "verify"].map(
     (a) => `<button class="act" data-action="${a}" data-table="${esc(r.table)}">${a}</button>`).join("");
   return `<td>${name}</td><td>${esc(r.game)}${r.variant ? " · " + esc(r.variant) : ""}</td>` +
     `<td><span class="state ${esc(r.state)}">${esc(r.state)}</span></td>` +
@@ -50,7 +67,8 @@ function alerts() {
   if (key === alerts.shown) return;  // unchanged: the buttons stay the ones on the screen
   alerts.shown = key;
   $("#alerts").innerHTML = locked.map((tr) => `<div class="alert">TILT: table ${esc(tr.dataset.table)} is locked ` +
-    `(${esc(tr.dataset.why || "see its events")}) <button class="act" data-action="clear" data-table="${esc(tr.dataset.table)}">clear</button></div>`).join("");
+    `(${esc(tr.dataset.why || "see its events")})` + (acting() ? ` <button class="act" data-action="clear" ` +
+    `data-table="${esc(tr.dataset.table)}">clear</button>` : "") + "</div>").join("");
 }
 
 function showEvent(e, atTop = true) {
@@ -68,7 +86,7 @@ function showDeal(d, atTop = true) {
   const li = document.createElement("li");
   li.textContent = `deal ${d.seq} · ${time(d.ended_at)}`;
   li.onclick = async () => {
-    const r = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${d.seq}`)).json();
+    const r = await get(`/api/tables/${encodeURIComponent(tableId)}/deals/${d.seq}`);
     $("#deal").textContent = `deal ${r.seq} (${r.record.game}), as tapis recall tells it:\n\n${r.text}`;
   };
   atTop ? $("#deals").prepend(li) : $("#deals").append(li);
@@ -103,14 +121,14 @@ function showAlert(a, atTop = true) {
 
 async function load() {
   if (page === "floor") {
-    const f = await (await fetch("/api/floor")).json();
+    const f = await get("/api/floor");
     f.tables.forEach(showRow);
     $("#events").innerHTML = "";
     f.events.forEach((e) => showEvent(e, false));
     $("#pit-alerts").innerHTML = "";
     (f.alerts || []).forEach((a) => showAlert(a, false));
   } else {
-    const t = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
+    const t = await get(`/api/tables/${encodeURIComponent(tableId)}`);
     $("#name").textContent = tableId;
     showRow(t.table);
     showSeats(t.seats);
@@ -138,7 +156,7 @@ function listen() {
       msg.deals.forEach((d) => showDeal(d));
       if (msg.deals.length && !seatsDue) seatsDue = setTimeout(async () => {
         seatsDue = null;
-        const t = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
+        const t = await get(`/api/tables/${encodeURIComponent(tableId)}`);
         showSeats(t.seats);
         showMeters(t.meters);
       }, 500);
@@ -155,24 +173,28 @@ function say(text) {
   say.t = setTimeout(() => { m.className = ""; }, 8000);
 }
 
-// Every action asks for the credential again: nothing is remembered but who asked.
+// Every action asks for the operator's password again: the pit records who acted.
 document.addEventListener("click", (ev) => {
   const b = ev.target.closest("button.act");
   if (!b) return;
   const dlg = $("#credential"), form = dlg.querySelector("form");
-  $("#asking").textContent = `${b.dataset.action} table ${b.dataset.table}: the supervisor's credential`;
+  $("#asking").textContent = `${b.dataset.action} table ${b.dataset.table}: ${me.name}, your password`;
   form.credential.value = "";
   dlg.onclose = async () => {
     if (dlg.returnValue !== "ok") return;
-    const r = await fetch(`/api/tables/${encodeURIComponent(b.dataset.table)}/${b.dataset.action}`, {
-      method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({who: form.who.value, credential: form.credential.value})});
-    const out = await r.json();
+    const out = await post(`/api/tables/${encodeURIComponent(b.dataset.table)}/${b.dataset.action}`,
+      {credential: form.credential.value});
     form.credential.value = "";
     say(`${b.dataset.action} ${b.dataset.table}: ${out.result || out.error}`);
   };
   dlg.showModal();
-  (form.who.value ? form.credential : form.who).focus();
+  form.credential.focus();
 });
 
-listen();
+$("#sign-out").onclick = async () => { await post("/logout", {}); location.assign("/login"); };
+
+(async () => {
+  me = await get("/api/me");
+  $("#operator").textContent = `${me.name} (${me.role})`;
+  listen();
+})();
