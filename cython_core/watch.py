@@ -6,14 +6,16 @@
 # TAPIS_PURE, so it records under the test that started it. A process started later from a
 # server an earlier test started (multiprocessing's forkserver) has that test's environment:
 # so every child also records what the suite names now, read from a file the running
-# process rewrites at each begin() (TAPIS_TWIN_NOW). Without TAPIS_TWIN_LOG nothing here
-# runs: twins.py hands out the modules themselves.
+# process rewrites at each begin() (TAPIS_TWIN_NOW). The compiled half runs with TAPIS_PURE=0:
+# only a process that inherited it is watched; one whose TAPIS_PURE a test set or removed
+# chose its twin itself, the same in either half. Without TAPIS_TWIN_LOG and TAPIS_PURE=0
+# nothing here runs: twins.py hands out the modules themselves.
 import functools
 import os
 import time
 import types
 
-LOG = os.environ.get("TAPIS_TWIN_LOG", "")
+LOG = os.environ.get("TAPIS_TWIN_LOG", "") if os.environ.get("TAPIS_PURE") == "0" else ""
 TEST = "TAPIS_TWIN_TEST"
 NOW = "TAPIS_TWIN_NOW"
 UNKNOWN = "?"  # a twin used outside any test, collector or fixture the suite named

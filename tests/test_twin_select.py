@@ -17,7 +17,8 @@ PRODUCT = ("firmware", "cython_core", "simulator", "host")
 
 def child(code, tmp_path, **env):
     """Run `code` in a fresh interpreter with the watch's variables as given; its record."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TAPIS_TWIN_")} | env
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAPIS_TWIN_")} | {"TAPIS_PURE": "0"} | env
+    env = {k: v for k, v in env.items() if v is not None}
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     return p.stdout, S.records(tmp_path)
@@ -40,6 +41,14 @@ def test_without_the_log_the_chooser_hands_out_the_modules_themselves(tmp_path):
             " type(twins).__name__)")
     out, got = child(code, tmp_path, TAPIS_TWIN_TEST="a")
     assert out.split() == ["True", "module"] and got == []
+
+
+@pytest.mark.parametrize("pure", [None, "", "1"])
+def test_a_child_whose_tapis_pure_a_test_set_or_removed_records_nothing(tmp_path, pure):
+    """Its twin is the test's choice, not the half's (the compiled half sets TAPIS_PURE=0)."""
+    _out, got = child("from tapis.cython_core import twins; twins.evaluate.game_value(1); twins.CORE", tmp_path,
+                      TAPIS_TWIN_LOG=str(tmp_path), TAPIS_TWIN_TEST="a", TAPIS_PURE=pure)
+    assert got == []
 
 
 def test_a_twin_used_outside_anything_named_is_recorded_as_unknown(tmp_path):
@@ -75,13 +84,13 @@ def test_the_selection_keeps_the_recorded_and_the_check_and_reports_what_it_cann
     assert "outside" in S.select(["?"], items)[2][0]
 
 
-def test_only_the_chooser_reads_tapis_pure_in_the_product():
+def test_only_the_chooser_and_its_watch_read_tapis_pure_in_the_product():
     """So a test that uses no twin runs the same code on either half."""
     readers = sorted(str(p.relative_to(ROOT)) for folder in PRODUCT for p in (ROOT / folder).rglob("*.py")
                      if "node_modules" not in p.parts and any(
                          isinstance(n, ast.Constant) and n.value == "TAPIS_PURE"
                          for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))))
-    assert readers == ["cython_core/twins.py"]
+    assert readers == ["cython_core/twins.py", "cython_core/watch.py"]  # the chooser, and its watch in the suite
 
 
 def test_the_pure_half_keeps_every_test_that_used_a_twin(request):
@@ -90,7 +99,7 @@ def test_the_pure_half_keeps_every_test_that_used_a_twin(request):
     if not S.SELECT:
         if S.LOG:  # the compiled half: the recorder is on
             from tapis.cython_core import twins, watch
-            assert type(twins) is watch.Chooser
+            assert type(twins) is watch.Chooser, "the compiled half runs with TAPIS_PURE=0 (make test)"
             return
         pytest.skip("checks make test's pure half (TAPIS_TWIN_SELECT); this run selects nothing")
     problems = request.config.stash[S.PROBLEMS]
@@ -116,7 +125,7 @@ def test_a_worker_of_a_server_started_by_an_earlier_test_records_the_test_runnin
         "        p.start(); p.join()\n"
         "        assert p.exitcode == 0\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAPIS_TWIN_")}
-    p = subprocess.run([sys.executable, str(script)], env=dict(env, TAPIS_TWIN_LOG=str(tmp_path)),
+    p = subprocess.run([sys.executable, str(script)], env=dict(env, TAPIS_TWIN_LOG=str(tmp_path), TAPIS_PURE="0"),
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr
     assert S.records(tmp_path) == ["a", "b"]

@@ -1,13 +1,13 @@
 # Which tests run again on the pure twins (make test). The compiled half runs the whole suite
-# with TAPIS_TWIN_LOG set: cython_core/watch.py records the id of every test that called into a
+# with TAPIS_TWIN_LOG set and TAPIS_PURE=0: cython_core/watch.py records the id of every test that called into a
 # twin or read twins.CORE, in this process or in a child it started (a `tapis` command), and of
 # every collector (a test module calling one as it is imported) or wider fixture (one set up once
 # for many tests) that did. The pure half (TAPIS_PURE=1, TAPIS_TWIN_SELECT=that folder) keeps the
 # tests those records name and deselects the rest. A record that names no collected test, a twin
 # used outside anything named, or no record at all fails the one test always kept (CHECK):
 # no test that uses a twin can be left out.
-# Only twins.py reads TAPIS_PURE (tests/test_twin_select.py checks it), so a test that uses no
-# twin runs the same code either way.
+# Only twins.py and its watch read TAPIS_PURE (tests/test_twin_select.py checks it), so a test
+# that uses no twin runs the same code either way.
 import os
 from pathlib import Path
 
