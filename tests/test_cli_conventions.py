@@ -342,3 +342,22 @@ def test_the_atlas_draws_its_bar_in_classes_and_none_when_quiet():
     out, screen = on_a_terminal_stderr("odds", "ecarte", "--all", "--limit", "30", "--out", os.devnull, "--quiet")
     assert out and screen == ""
     one_clear_line(tapis("odds", "ecarte", "--hand", "7H KS QS JS 7D", "--turned", "8H", "--quiet"), "--quiet")
+
+
+def test_the_readme_names_every_subcommand_that_takes_no_json():
+    """README: "Every subcommand but ... takes --json": true of the parser, both ways."""
+    import argparse
+    import re
+
+    from tapis.host.cli import build_parser
+
+    def without(p, path, out):
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        for n, sp in (subs[0].choices.items() if subs else ()):
+            without(sp, path + [n], out)
+        if not subs and not any("--json" in a.option_strings for a in p._actions):
+            out.append(" ".join(path))
+        return out
+
+    said = re.search(r"Every subcommand but (.*?) \(", (ROOT / "README.md").read_text().replace("\n", " ")).group(1)
+    assert sorted(re.findall(r"`([a-z ]+)`", said)) == sorted(without(build_parser(), [], []))
