@@ -116,7 +116,9 @@ def test_the_virtual_board_answers_the_supervisors_seed_as_the_host_computes(tmp
 
     class Table(VirtualBoardTable):
         def _controller(self):
-            self.board = VirtualBoard(self.name, self.options, unix_heap=200_000, flash=_Flash(tmp_path))
+            # (208,000 B since the firmware's packages, issue 43: at 200,000 the VERIFY's answer
+            # missed a 909-byte block reading the journal; 208,000 answers both seeds)
+            self.board = VirtualBoard(self.name, self.options, unix_heap=208_000, flash=_Flash(tmp_path))
             return BusBridge(self.board, self.wires, self.game)
 
     with Table(3, "ecarte") as t:
