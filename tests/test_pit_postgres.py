@@ -70,7 +70,7 @@ def test_a_floor_of_three_end_to_end_on_postgresql(postgres):
     finally:
         assert pit.stop() == 130
     engine = create_engine(postgres)
-    assert db.revision(engine) == "0004" and engine.dialect.name == "postgresql"
+    assert db.revision(engine) == "0005" and engine.dialect.name == "postgresql"
     counts = nothing_lost(engine)
     assert len(counts) == 3 and min(counts.values()) >= 3
     engine.dispose()
