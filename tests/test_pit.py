@@ -64,7 +64,7 @@ def test_a_floor_of_three_end_to_end_on_sqlite(tmp_path):
     with engine.connect() as c:
         assert c.execute(text("select kind, count from pit_refusal")).all() == [("credential", 1)]
     assert {"disabled", "software check", "enabled"} <= set(kinds)
-    assert db.revision(engine) == "0004"
+    assert db.revision(engine) == "0005"
 
 
 def test_a_link_cut_mid_stream_loses_nothing_and_stores_nothing_twice(tmp_path, monkeypatch):

@@ -188,3 +188,50 @@ def test_a_pit_behind_the_journal_records_the_gap_and_goes_on_live(tmp_path):
     with engine.connect() as c:
         recs = [json.loads(r[0])["deal"] for r in c.execute(text("select record from pit_deal order by seq"))]
     assert recs == stored
+
+
+def test_a_board_whose_memory_is_rolled_back_is_an_alert_and_suspect_until_acknowledged(tmp_path):
+    """Issue 45.3: an old copy of the board's memory written back (its journal, meters and event
+    log as they were some games ago) shows the pit lower readings than it saw: an alert at once,
+    the table suspect until a supervisor acknowledges it."""
+    from test_meters_log import Metered
+    from tapis.host.pit import memory
+    from tapis.host.pit.models import Table
+    t = Metered()
+    games(t, 2)
+    link, engine, ingest = pit_after(tmp_path, t)
+    rounds(ingest)
+    old = [bytearray(x.data) for x in (t.store, t.events_store) + tuple(t.copies)]
+    games(t, 5)
+    rounds(ingest)
+    assert [a for a in alerts(engine) if a[0] == "backwards"] == [] and not page(engine)["table"]["suspect"]
+    for x, data in zip((t.store, t.events_store) + tuple(t.copies), old):  # the flash written back
+        x.data[:] = data
+    t.boot()
+    link.close()  # the board rebooted: the pit's link to it begun again, on a new cable
+    f = ingest.feeds[0]
+    _board, port = wire_host(t, t.key)
+    f.link, f.up = BoardLink(port=port, key=t.key, step=t.step, name="board-1"), False
+    pit_until(ingest, lambda: page(engine)["table"]["suspect"])
+    rounds(ingest)
+    back = [a for a in alerts(engine) if a[0] == "backwards"]
+    assert len(back) == 1 and "went back" in back[0][1], alerts(engine)  # once, not at every reading
+    assert page(engine)["alerts"][0]["kind"] == "backwards"
+    with db.sessions(engine)() as s, s.begin():
+        said = memory.acknowledge(s, s.get(Table, "board-1"))
+    assert said.startswith("acknowledged") and not page(engine)["table"]["suspect"]
+    rounds(ingest)  # the next reading is where the board stands now: no new alert
+    assert not page(engine)["table"]["suspect"] and len([a for a in alerts(engine) if a[0] == "backwards"]) == 1
+
+
+def test_a_ram_clear_is_not_memory_going_back(tmp_path):
+    from tapis.firmware.clears import ram_clear
+    from test_meters_log import Metered
+    t = Metered()
+    games(t, 2)
+    link, engine, ingest = pit_after(tmp_path, t)
+    rounds(ingest)
+    ram_clear(t.controller, "usb")
+    games(t, 3)
+    rounds(ingest, 5)
+    assert [a for a in alerts(engine) if a[0] == "backwards"] == [] and not page(engine)["table"]["suspect"]

@@ -61,16 +61,27 @@ def postgres():
 
 
 def test_a_floor_of_three_end_to_end_on_postgresql(postgres):
+    import subprocess
+    import sys
+
+    from pit_rig import ROOT, add_operator
+    up = subprocess.run([sys.executable, "-m", "tapis", "pit", "db", "upgrade", "--db", postgres], cwd=ROOT,
+                        capture_output=True, text=True, timeout=120)  # docs/pit.md's steps, in its order
+    assert up.returncode == 0 and "revision 0005" in up.stdout, up.stderr
+    add_operator(postgres, "ann", "supervisor", "a-long-password")
     pit = PitProcess("--floor", "3", "--pace", "0.05", db=postgres)
     try:
         floor = pit.wait(every_table_dealt(3, 3))
         club = next(t for t in floor["tables"] if t["game"] == "club")
         assert pit.get("/api/tables/%s/deals/1" % club["table"])["record"]["deal"] == 1
         assert pit.act(club["table"], "verify").json()["result"] == "software check passed"
+        with pit.http.__class__(base_url=pit.url, timeout=10) as c:  # the operator made before the start
+            csrf = pit.sign_in(c, "ann", "a-long-password")
+            assert pit.act(club["table"], "verify", "a-long-password", http=c, csrf=csrf).status_code == 200
     finally:
         assert pit.stop() == 130
     engine = create_engine(postgres)
-    assert db.revision(engine) == "0004" and engine.dialect.name == "postgresql"
+    assert db.revision(engine) == "0005" and engine.dialect.name == "postgresql"
     counts = nothing_lost(engine)
     assert len(counts) == 3 and min(counts.values()) >= 3
     engine.dispose()

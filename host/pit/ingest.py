@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from sqlalchemy import select
 
-from tapis.host.pit import checks, figures, queries
+from tapis.host.pit import checks, figures, memory, queries
 from tapis.host.pit.link import LinkLost, LinkRefused
 from tapis.host.pit.models import Deal, Event, Seat, Table
 
@@ -39,6 +39,7 @@ class Feed:
         self.check = checks.Check()  # the records' sums against the board's meters (checks.py)
         self.told_state = None  # the state the pages were last told
         self.news = True  # it said it has something new (link.subscribe)
+        self.anew = False  # its log was begun anew: its first events tell a RAM clear from a rollback
         self.visited = 0.0  # when it was last fetched
 
 
@@ -96,7 +97,8 @@ class Ingest:
             if t is None:
                 t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=f.link.where,
                           state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, record_base=0,
-                          event_base=0, first_at=0.0, last_at=0.0, actual=0, theo="0", inexact=0)
+                          event_base=0, first_at=0.0, last_at=0.0, actual=0, theo="0", inexact=0, seen_generation=0,
+                          seen_deals=0, suspect="")
                 s.add(t)
             if f.id is None:  # a pit (re)started on its database asks from what it holds
                 f.id, f.records, f.events = t.id, t.record_seq - t.record_base, t.event_seq - t.event_base
@@ -151,16 +153,19 @@ class Ingest:
     def _store(self, s, f, t, seats, got, now, told):
         records, events, state, meters = got["records"], got["events"], got["state"], got["meters"]
         t.state, t.connected = state, True
+        back = memory.meters(s, t, meters, now) if meters is not None else []  # (memory.py)
+        if f.anew and events:  # the first events of a log begun anew: a RAM clear's, or rolled back
+            f.anew, back = False, back + memory.began_again(s, t, events, now)
         if begun_anew(f, got):  # asked with numbers the board no longer means: asked again from 1
             a = checks.alert(s, t, "ram-clear", RESTARTED % (t.record_seq + 1, t.event_seq + 1), now,
                              t.record_seq + 1, t.event_seq + 1)
             log.warning("pit: %s: %s", t.id, a["detail"])
-            t.record_base, t.event_base = t.record_seq, t.event_seq
+            t.record_base, t.event_base, f.anew = t.record_seq, t.event_seq, True
             f.told_state = state
-            told.append({"type": "table", "row": queries.row(t), "deals": [], "events": [], "alerts": [a]})
+            told.append({"type": "table", "row": queries.row(t), "deals": [], "events": [], "alerts": back + [a]})
             return f, 0, 0, checks.Check(), None
         base = t.record_base
-        seq, deals, alerts, check = f.records, [], [], f.check.copy()  # (f's moves on once committed)
+        seq, deals, alerts, check = f.records, [], back, f.check.copy()  # (f's moves on once committed)
         gap = got.get("gap")
         if gap is not None and gap[0] == seq + 1:  # the table no longer has them: said once, then on
             alerts.append(checks.compacted(s, t, gap, now))

@@ -29,6 +29,10 @@ class Table(Base):
     actual: Mapped[int] = mapped_column(Integer, default=0)  # the house's actual win
     theo: Mapped[str] = mapped_column(String(200), default="0")  # its exact theoretical win, "n/d"
     inexact: Mapped[int] = mapped_column(Integer, default=0)  # deals with no exact theoretical figure
+    # memory.py: the highest readings of the board's memory seen, and whether it went back since
+    seen_generation: Mapped[int] = mapped_column(Integer, default=0)  # its meters' commit count
+    seen_deals: Mapped[int] = mapped_column(Integer, default=0)  # its deals meter, at that generation
+    suspect: Mapped[str] = mapped_column(Text, default="")  # why it is suspect ("": it is not)
 
 
 class Seat(Base):

@@ -17,7 +17,8 @@ def row(t):
             "connected": t.connected, "deals": t.deals,
             "hands_per_hour": round((t.deals - 1) * 3600 / span, 1) if t.deals > 1 and span > 0 else None,
             "actual": t.actual, "theo": t.theo, "theo_approx": figures.approx(t.theo), "inexact": t.inexact,
-            "theo_note": figures.why_not(t.game), "records": t.record_seq, "events": t.event_seq}
+            "theo_note": figures.why_not(t.game), "records": t.record_seq, "events": t.event_seq,
+            "suspect": t.suspect or None}
 
 
 def event(e):

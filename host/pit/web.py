@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tapis.host.pit import accounts, queries, webauth
+from tapis.host.pit import accounts, memory, queries, webauth
 from tapis.host.pit.limits import Limits, Refused
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused
 from tapis.host.pit.models import Action
@@ -135,9 +135,12 @@ async def json_body(request):
 
 def _act(pit, table_id, action, who):
     """A supervisor's action, the password checked: done at the table (which checks the pit's
-    credential again), recorded with who asked (pit_action), the answer as JSON."""
+    credential again), recorded with who asked (pit_action), the answer as JSON. `acknowledge`
+    is the pit's own: a table whose memory went back (memory.py) is no longer suspect."""
+    if action == "acknowledge":
+        return _acknowledge(pit, table_id, who)
     if action not in ACTIONS:
-        return JSONResponse({"error": "no action %r: %s" % (action, ", ".join(ACTIONS))}, 404)
+        return JSONResponse({"error": "no action %r: %s, acknowledge" % (action, ", ".join(ACTIONS))}, 404)
     link = pit.link_of(table_id)
     if link is None:
         return JSONResponse({"error": "no such table"}, 404)
@@ -160,3 +163,17 @@ def _act(pit, table_id, action, who):
                      result=out.get("result") or out.get("error")))
     pit.ingest.woken.set()  # what the table logged of it, on the pages at once
     return JSONResponse(out, status)
+
+
+def _acknowledge(pit, table_id, who):
+    from tapis.host.pit.models import Table
+
+    with pit.sessions() as s, s.begin():
+        t = s.get(Table, table_id)
+        if t is None:
+            return JSONResponse({"error": "no such table"}, 404)
+        out = memory.acknowledge(s, t)
+        s.add(Action(at=time.time(), table_id=table_id, action="acknowledge", who=who, result=out))
+        row = queries.row(t)
+    pit.hub.publish({"type": "table", "row": row, "deals": [], "events": [], "alerts": []})
+    return JSONResponse({"result": out})

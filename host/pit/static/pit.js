@@ -36,7 +36,8 @@ function rowHtml(r) {
   const acts = !acting() ? "" : ["enable", "disable", "clear", "verify"].map(
     (a) => `<button class="act" data-action="${a}" data-table="${esc(r.table)}">${a}</button>`).join("");
   return `<td>${name}</td><td>${esc(r.game)}${r.variant ? " · " + esc(r.variant) : ""}</td>` +
-    `<td><span class="state ${esc(r.state)}">${esc(r.state)}</span></td>` +
+    `<td><span class="state ${esc(r.state)}">${esc(r.state)}</span>` +
+    (r.suspect ? ` <span class="state locked" title="${esc(r.suspect)}">SUSPECT</span>` : "") + `</td>` +
     `<td class="${r.connected ? "" : "down"}">${esc(r.link)} ${r.connected ? "up" : "down"}</td>` +
     `<td class="deals-count">${r.deals}</td><td>${r.hands_per_hour ?? "–"}</td><td>${r.actual}</td>` +
     `<td>${theo(r.theo_approx, r.theo, r.inexact)}</td><td>${acts}</td>`;
@@ -57,18 +58,24 @@ function showRow(r) {
     tr.dataset.html = html;
   }
   tr.dataset.state = r.state;
+  tr.dataset.suspect = r.suspect || "";
   alerts();
   if (page === "table" && r.theo_note) $("#theo-note").textContent = r.theo_note;
 }
 
 function alerts() {
   const locked = [...rows.values()].filter((tr) => tr.dataset.state === "locked");
-  const key = locked.map((tr) => tr.dataset.table + (tr.dataset.why || "")).join("|");
+  const suspect = [...rows.values()].filter((tr) => tr.dataset.suspect);
+  const key = locked.map((tr) => tr.dataset.table + (tr.dataset.why || "")).join("|") + "/" +
+    suspect.map((tr) => tr.dataset.table + tr.dataset.suspect).join("|");
   if (key === alerts.shown) return;  // unchanged: the buttons stay the ones on the screen
   alerts.shown = key;
   $("#alerts").innerHTML = locked.map((tr) => `<div class="alert">TILT: table ${esc(tr.dataset.table)} is locked ` +
     `(${esc(tr.dataset.why || "see its events")})` + (acting() ? ` <button class="act" data-action="clear" ` +
-    `data-table="${esc(tr.dataset.table)}">clear</button>` : "") + "</div>").join("");
+    `data-table="${esc(tr.dataset.table)}">clear</button>` : "") + "</div>").join("") +
+    suspect.map((tr) => `<div class="alert suspect">SUSPECT: table ${esc(tr.dataset.table)}: ${esc(tr.dataset.suspect)}` +
+    (acting() ? ` <button class="act" data-action="acknowledge" data-table="${esc(tr.dataset.table)}">acknowledge</button>` : "") +
+    "</div>").join("");
 }
 
 function showEvent(e, atTop = true) {
