@@ -225,7 +225,7 @@ def test_a_board_whose_memory_is_rolled_back_is_an_alert_and_suspect_until_ackno
 
 
 def test_a_ram_clear_is_not_memory_going_back(tmp_path):
-    from tapis.firmware.clears import ram_clear
+    from tapis.firmware.operator.clears import ram_clear
     from test_meters_log import Metered
     t = Metered()
     games(t, 2)
