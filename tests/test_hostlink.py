@@ -72,7 +72,7 @@ def test_the_unkeyed_link_of_its_own_still_answers():
 
 
 def test_a_clear_by_a_paired_host_is_logged_with_its_serial():
-    from tapis.firmware.operator.clears import CLEAR
+    from tapis.firmware.wire import CLEAR
     t = rig()
     step(t, 1000)
     t.controller.tilt(E.RAM, "both copies bad")

@@ -8,7 +8,7 @@ from pathlib import Path
 from tapis.firmware.eventlog import log as E
 from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.firmware.eventlog.log import EventLog
 from test_hostlink_ops import board
 from test_tilts import KEY, clear_over_usb, frozen, play, rig

@@ -4,7 +4,6 @@ import os
 import re
 
 from tapis.firmware.link import frames as F
-from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
 from tapis.firmware.link.hello import begin, pair_key
 from tapis.firmware.link.link import Link
@@ -13,10 +12,10 @@ from tapis.simulator.pipes import pipe
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")
 
 FRAMES = {
-    "DEALS": (W.HOST, 1, H.DEALS, bytes.fromhex("0000000C01")),
+    "DEALS": (W.HOST, 1, W.DEALS, bytes.fromhex("0000000C01")),
     "RECORD": (W.HOST, 5, W.RECORD, bytes((0, 1, 0, 1)) + b'{"game": "ecarte"}'),
-    "SUBSCRIBE": (W.HOST, 2, H.SUBSCRIBE, b"\x01"),
-    "NOTICE": (W.HOST, 6, H.NOTICE, bytes.fromhex("0000000D0000000500")),
+    "SUBSCRIBE": (W.HOST, 2, W.SUBSCRIBE, b"\x01"),
+    "NOTICE": (W.HOST, 6, W.NOTICE, bytes.fromhex("0000000D0000000500")),
     "DISABLE": (W.HOST, 3, W.BUTTON, b"\x05\x02"),
     "ENABLE": (W.HOST, 4, W.BUTTON, b"\x05\x03"),
 }

@@ -5,9 +5,8 @@ import os
 
 import pytest
 
-from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
 from tapis.simulator.supervisor import EmuSupervisor
 from test_tilts_pico import modes, steps
@@ -24,7 +23,7 @@ def test_deals_disable_and_enable_on_the_pico():
         t.devices.append(sup)
         steps(t, 1500)
         sup.chunks, sup.total, sup.games = {}, None, None
-        sup.link.send(W.SUPERVISOR, H.DEALS, (1000).to_bytes(4, "big") + b"\x01")
+        sup.link.send(W.SUPERVISOR, W.DEALS, (1000).to_bytes(4, "big") + b"\x01")
         for _ in range(3000):
             t.step()
             if sup.games is not None:

@@ -5,9 +5,8 @@ none after the last deal over, disable kept over a power cycle
 and a tilt clear, enable."""
 import json
 
-from tapis.firmware.operator import hostframes as H
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.simulator.vtable import VirtualBoardTable
 from test_tilts_vboard import locked, steps, supervisor_on
 
@@ -29,9 +28,9 @@ def test_deals_disable_and_enable_on_the_micropython_board():
         done = vb.game.finished_deals()
         # DEALS since 0: the game, its JSON made a chunk at a time (played.chunks: the whole
         # game held parsed ran this port's 400 KB out before)
-        (game,) = ask(vb, sup, H.DEALS, bytes(4) + b"\x01")
+        (game,) = ask(vb, sup, W.DEALS, bytes(4) + b"\x01")
         assert game["game"] == "ecarte" and len(game["inputs"]) > 0
-        assert ask(vb, sup, H.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
+        assert ask(vb, sup, W.DEALS, (done + 50).to_bytes(4, "big") + b"\x01") == []  # none after
         sup.command(CLEAR, 2)  # disable
         steps(vb, 2000)
         assert locked(vb) == ["disabled"] * 2

@@ -51,7 +51,7 @@ def pit_until(ingest, done):
     """The pit's rounds until done(): a reading of the board's meters is not "whole" (not
     checked) when a deal ended while the pit fetched, and the table plays on between the
     pit's questions as many steps as the link's timing takes."""
-    until(lambda: rounds(ingest, 1), done, 20, "rounds of the pit")
+    until(lambda: rounds(ingest, 1), done, 60, "rounds of the pit")  # (a club deal can end at every fetch: 20 ran out once under load)
 
 
 def board_meters(t):

@@ -7,7 +7,7 @@ import pytest
 
 from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
 from tapis.simulator.supervisor import EmuSupervisor
 

@@ -4,7 +4,7 @@ cycle, the displays say so, and only the supervisor's credential clears it."""
 from pathlib import Path
 
 from tapis.firmware import wire as W
-from tapis.firmware.operator.clears import CLEAR
+from tapis.firmware.wire import CLEAR
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.offboard.memstore import MemoryStore

@@ -12,7 +12,6 @@ import json
 
 from .. import wire as W
 from ..compat import const
-from ..wire import CLEAR  # noqa: F401  (BUTTON [CLEAR, n]: the host's tools name it here too)
 from ..eventlog.log import EventLog
 
 PAGE = const(16)

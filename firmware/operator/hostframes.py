@@ -10,7 +10,7 @@
 # A disable or enable is answered with its own entry, as a clear is (clears.send).
 from .. import wire as W
 from ..compat import const
-from ..wire import DEALS, NOTICE, SUBSCRIBE  # noqa: F401  (the host interface's frame types: H.DEALS on the host too)
+from ..wire import NOTICE, SUBSCRIBE
 
 DISABLED = "disabled"  # the event class a disable logs, open until an enable
 _DISABLE = const(2)

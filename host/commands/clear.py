@@ -24,7 +24,7 @@ def register(sub):
 def send_clear(port, ram, timeout=10.0, step=None, key=None):
     """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
     from tapis.firmware import wire as W
-    from tapis.firmware.operator.clears import CLEAR
+    from tapis.firmware.wire import CLEAR
     from tapis.host.events_read import answer
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-clear", key, timeout)

@@ -12,6 +12,7 @@
 import time
 
 from tapis.firmware.eventlog import log as E
+from tapis.firmware import wire as W
 from tapis.firmware.operator import hostframes as H
 
 # the board's tilts (its log marks those that lock; an attack or a shoe's fault is one too, and
@@ -67,7 +68,7 @@ def deals(link, since, limit=500):
     from tapis.host.recall_show import deal_records
     n = 1
     while True:
-        games = link.ask(H.DEALS, since.to_bytes(4, "big") + bytes((n,)))
+        games = link.ask(W.DEALS, since.to_bytes(4, "big") + bytes((n,)))
         if not games:
             return [], None
         recs = [r for r in deal_records(games) if r.get("complete", True)]

@@ -7,7 +7,7 @@
 import threading
 import time
 
-from tapis.firmware.operator import hostframes as H
+from tapis.firmware import wire as W
 from tapis.host.pit.boardfetch import collect, fetch
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused, TableLink
 
@@ -39,7 +39,7 @@ class BoardLink(TableLink):
             self.link = None
             raise LinkLost("%s: %s" % (self.where, e)) from None
         for a, s, t, p in got:
-            if t == H.NOTICE and len(p) == 9:
+            if t == W.NOTICE and len(p) == 9:
                 self.counts = (int.from_bytes(p[0:4], "big"), int.from_bytes(p[4:8], "big"))
                 self.state = _STATES[p[8]] if p[8] < 3 else "locked"
                 self.noticed = True
@@ -51,7 +51,7 @@ class BoardLink(TableLink):
 
     def ask(self, ftype, payload, until=None):
         """One question, its answer's RECORD entries (JSON), LinkLost when none comes; until
-        H.NOTICE: a NOTICE is its answer."""
+        W.NOTICE: a NOTICE is its answer."""
         from tapis.firmware import wire as W
         if self.link is None:
             raise LinkLost("%s: the link is down" % self.where)
@@ -96,9 +96,9 @@ class BoardLink(TableLink):
             except OSError as e:  # (ports.PortError is one)
                 raise LinkLost("%s: cannot open: %s" % (self.where, e.strerror or e)) from None
         self.link = open_link(self.port, self.serial, self.key, self.timeout)  # (as patient as the pit)
-        got = self.ask(H.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
+        got = self.ask(W.DEALS, bytes(4) + b"\1")  # the last game: the table's game; a first answer
         game = got[-1]["game"] if got else None
-        self.ask(H.SUBSCRIBE, b"\1", H.NOTICE)  # answered by a NOTICE: its numbers and state
+        self.ask(W.SUBSCRIBE, b"\1", W.NOTICE)  # answered by a NOTICE: its numbers and state
         return {"table": self.name, "game": game or "unknown", "variant": "", "state": self.state}
 
     def fetch(self, records, events, limit=500):
@@ -127,7 +127,7 @@ class BoardLink(TableLink):
     def act(self, action, who, credential, seed=None):
         """The pit checked the supervisor's credential (web.py); the board's is the session."""
         from tapis.firmware import wire as W
-        from tapis.firmware.operator.clears import CLEAR
+        from tapis.firmware.wire import CLEAR
         if action not in ACTIONS:
             raise ValueError("no action %r: %s" % (action, ", ".join(ACTIONS)))
         with self.lock:
@@ -141,7 +141,7 @@ class BoardLink(TableLink):
 
     def _act(self, action, seed):
         from tapis.firmware import wire as W
-        from tapis.firmware.operator.clears import CLEAR
+        from tapis.firmware.wire import CLEAR
         if action == "verify":
             return self.verify(bytes.fromhex(seed))
         arg = {"clear": 0, "disable": 2, "enable": 3}[action]
