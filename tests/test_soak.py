@@ -126,6 +126,13 @@ def test_lossy_links_play_the_deals_a_clean_table_plays(game, rate):
     check_faults(3, game, rate, 8 if game == "piquet" else 20)
 
 
+def test_the_lossy_table_that_stalled_at_its_first_deal_plays_on():
+    """Issue 48: piquet seed 100 at 5 % stalled in its first deal (a display's answer to a
+    challenge lost, its views refused until it was declared dead, then a gap NAKed once and
+    lost); the soak's seven piquet seeds that stalled are make soak's."""
+    check_faults(100, "piquet", 0.05, 2)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rate, game, seed", [(r, g, s) for r in SOAK for g in GAMES for s in SOAK[r][g][0]])
 def test_thousands_of_deals_on_lossy_links(game, rate, seed):
