@@ -123,10 +123,10 @@ def test_quick_game_four_cards_and_the_higher_trump_wins():
 
 @pytest.mark.parametrize("n", [3, 5, 7, 11])
 def test_rubbers_of_3_5_7_11_games(n):
-    rs = records("rubber-%d" % n, 2, deals=40 * n)
+    rs = records("rubber-%d" % n, 2, deals=10 * n)  # seed 2: two or three whole rubbers at each length
     consistent(rs)
     rubbers = [r["rubber_over"] for r in rs if "rubber_over" in r]
-    assert rubbers
+    assert len(rubbers) >= 2  # the games are counted afresh after a rubber
     for rub in rubbers:
         assert max(rub["games"]) == n // 2 + 1 and min(rub["games"]) <= n // 2
 
