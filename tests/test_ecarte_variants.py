@@ -77,7 +77,7 @@ def test_pool_the_loser_swaps_with_the_watcher_until_two_games_running():
     two games running. The pool: each of the three puts in the stake when it begins; the
     loser of each game pays stake x game value into it; the seat that wins two games
     running takes it all, and a new pool begins (docs/rules.md "pool")."""
-    rs = records("pool", 5, deals=150)
+    rs = records("pool", 5, deals=50)  # seed 5: four pools won, and games that won none
     consistent(rs)
     players, watcher = [0, 1], 2
     last, streak, pools = None, 0, 0
@@ -102,7 +102,7 @@ def test_pool_the_loser_swaps_with_the_watcher_until_two_games_running():
                 assert "pool_over" not in r
             lo = 1 - r["game_over"]["winner"]
             players[lo], watcher = watcher, players[lo]
-    assert pools >= 1
+    assert pools >= 2  # a pool begins afresh after one is won
     assert len(rs[-1]["balances"]) == 3
 
 
