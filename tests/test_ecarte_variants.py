@@ -77,7 +77,7 @@ def test_pool_the_loser_swaps_with_the_watcher_until_two_games_running():
     two games running. The pool: each of the three puts in the stake when it begins; the
     loser of each game pays stake x game value into it; the seat that wins two games
     running takes it all, and a new pool begins (docs/rules.md "pool")."""
-    rs = records("pool", 5, deals=150)
+    rs = records("pool", 5, deals=50)  # seed 5: four pools won, and games that won none
     consistent(rs)
     players, watcher = [0, 1], 2
     last, streak, pools = None, 0, 0
@@ -102,7 +102,7 @@ def test_pool_the_loser_swaps_with_the_watcher_until_two_games_running():
                 assert "pool_over" not in r
             lo = 1 - r["game_over"]["winner"]
             players[lo], watcher = watcher, players[lo]
-    assert pools >= 1
+    assert pools >= 2  # a pool begins afresh after one is won
     assert len(rs[-1]["balances"]) == 3
 
 
@@ -123,10 +123,10 @@ def test_quick_game_four_cards_and_the_higher_trump_wins():
 
 @pytest.mark.parametrize("n", [3, 5, 7, 11])
 def test_rubbers_of_3_5_7_11_games(n):
-    rs = records("rubber-%d" % n, 2, deals=40 * n)
+    rs = records("rubber-%d" % n, 2, deals=10 * n)  # seed 2: two or three whole rubbers at each length
     consistent(rs)
     rubbers = [r["rubber_over"] for r in rs if "rubber_over" in r]
-    assert rubbers
+    assert len(rubbers) >= 2  # the games are counted afresh after a rubber
     for rub in rubbers:
         assert max(rub["games"]) == n // 2 + 1 and min(rub["games"]) <= n // 2
 

@@ -3,6 +3,7 @@
 # duplicate suppression, heartbeats, HELLO and its version check, per-device counters.
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.firmware import wire as W
@@ -254,13 +255,20 @@ def test_a_table_over_lossy_wires_plays_the_same_game_as_over_clean_ones(seed, l
     assert sum(link.stats(a)["retransmits"] + link.stats(a)["naks_sent"] for link, a in links) > 0
 
 
-def test_a_shoe_declared_dead_mid_deal_neither_loses_nor_over_draws_a_card():
+# Of seeds 0-119, those whose shoe is declared dead (found by running them all: the slow case).
+SHOE_DIES = (2, 4, 18, 31, 46, 52, 56, 59, 63, 95, 97, 102)
+
+
+@pytest.mark.parametrize("seeds", [sorted(set(range(8)) | set(SHOE_DIES)),
+                                   pytest.param(range(120), marks=pytest.mark.slow)])
+def test_a_shoe_declared_dead_mid_deal_neither_loses_nor_over_draws_a_card(seeds):
     # 20 % of frames dropped and 10 % corrupted on every wire: the shoe is declared dead
     # in some of these runs (before the fix, a DRAW dropped with its queue was asked
-    # again and 5 of these 120 runs over-drew and diverged). Every run must play the
-    # clean-wire game, and no card may come that the controller did not ask for.
+    # again and 5 of 120 runs over-drew and diverged: a DRAW is lost only with a dead shoe's
+    # queue, so the quick case runs every seed of the 120 whose shoe dies, and a few others).
+    # Every run must play the clean-wire game, and no card may come that the controller did not ask for.
     deaths = 0
-    for seed in range(120):
+    for seed in seeds:
         clean, noisy = play_over_lossy_wires(seed, 0.2, 0.1)
         n = len(clean.game.log)
         assert noisy.game.log[:n] == clean.game.log, seed

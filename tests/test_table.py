@@ -18,13 +18,14 @@ def run(*args):
     return subprocess.run(TAPIS + list(args), capture_output=True, text=True, timeout=300)
 
 
-def test_500_deals_are_reproducible_and_consistent():
-    args = ("table", "--game", "ecarte", "--deals", "500", "--seed", "7", "--json")
+@pytest.mark.parametrize("deals", [150, pytest.param(500, marks=pytest.mark.slow)])
+def test_many_deals_are_reproducible_and_consistent(deals):
+    args = ("table", "--game", "ecarte", "--deals", str(deals), "--seed", "7", "--json")
     a, b = run(*args), run(*args)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
     records = [json.loads(line) for line in a.stdout.splitlines()]
-    assert [r["deal"] for r in records] == list(range(1, 501))
+    assert [r["deal"] for r in records] == list(range(1, deals + 1))
     scores, balances = [0, 0], [0, 0]
     for r in records:
         assert r["seed"] == 7
@@ -47,7 +48,7 @@ def test_500_deals_are_reproducible_and_consistent():
             balances[w] += r["game_over"]["value"]
             balances[1 - w] -= r["game_over"]["value"]
         assert r["balances"] == balances
-    assert sum("game_over" in r for r in records) > 40
+    assert sum("game_over" in r for r in records) > deals // 6  # seed 7: 34 games in 150 deals, 112 in 500
 
 
 def test_default_run_watches_a_whole_game(capsys):

@@ -20,11 +20,31 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# one worker takes the whole module under `--dist loadgroup` (the other one then never waits for
+# the shared build below); under other modes the build is still shared, the second worker waiting
+pytestmark = pytest.mark.xdist_group("wheel")
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("wheel")
+    """(wheel, venv), built once a run: under pytest-xdist the workers share the run's folder
+    (above each worker's own), the first to come builds and the other waits, then uses it (read only)."""
+    import fcntl
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _build(tmp_path_factory.mktemp("wheel"))
+    shared = tmp_path_factory.getbasetemp().parent / "wheel"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "built.json"
+        if not done.exists():
+            done.write_text(json.dumps([str(p) for p in _build(shared)]))
+        wheel, env_dir = json.loads(done.read_text())
+    return Path(wheel), Path(env_dir)
+
+
+def _build(tmp):
     src = tmp / "src"
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout.split("\0")
