@@ -62,10 +62,10 @@ TWIN_LOG := $(CURDIR)/build/twin-log
 test: install
 	@rm -rf $(TWIN_LOG) && mkdir -p $(TWIN_LOG); \
 	t0=$$(date +%s); \
-	TAPIS_PURE=0 TAPIS_TWIN_LOG=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --durations=12; compiled=$$?; \
+	TAPIS_PURE=0 TAPIS_TWIN_LOG=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=12; compiled=$$?; \
 	t1=$$(date +%s); pure=skipped; \
 	if [ $$compiled -le 1 ]; then \
-	    TAPIS_PURE=1 TAPIS_TWIN_SELECT=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --durations=12; pure=$$?; \
+	    TAPIS_PURE=1 TAPIS_TWIN_SELECT=$(TWIN_LOG) $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=12; pure=$$?; \
 	fi; \
 	t2=$$(date +%s); \
 	half() { printf '%-34s %2dm%02ds  %s\n' "$$1" $$(($$2 / 60)) $$(($$2 % 60)) "$$3"; }; \
