@@ -42,6 +42,33 @@ def link_path(text):
     return text
 
 
+def host_name(text):
+    """A Host name a web service answers to: a DNS name (a leading "*." for its subdomains) or
+    an IP address; never empty."""
+    import ipaddress
+    import re
+    name = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        ipaddress.ip_address(name)
+        return text
+    except ValueError:
+        pass
+    label = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+    if not re.fullmatch(r"(\*\.)?%s(\.%s)*\.?" % (label, label), text) or len(text) > 253:
+        raise argparse.ArgumentTypeError("expected a host name or an IP address, got %r" % text)
+    return text
+
+
+def ip_address(text):
+    """An IP address or network (10.0.0.1, 10.0.0.0/8, ::1)."""
+    import ipaddress
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False)) if "/" in text else \
+            str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected an IP address or network, got %r" % text)
+
+
 def cores():
     """The processors this process may run on."""
     import os

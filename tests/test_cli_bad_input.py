@@ -45,6 +45,10 @@ BASE = {
     ("pair",): ["--port", "loop://", "--timeout", "0.2", "--board", "tapis-test-board"],
     ("image", "build"): [],
     ("pit",): ["--floor", "1", "--port", "0"],
+    ("pit", "user", "add"): ["--db", "pit.db", "someone"],
+    ("pit", "user", "remove"): ["--db", "pit.db", "someone"],
+    ("pit", "user", "list"): ["--db", "pit.db"],
+    ("pit", "db", "upgrade"): ["--db", "pit.db"],
     ("events",): ["--port", "loop://", "--timeout", "0.2"],
     ("clear",): ["--port", "loop://", "--timeout", "0.2", "--yes"],
     ("meters",): ["--port", "loop://", "--timeout", "0.2"],
@@ -65,6 +69,7 @@ KIND = {
     "--option": "text", "--table-key": "text", "--device": "text", "--public-key": "text", "--seed": "text",
     "--hand": "text", "--turned": "text", "--banker": "text", "--punter": "text", "--trump": "text",
     "--elder": "text", "--younger": "text",
+    "--tls-cert": "in", "--tls-key": "in", "--allowed-host": "text", "--trusted-proxy": "text",
 }
 BY_COMMAND = {  # where a command means something else by a name
     (("table",), "--journal"): "out",  # kept in this file: made when missing
@@ -75,6 +80,8 @@ BY_COMMAND = {  # where a command means something else by a name
     (("table",), "--host-port"): "out",
     (("flash",), "--drive"): "text",  # 'auto' or a mounted drive: with --image only
     (("image", "build"), "--device"): "name",  # any name names a key (made at its first use)
+    (("pit", "user", "add"), "name"): "text",  # an operator's name (accounts.NAME)
+    (("pit", "user", "remove"), "name"): "text",
 }
 NOT_FUZZED = {  # (command, option): why
     (("pit",), "--host"): "any address; one it cannot listen on is tested as --port's",

@@ -41,10 +41,10 @@ def register(sub):
     p.add_argument("--insecure", action="store_true",
                    help="let a --host other than the loopback serve plain HTTP (behind a TLS proxy on the same "
                    "machine, say; docs/pit.md)")
-    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME", type=A.host_name,
                    help="a Host name the dashboard answers to besides the loopback's and --host (repeatable: "
                    "the name operators type; any other is refused, against DNS rebinding)")
-    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS", type=A.ip_address,
                    help="a reverse proxy's address: its X-Forwarded-For and X-Forwarded-Proto are believed "
                    "(the client's address for the login throttle, https for the cookie)")
     p.set_defaults(func=run, parser=p)

@@ -1,10 +1,19 @@
 # `tapis pit user add/remove/list` (the operators, accounts.py) and `tapis pit db upgrade` (the
 # schema brought to this pit's head revision, for a database the pit does not migrate itself at
 # start: a shared PostgreSQL whose pits are upgraded one at a time, say).
+import argparse
 import getpass
 import sys
 
 from tapis.host.pit import accounts
+
+
+def operator_name(text):
+    """An operator's name as accounts.NAME allows it, refused before any database is opened."""
+    if not accounts.NAME.match(text):
+        raise argparse.ArgumentTypeError("an operator's name is 1 to 64 letters, digits or . _ @ -, starting "
+                                         "with a letter or digit, not %r" % text)
+    return text
 
 
 def register(p, default_db):
@@ -12,10 +21,10 @@ def register(p, default_db):
     u = sub.add_parser("user", help="the pit's operators: add, remove, list")
     us = u.add_subparsers(dest="user_command", metavar="{add,remove,list}", required=True)
     a = us.add_parser("add", help="add an operator (the password is asked twice, or read from stdin's first line)")
-    a.add_argument("name")
+    a.add_argument("name", type=operator_name)
     a.add_argument("--role", choices=accounts.ROLES, default="viewer", help="what they may do (default viewer)")
     r = us.add_parser("remove", help="remove an operator and end their sessions")
-    r.add_argument("name")
+    r.add_argument("name", type=operator_name)
     us.add_parser("list", help="the operators and their roles")
     d = sub.add_parser("db", help="the pit's database")
     ds = d.add_subparsers(dest="db_command", metavar="{upgrade}", required=True)
