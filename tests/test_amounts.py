@@ -67,14 +67,16 @@ def test_club_an_amount_set_before_the_turn_is_held_to_the_range_at_it():
     assert stake(g, t, 2) == ("stake", 2, (1, 3))
 
 
-def test_club_without_a_minimum_the_amount_starts_at_0_which_sits_out():
+def test_club_without_a_minimum_the_amount_starts_at_1_and_refuse_sits_out():
+    """Issue 46: a seat that may sit out still starts at the least stake (1), never at 0;
+    sitting out is its own key, REFUSE."""
     g, t = club_at_stake(minimums=(0, 0))
-    assert t.view(1)["range"] == [0, 15] and t.view(1)["amount"] == 0
+    assert t.view(1)["range"] == [0, 15] and t.view(1)["amount"] == 1
     t.press(1, B.BET_MINUS, 1)
-    assert t.view(1)["amount"] == 0
-    assert t.press(1, B.CONFIRM, 0) == ("skip", 1, None)
-    t.press(1, B.BET_PLUS, 1)
-    assert t.view(1)["amount"] == 1 and stake(g, t, 1) == ("stake", 1, (1, 1))
+    assert t.view(1)["amount"] == 1
+    assert t.press(1, B.REFUSE, 0) == ("skip", 1, None)
+    g, t = club_at_stake(minimums=(0, 0))
+    assert stake(g, t, 1) == ("stake", 1, (1, 1))
 
 
 def test_club_a_stake_is_held_to_what_the_bank_holds():

@@ -65,7 +65,7 @@ def test_the_host_tools_with_the_tables_key_are_answered(table):
     assert got.returncode == 0, got.stderr  # answered: no tilt was open, so no clear entry
     assert json.loads(got.stdout)["entries"] == [], got.stdout
     got = tapis("verify", "--port", path, "--table-key", key, "--seed", "00" * 16, env=env)
-    assert got.returncode == 2 and "the table could not answer: no signed manifest" in got.stderr, got.stderr
+    assert got.returncode == 2 and "the table could not answer: it holds no signed manifest" in got.stderr, got.stderr
     # (answered: a CPython table runs no flashed files, and says so)
 
 
