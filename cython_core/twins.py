@@ -29,6 +29,7 @@ def _twin(name):
 
 
 _chosen = {name: _twin(name) for name in TWINS}
+_players = {name: module for name, (module, _kind) in _chosen.items()}
 if watch.LOG:  # the test suite records who uses a twin (cython_core/watch.py)
     _chosen = {name: (watch.watched(module), kind) for name, (module, kind) in _chosen.items()}
     sys.modules[__name__].__class__ = watch.Chooser
@@ -38,5 +39,16 @@ duel = _chosen["duel"][0]
 declarations = _chosen["declarations"][0]
 club_bank = _chosen["club_bank"][0]
 ecarte_verdict = _chosen["ecarte_verdict"][0]
+
+
+def for_players(name):
+    """The twin `name` as the simulated players' advisors use it, to choose their moves: the
+    same module the table gets, never watched. Both twins give the same answers
+    (tests/test_twins.py), and a test compares a table with one played by the same players, so a
+    test that reaches a twin only through a player cannot tell the twins apart: it runs once, in
+    the compiled half (tests/twin_select.py)."""
+    return _players[name]
+
+
 # "cython" only when every twin is compiled: a partial build is reported as pure.
 CORE = "cython" if all(kind == "cython" for _m, kind in _chosen.values()) else "pure"

@@ -354,7 +354,7 @@ def test_tapis_table_board_pico_prints_the_deal_records_of_board_cpython():
     args = ("table", "--deals", "3", "--seed", "11", "--json")
     pico = tapis(*args, "--board", "pico", "--image", IMAGE)
     assert pico.returncode == 0, pico.stderr
-    cpython = tapis(*args, "--board", "cpython")
+    cpython = tapis(*args, "--board", "cpython", env=dict(os.environ, TAPIS_PURE="1"))  # as test_product.py's
     assert pico.stdout == cpython.stdout and len(pico.stdout.splitlines()) == 3
     bad = tapis(*args, "--board", "pico", "--image", "/nonexistent.uf2")
     assert bad.returncode == 2 and "does not exist" in bad.stderr

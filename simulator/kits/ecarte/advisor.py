@@ -13,13 +13,15 @@
 #   a lead of its own that won the trick says he held no higher card of that suit (he
 #   must win if able, 002:23), so none is in his hand.
 # - the exchange and the answers to a double or an offer are the rules bot's.
-from tapis.cython_core.twins import ecarte_solver
+from tapis.cython_core.twins import for_players
 from tapis.firmware.cards import rank, suit
 from tapis.firmware.offboard.deck import deck32
 from tapis.firmware.evaluate import ECARTE_STRENGTH, beats, legal_plays
 from tapis.firmware.offboard.rng import Seeded
 
 from .bots import EcarteBot, ecarte_card
+
+ecarte_solver = for_players("ecarte_solver")  # the twin, unwatched: a player's tool (cython_core/twins.py)
 
 SAMPLES = 24  # opponent hands the search scores each card against
 _PACK = deck32()

@@ -27,8 +27,8 @@ _ADVICE = {}  # (hand, turned card, leads) -> stand: the advisor's answer, cache
 
 
 def _advisor():
-    from tapis.cython_core.twins import ecarte_solver  # compiled when built: ~0.1 ms a decision
-    return ecarte_solver
+    from tapis.cython_core.twins import for_players  # compiled when built: ~0.1 ms a decision
+    return for_players("ecarte_solver")
 
 
 def ecarte_stands(hand, trump, leads=True):

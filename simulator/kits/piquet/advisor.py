@@ -13,12 +13,14 @@
 #   category, and plays its cards by the rules bot's piquet_card.
 from array import array
 
-from tapis.cython_core.twins import declarations
+from tapis.cython_core.twins import for_players
 from tapis.firmware.cards import ACE, JACK, KING, QUEEN, rank
 from tapis.firmware.offboard.deck import deck32, deck36
 from tapis.firmware.offboard.rng import Seeded
 
 from .bots import PiquetBot, keep_values, piquet_discard
+
+declarations = for_players("declarations")  # the twin, unwatched: a player's tool (cython_core/twins.py)
 
 SAMPLES = 48  # deals of the unseen cards each discard is scored against
 EXCHANGE_POOL = 8  # the discards considered are made of this many least useful cards
