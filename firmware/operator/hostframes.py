@@ -16,6 +16,17 @@ DISABLED = "disabled"  # the event class a disable logs, open until an enable
 _DISABLE = const(2)
 
 
+class Subscription:
+    """A host's SUBSCRIBE on an operator's link (hostlink.Operator.notify): the controller it
+    follows, the host's address, and what it was last told ([deals over, last event, state];
+    None before the first NOTICE)."""
+
+    def __init__(self, ctrl, addr):
+        self.ctrl = ctrl
+        self.addr = addr
+        self.told = None
+
+
 def _u32(n):
     return bytes((n >> 24 & 255, n >> 16 & 255, n >> 8 & 255, n & 255))
 
@@ -24,7 +35,7 @@ def on_frame(ctrl, link, addr, ftype, payload, who):
     if ftype == SUBSCRIBE:
         if not hasattr(link, "notify"):  # (a link built before the host interface: hostlink.board_end)
             return ctrl.error("supervisor", "%s: no subscription on this link" % who)
-        link.notify = [ctrl, addr, -1, -1, -1] if payload[0] else None
+        link.notify = Subscription(ctrl, addr) if payload[0] else None
         ctrl.event("supervisor", "host %s %s" % (who, "subscribed" if payload[0] else "unsubscribed"), who)
         return notice(link)
     if who[:2] == "0x":  # no HELLO yet: the log would not say who
@@ -60,9 +71,9 @@ def notice(link):
     n = link.notify
     if n is None:
         return
-    ctrl = n[0]
+    ctrl = n.ctrl
     ev = ctrl.events[8] if ctrl.events is not None else 0  # (EventLog.park: its seq)
     now = [ctrl.game.finished_deals(), ev, state(ctrl)]
-    if now != n[2:]:
-        n[2:] = now
-        link.send(n[1], NOTICE, _u32(now[0]) + _u32(now[1]) + bytes((now[2],)))
+    if now != n.told:
+        n.told = now
+        link.send(n.addr, NOTICE, _u32(now[0]) + _u32(now[1]) + bytes((now[2],)))

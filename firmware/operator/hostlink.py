@@ -12,17 +12,17 @@ from ..link.link import Link
 
 class Operator(Link):
     """The board's end of the operator's link: a Link that, once a host subscribed
-    (hostframes.py sets `notify`: [controller, address, what it was told]), tells it at its
+    (hostframes.py sets `notify`, a hostframes.Subscription), tells it at its
     poll when the deals over or the last event moved (hostframes.notice, loaded for that)."""
 
-    notify = None  # type: list | None
+    notify = None  # a hostframes.Subscription once a host subscribed
 
     def poll(self, now_ms):
         got = Link.poll(self, now_ms)
         n = self.notify
         if n is not None:
-            c = n[0]
-            if n[2] != c.game.finished_deals() or n[3] != (c.events[8] if c.events else 0):  # (EventLog.park)
+            c, told = n.ctrl, n.told
+            if told is None or told[0] != c.game.finished_deals() or told[1] != (c.events[8] if c.events else 0):
                 from ..compat import unload
                 from .hostframes import notice
                 notice(self)
