@@ -11,11 +11,11 @@ LAST_EVENTS = 20
 
 
 def row(t):
-    """A table's row on the floor, from its database row."""
-    span = t.last_at - t.first_at
+    """A table's row on the floor, from its database row. Hands per hour: over the time the
+    table could deal (ingest.py's dealing_s), so a locked table's stays where it was."""
     return {"table": t.id, "game": t.game, "variant": t.variant, "link": t.link, "state": t.state,
             "connected": t.connected, "deals": t.deals,
-            "hands_per_hour": round((t.deals - 1) * 3600 / span, 1) if t.deals > 1 and span > 0 else None,
+            "hands_per_hour": round(t.dealt * 3600 / t.dealing_s, 1) if t.dealt and t.dealing_s > 0 else None,
             "actual": t.actual, "theo": t.theo, "theo_approx": figures.approx(t.theo), "inexact": t.inexact,
             "theo_note": figures.why_not(t.game), "records": t.record_seq, "events": t.event_seq,
             "suspect": t.suspect or None}
