@@ -123,7 +123,7 @@ def _move_a_byte(root):  # the last byte of one file put at the start of the nex
 TAMPERING = {
     "a byte changed": lambda root: (root / "wire.py").write_bytes((root / "wire.py").read_bytes().replace(b"0x", b"0X", 1)),
     "a byte moved between two files": _move_a_byte,
-    "a .mpy planted": lambda root: (root / "table" / "controller.mpy").write_bytes(b"M\x06\x00\x1f"),
+    "a .mpy planted": lambda root: (root / "games" / "planted.mpy").write_bytes(b"M\x06\x00\x1f"),
     "a file planted": lambda root: (root / "games" / "extra.txt").write_bytes(b"x"),
     "a file removed": lambda root: (root / "wire.py").unlink(),
 }
