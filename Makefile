@@ -14,8 +14,8 @@ STAMP := $(VENV)/.installed
 # on): Debian's packages, installed where missing.
 IMAGE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi cmake gcc-multilib
 # tapis pit's tests (issue 31): a real PostgreSQL server the suite starts on a private socket,
-# and the dashboard in headless Chromium driven by chromedriver.
-PIT_DEBS := postgresql chromium chromium-driver
+# the dashboard in headless Chromium driven by chromedriver, and behind a reverse proxy (nginx).
+PIT_DEBS := postgresql chromium chromium-driver nginx-light
 
 install: $(STAMP) image-tools pit-tools
 

@@ -69,6 +69,12 @@ def test_the_floor_live_in_a_browser_and_each_action_asks_for_the_credential(bro
         # one table's page: its seats, and a recalled deal told as tapis recall tells it
         browser.get(pit.url + "table/" + floor["tables"][0]["table"])
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#seats tbody tr"))
+        # the board's own meters (a floor's table runs them, issue 45.4), checked against the records
+        wait.until(lambda b: b.find_element(By.ID, "meters").is_displayed()
+                   and "the deal records agree with them up to deal" in b.find_element(By.ID, "meters-say").text)
+        assert not browser.find_element(By.ID, "meters-none").is_displayed()
+        if os.environ.get("TAPIS_PIT_SCREENSHOT"):
+            browser.save_screenshot(os.environ["TAPIS_PIT_SCREENSHOT"].replace(".png", "-table.png"))
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#deals li"))[-1].click()
         wait.until(lambda b: "as tapis recall tells it" in b.find_element(By.ID, "deal").text)
     finally:

@@ -67,7 +67,7 @@ def test_a_floor_of_three_end_to_end_on_postgresql(postgres):
     from pit_rig import ROOT, add_operator
     up = subprocess.run([sys.executable, "-m", "tapis", "pit", "db", "upgrade", "--db", postgres], cwd=ROOT,
                         capture_output=True, text=True, timeout=120)  # docs/pit.md's steps, in its order
-    assert up.returncode == 0 and "revision 0005" in up.stdout, up.stderr
+    assert up.returncode == 0 and "revision 0006" in up.stdout, up.stderr
     add_operator(postgres, "ann", "supervisor", "a-long-password")
     pit = PitProcess("--floor", "3", "--pace", "0.05", db=postgres)
     try:
@@ -81,7 +81,7 @@ def test_a_floor_of_three_end_to_end_on_postgresql(postgres):
     finally:
         assert pit.stop() == 130
     engine = create_engine(postgres)
-    assert db.revision(engine) == "0005" and engine.dialect.name == "postgresql"
+    assert db.revision(engine) == "0006" and engine.dialect.name == "postgresql"
     counts = nothing_lost(engine)
     assert len(counts) == 3 and min(counts.values()) >= 3
     engine.dispose()

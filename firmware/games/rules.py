@@ -26,6 +26,7 @@ HIDDEN = const(64)  # the table display shows it face down: [kind, seat, None]
 COUNT = const(128)  # the table display shows only how many: [kind, seat, len(value)]
 OFF = const(256)  # never on the table display (the journal keeps it)
 LAW = const(512)  # an irregularity or the laws' answer to one
+DEAL_END = const(1024)  # a deal is over (its record finished) before the next begins
 
 
 class IllegalAction(ValueError):

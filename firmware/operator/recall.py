@@ -4,19 +4,21 @@
 # handler.py loads it for that and unloads it after.
 
 from .. import wire as W
-from ..games.rules import NEW_DEAL
+from ..games.rules import DEAL_END, NEW_DEAL
 
 
 
 def withheld(game, flags):
     """An unfinished game (a played.group game, as JSON data) with its unfinished deal's
     inputs left out: the hands in play, the cards drawn and discarded are no one's to
-    recall (SPEC §8). `flags`: the game's EVENTS. Returns how many inputs were left out."""
+    recall (SPEC §8). A deal over (club's settled, piquet's ended) is recalled at once, not
+    when the next begins: the meters counted it already (a pit checks them against the
+    records). `flags`: the game's EVENTS. Returns how many inputs were left out."""
     ins = game["inputs"]
     keep = 0  # none: the game's first deal (it began with the game) is the unfinished one
     for i, (_a, events, _f) in enumerate(ins):
         for e in events:
-            if flags.get(e[0], 0) & NEW_DEAL:
+            if flags.get(e[0], 0) & (NEW_DEAL | DEAL_END):
                 keep = i + 1
     n = len(ins) - keep
     del ins[keep:]

@@ -2,7 +2,10 @@
 # firmware's controller with its emulated shoe, consoles and bots) with an identity of its own
 # (host/tableid.py's device name, a key of its own), dealt at a pace by the floor's process
 # (floorproc.py), keeping what a board keeps for its host interface: its finished deal
-# records and its events, each numbered from 1. A table keeps dealing while no pit listens.
+# records and its events, each numbered from 1, and its meters: the board's own (the
+# firmware's journal and its two copies of the meters, in memory), read at the end of each
+# deal, so the pit shows them and checks the records against them as on a board (checks.py).
+# A table keeps dealing while no pit listens.
 #
 # Its events, until the board's event log (issue 30) is what the pit reads: power-up, a law
 # applied in a deal, a limited bank broken, a tilt (--tilt-rate: a door opened, at random),
@@ -23,22 +26,34 @@ SESSION = 1000
 TILTS = ("door open", "wrong pack count")  # the simulated ones (SPEC §10's tilts that lock play)
 
 
-def image_digest(seed, config):
-    """The seeded software check: HMAC-SHA256(seed, every firmware file's bytes in name order,
-    then the configuration), as a board answers it (SPEC §10). The pit, holding the same image,
-    computes what it expects alike."""
+def floor_image(root=None):
+    """{path: bytes} of every file the floor's tables run: the firmware package's tree (its
+    .py and .mpy files and any other; not Python's own __pycache__)."""
     import tapis.firmware as fw
 
-    root = os.path.dirname(fw.__file__)
-    h = hmac.new(seed, digestmod=hashlib.sha256)
+    root = root or os.path.dirname(fw.__file__)
+    out = {}
     for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
-        for f in sorted(files):
-            if f.endswith(".py"):
-                with open(os.path.join(d, f), "rb") as fh:
-                    h.update(fh.read())
-    h.update(config.encode())
-    return h.hexdigest()
+        dirs[:] = [x for x in dirs if x != "__pycache__"]
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, root).replace(os.sep, "/")] = fh.read()
+    return out
+
+
+def image_digest(seed, config, image=None):
+    """The seeded software check (SPEC §10) as a board answers it (firmware/verify/swcheck.py,
+    host/verify.expected): HMAC-SHA256(seed, every file in path order, each framed by its
+    path and length, then the configuration as one more), hex. `image`: the files as the pit
+    took them at its start (its reference); None: as they are now (what the table runs)."""
+    from tapis.host.verify import expected
+
+    files = dict(image if image is not None else floor_image(), **{CONFIG: config.encode()})
+    return expected(files, seed).hex()
+
+
+CONFIG = "@config"  # the configuration's entry in the check (no file's path begins with @)
 
 
 def credential_hash(credential, salt):
@@ -63,6 +78,7 @@ class FloorTable:
         self.lock = threading.Lock()
         self.watchers = []
         self.sim, self.sessions = None, 0
+        self.meters, self.metered = None, None  # the board's meters, and as read at the last deal's end
         self.due = 0.0  # when its next deal starts (the dealer's clock)
         self.log("power-up", "%s %s, seed %d" % (game, self.variant or "(default rules)", seed))
 
@@ -88,9 +104,11 @@ class FloorTable:
         self.sim.run_deals(self.n)  # (its on_events would be handed the whole log again each run)
         log = self.sim.game.log
         done, self.fed = self.recorder.feed(log[self.fed:]), len(log)
+        metered = self._read_meters()
         now = time.time()
         with self.lock:
             self.deals.extend((now, r) for r in done)
+            self.metered = metered
         for r in done:
             self._derive(r)
         self._wake()
@@ -102,16 +120,33 @@ class FloorTable:
 
     def _build(self):
         from tapis.cython_core.twins import evaluate
+        from tapis.firmware.journal.writer import Journal
+        from tapis.firmware.meters.holder import Meters
         from tapis.firmware.offboard import named
+        from tapis.firmware.offboard.memstore import MemoryStore
         from tapis.simulator import kits
         from tapis.simulator.table import EmulatedTable
 
         options = named.options(self.game, self.variant) if self.variant else None
         # the first session is `tapis table --seed S`'s deals; the next ones seeded apart
         seed = self.seed + self.sessions * 1000003
-        self.sim = EmulatedTable(seed, self.game, options=options, evaluator=evaluate)
+        journal = Journal(MemoryStore())
+        if self.meters is None:
+            self.meters = Meters(MemoryStore(), MemoryStore(), key=self.key)
+        else:  # a new session is the board's RAM clear: its meters 0 again, their generation going on
+            self.meters.clear(journal)
+        journal.meters = self.meters
+        self.sim = EmulatedTable(seed, self.game, options=options, evaluator=evaluate, journal=journal)
         self.recorder, self.n, self.fed = kits.find(self.game).Recorder(seed, options), 0, 0
         self.sessions += 1
+
+    def _read_meters(self):
+        """The board's meters as METERS answers them (tapis.meters/1), at the end of a deal."""
+        from tapis.firmware.meters.tally import held
+        from tapis.host.meters_show import as_dict
+        j = self.sim.journal
+        j.flush()
+        return as_dict(held(self.meters, j))
 
     def _derive(self, r):
         for law in r.get("laws") or ():
@@ -128,9 +163,11 @@ class FloorTable:
     def fetch(self, records, events, limit):
         """What came after the numbers given: link.TableLink.fetch's answer."""
         with self.lock:
-            return {"records": [(records + i + 1, at, r) for i, (at, r) in enumerate(self.deals[records:records + limit])],
+            given = self.deals[records:records + limit]
+            meters = self.metered and dict(self.metered, whole=records + len(given) == len(self.deals))
+            return {"records": [(records + i + 1, at, r) for i, (at, r) in enumerate(given)],
                     "events": [dict(e) for e in self.logged[events:events + limit]], "state": self.state,
-                    "meters": None}
+                    "meters": meters}
 
     def act(self, action, who, credential, seed=None):
         if action not in ACTIONS:

@@ -25,6 +25,7 @@ from tapis.host.pit.models import Deal, Event, Seat, Table
 LIMIT = 500  # records (and events) a table gives in one fetch
 POLL = 2.0  # seconds at most between two fetches of a table (what its news would have said)
 RETRY = 1.0  # seconds before a lost link is tried again
+PAUSES = ("disabled", "enabled", "clear")  # events that say a table stopped dealing for a while
 log = logging.getLogger("tapis.pit")
 
 
@@ -41,6 +42,7 @@ class Feed:
         self.news = True  # it said it has something new (link.subscribe)
         self.anew = False  # its log was begun anew: its first events tell a RAM clear from a rollback
         self.visited = 0.0  # when it was last fetched
+        self.paused = True  # it may have stopped since its last deal (a lock, a disable, the pit away)
 
 
 class Ingest:
@@ -98,7 +100,7 @@ class Ingest:
                 t = Table(id=who["table"], game=who["game"], variant=who["variant"] or "", link=f.link.where,
                           state=who["state"], connected=True, deals=0, record_seq=0, event_seq=0, record_base=0,
                           event_base=0, first_at=0.0, last_at=0.0, actual=0, theo="0", inexact=0, seen_generation=0,
-                          seen_deals=0, suspect="")
+                          seen_deals=0, suspect="", dealing_s=0.0, dealt=0)
                 s.add(t)
             if f.id is None:  # a pit (re)started on its database asks from what it holds
                 f.id, f.records, f.events = t.id, t.record_seq - t.record_base, t.event_seq - t.event_base
@@ -172,6 +174,8 @@ class Ingest:
             seq, check = gap[1], checks.Check()
             log.warning("pit: %s: %s", t.id, alerts[-1]["detail"])
         theo = Fraction(t.theo)
+        if state != "running" or any(e["tilt"] or e["kind"] in PAUSES for e in events):
+            f.paused = True  # the time since its last deal is not dealing time
         for n, ended, record in records:
             if n != seq + 1:
                 if n <= seq:
@@ -186,7 +190,9 @@ class Ingest:
             theo += fig.theo if fig.exact else 0
             t.inexact += not fig.exact
             t.first_at = t.first_at or ended
-            t.last_at, t.deals = ended, t.deals + 1
+            if not f.paused and t.last_at:
+                t.dealing_s, t.dealt = t.dealing_s + max(ended - t.last_at, 0.0), t.dealt + 1
+            t.last_at, t.deals, f.paused = ended, t.deals + 1, False
             for k, (wagered, won, th) in fig.seats.items():
                 x = seats.get(k)
                 if x is None:
@@ -196,6 +202,7 @@ class Ingest:
                 if th is not None:
                     x.theo = str(Fraction(x.theo or 0) + th)
             deals.append({"seq": base + n, "ended_at": ended})
+        f.paused = f.paused or state != "running"
         if meters is not None:  # the board's own, kept beside the records' sums, which check them
             check, said = checks.meters(s, t, meters, base + seq, check, now)
             alerts += said

@@ -14,6 +14,7 @@ from collections import OrderedDict
 
 from sqlalchemy import select
 
+from tapis.host.pit.api import error
 from tapis.host.pit.models import Refusal
 
 MAX_BODY = 16 * 1024  # bytes: an action's JSON, a login form
@@ -32,7 +33,7 @@ class Refused(Exception):
 
 
 async def answer(send, status, why, headers=()):
-    body = json.dumps({"error": why}).encode()
+    body = json.dumps(error(why)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
                             (b"connection", b"close")] + list(headers)})

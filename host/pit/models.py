@@ -33,6 +33,10 @@ class Table(Base):
     seen_generation: Mapped[int] = mapped_column(Integer, default=0)  # its meters' commit count
     seen_deals: Mapped[int] = mapped_column(Integer, default=0)  # its deals meter, at that generation
     suspect: Mapped[str] = mapped_column(Text, default="")  # why it is suspect ("": it is not)
+    # hands per hour over the time the table could deal: the seconds between deals while it ran
+    # (a gap in which it was locked or disabled not counted), and how many deals ended them
+    dealing_s: Mapped[float] = mapped_column(Float, default=0.0)
+    dealt: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Seat(Base):

@@ -3,19 +3,18 @@ import json
 
 from sqlalchemy import select
 
-from tapis.host.pit import figures
-from tapis.host.pit import checks
+from tapis.host.pit import api, checks, figures
 from tapis.host.pit.models import Alert, Deal, Event, Meters, Seat, Table
 
 LAST_EVENTS = 20
 
 
 def row(t):
-    """A table's row on the floor, from its database row."""
-    span = t.last_at - t.first_at
+    """A table's row on the floor, from its database row. Hands per hour: over the time the
+    table could deal (ingest.py's dealing_s), so a locked table's stays where it was."""
     return {"table": t.id, "game": t.game, "variant": t.variant, "link": t.link, "state": t.state,
             "connected": t.connected, "deals": t.deals,
-            "hands_per_hour": round((t.deals - 1) * 3600 / span, 1) if t.deals > 1 and span > 0 else None,
+            "hands_per_hour": round(t.dealt * 3600 / t.dealing_s, 1) if t.dealt and t.dealing_s > 0 else None,
             "actual": t.actual, "theo": t.theo, "theo_approx": figures.approx(t.theo), "inexact": t.inexact,
             "theo_note": figures.why_not(t.game), "records": t.record_seq, "events": t.event_seq,
             "suspect": t.suspect or None}
@@ -37,7 +36,7 @@ def alerts(s, table_id=None):
 def floor(s):
     tables = s.scalars(select(Table).order_by(Table.id)).all()
     events = s.scalars(select(Event).order_by(Event.at.desc(), Event.id.desc()).limit(LAST_EVENTS)).all()
-    return {"tables": [row(t) for t in tables], "events": [event(e) for e in events], "alerts": alerts(s)}
+    return {"schema": api.FLOOR, "tables": [row(t) for t in tables], "events": [event(e) for e in events], "alerts": alerts(s)}
 
 
 def table(s, table_id, deals=20):
@@ -49,7 +48,7 @@ def table(s, table_id, deals=20):
                        .order_by(Event.seq.desc()).limit(50)).all()
     recent = s.execute(select(Deal.seq, Deal.ended_at).where(Deal.table_id == table_id)
                        .order_by(Deal.seq.desc()).limit(deals)).all()
-    return {"table": row(t),
+    return {"schema": api.TABLE, "table": row(t),
             "seats": [{"seat": x.seat, "deals": x.deals, "wagered": x.wagered, "won": x.won, "theo": x.theo or None,
                        "theo_approx": figures.approx(x.theo) if x.theo else None} for x in seats],
             "events": [event(e) for e in events],
@@ -74,4 +73,4 @@ def deal(s, table_id, seq):
     if d is None:
         return None
     record = json.loads(d.record)
-    return {"table": table_id, "seq": seq, "ended_at": d.ended_at, "record": record, "text": lines(record)}
+    return {"schema": api.DEAL, "table": table_id, "seq": seq, "ended_at": d.ended_at, "record": record, "text": lines(record)}

@@ -8,7 +8,7 @@ import sys
 
 from tapis.host.pit import db
 from tapis.host.pit.limits import OncePerSecond, Refusals, Throttle
-from tapis.host.pit.floor import image_digest
+from tapis.host.pit.floor import floor_image, image_digest
 from tapis.host.pit.floorlink import FloorLink
 from tapis.host.pit.floorproc import Floor
 from tapis.host.pit.hub import Hub
@@ -53,6 +53,7 @@ class Pit:
         self.links, self.hub, self.table_credential = links, Hub(), table_credential
         self.throttle, self.refusals = Throttle(), Refusals(self.sessions)
         self.ingest = Ingest(self.sessions, links, self.hub)
+        self.image = floor_image() if floor is not None else None  # the reference its floor's checks answer to
 
     def link_of(self, table_id):
         for f in self.ingest.feeds:
@@ -61,8 +62,9 @@ class Pit:
         return None
 
     def expected_digest(self, table_id, seed):
-        """What the table's software check must answer: the image the pit holds (the same
-        firmware), and the configuration the table was given (its game and variant)."""
+        """What the table's software check must answer to this seed: the image the pit took at
+        its start (the firmware it started its floor with), and the configuration the table was
+        given (its game and variant); a board's from the image the host flashed to it."""
         from tapis.host.pit.models import Table
 
         link = self.link_of(table_id)
@@ -70,7 +72,7 @@ class Pit:
             return link.expected(seed)
         with self.sessions() as s:
             t = s.get(Table, table_id)
-            return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant))
+            return image_digest(bytes.fromhex(seed), "%s/%s" % (t.game, t.variant), self.image)
 
     def serve(self, sock, ready=None, tls=None, hosts=(), proxies=None):
         """Run the ingest and the dashboard on a listening socket (listen()) until Ctrl-C or

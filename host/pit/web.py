@@ -19,7 +19,8 @@ from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tapis.host.pit import accounts, memory, queries, webauth
+from tapis.host.pit import accounts, api, memory, queries, webauth
+from tapis.host.pit.api import error, result
 from tapis.host.pit.limits import Limits, Refused
 from tapis.host.pit.link import ACTIONS, LinkLost, LinkRefused
 from tapis.host.pit.models import Action
@@ -42,19 +43,19 @@ def app(pit, hosts=("127.0.0.1", "localhost", "::1", "[::1]")):
         t = _table_id(request)
         with pit.sessions() as s:
             out = queries.table(s, t)
-        return JSONResponse(out) if out else JSONResponse({"error": "no such table"}, 404)
+        return JSONResponse(out) if out else JSONResponse(error("no such table"), 404)
 
     def deal(request):
         t, seq = _table_id(request), request.path_params["seq"]
         if not (seq.isdigit() and len(seq) < 20 and 0 < int(seq) <= BIGGEST):
-            return JSONResponse({"error": "no such deal"}, 404)
+            return JSONResponse(error("no such deal"), 404)
         with pit.sessions() as s:
             out = queries.deal(s, t, int(seq))
-        return JSONResponse(out) if out else JSONResponse({"error": "no such deal"}, 404)
+        return JSONResponse(out) if out else JSONResponse(error("no such deal"), 404)
 
     async def stream(request):
         if len(pit.hub.listeners) >= MAX_STREAMS:
-            return JSONResponse({"error": "too many pages listening: try again later"}, 503,
+            return JSONResponse(error("too many pages listening: try again later"), 503,
                                 headers={"Retry-After": "5"})
         q = pit.hub.listen()
 
@@ -67,7 +68,7 @@ def app(pit, hosts=("127.0.0.1", "localhost", "::1", "[::1]")):
                     except asyncio.TimeoutError:
                         yield ": alive\n\n"
                         continue
-                    yield "data: %s\n\n" % json.dumps(m)
+                    yield "data: %s\n\n" % json.dumps(dict(m, schema=api.NEWS))
             finally:
                 pit.hub.leave(q)
 
@@ -77,18 +78,18 @@ def app(pit, hosts=("127.0.0.1", "localhost", "::1", "[::1]")):
     async def act(request):
         name, role, _csrf = request.scope["operator"]
         if not accounts.may(role, "supervisor"):
-            return JSONResponse({"error": "%s is a %s: a supervisor acts on tables" % (name, role)}, 403)
+            return JSONResponse(error("%s is a %s: a supervisor acts on tables" % (name, role)), 403)
         body = await json_body(request)
         where = webauth.address(request.scope)
         wait = pit.throttle.wait(where)
         if wait:
             pit.refusals.count(where, "throttled")
-            return JSONResponse({"error": "too many wrong passwords from here: try again in %d s" % (wait + 1)},
+            return JSONResponse(error("too many wrong passwords from here: try again in %d s" % (wait + 1)),
                                 429, headers={"Retry-After": "%d" % (wait + 1)})
         if await webauth.checked(pit.sessions, name, str(body.get("credential") or "")) is None:
             _n, wait = pit.throttle.failed(where)
             await asyncio.to_thread(pit.refusals.count, where, "credential")
-            return JSONResponse({"error": "not your password" + (" (wait %d s)" % wait if wait else "")}, 401)
+            return JSONResponse(error("not your password" + (" (wait %d s)" % wait if wait else "")), 401)
         pit.throttle.succeeded(where)
         return await asyncio.to_thread(_act, pit, _table_id(request), request.path_params["action"], name)
 
@@ -108,7 +109,7 @@ def app(pit, hosts=("127.0.0.1", "localhost", "::1", "[::1]")):
 
 
 async def _http_error(request, e):
-    return JSONResponse({"error": e.detail}, e.status_code, headers=getattr(e, "headers", None))
+    return JSONResponse(error(e.detail), e.status_code, headers=getattr(e, "headers", None))
 
 
 def _table_id(request):
@@ -140,24 +141,24 @@ def _act(pit, table_id, action, who):
     if action == "acknowledge":
         return _acknowledge(pit, table_id, who)
     if action not in ACTIONS:
-        return JSONResponse({"error": "no action %r: %s, acknowledge" % (action, ", ".join(ACTIONS))}, 404)
+        return JSONResponse(error("no action %r: %s, acknowledge" % (action, ", ".join(ACTIONS))), 404)
     link = pit.link_of(table_id)
     if link is None:
-        return JSONResponse({"error": "no such table"}, 404)
+        return JSONResponse(error("no such table"), 404)
     status, out = 200, {}
     seed = secrets.token_hex(16) if action == "verify" else None
     try:
         answer = link.act(action, who, pit.table_credential, seed)
         if action == "verify":
             expected = pit.expected_digest(table_id, seed)
-            out = {"result": "software check passed" if answer == expected else "software check FAILED",
-                   "seed": seed, "digest": answer, "expected": expected}
+            out = result("software check passed" if answer == expected else "software check FAILED",
+                         seed=seed, digest=answer, expected=expected)
         else:
-            out = {"result": answer}
+            out = result(answer)
     except LinkRefused as e:
-        status, out = 403, {"error": str(e)}
+        status, out = 403, error(str(e))
     except LinkLost as e:
-        status, out = 503, {"error": str(e)}
+        status, out = 503, error(str(e))
     with pit.sessions() as s, s.begin():
         s.add(Action(at=time.time(), table_id=table_id, action=action, who=who,
                      result=out.get("result") or out.get("error")))
@@ -171,9 +172,9 @@ def _acknowledge(pit, table_id, who):
     with pit.sessions() as s, s.begin():
         t = s.get(Table, table_id)
         if t is None:
-            return JSONResponse({"error": "no such table"}, 404)
+            return JSONResponse(error("no such table"), 404)
         out = memory.acknowledge(s, t)
         s.add(Action(at=time.time(), table_id=table_id, action="acknowledge", who=who, result=out))
         row = queries.row(t)
     pit.hub.publish({"type": "table", "row": row, "deals": [], "events": [], "alerts": []})
-    return JSONResponse({"result": out})
+    return JSONResponse(result(out))

@@ -14,6 +14,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from tapis.host.pit import accounts
+from tapis.host.pit.api import ME, error, result
 
 COOKIE = "tapis_pit"
 OPEN = ("/login", "/static/pit.css")  # all a client without a session may reach
@@ -81,14 +82,14 @@ async def login(request, pit):
 
 async def logout(request, pit):
     await asyncio.to_thread(accounts.sign_out, pit.sessions, request.cookies.get(COOKIE, ""))
-    r = JSONResponse({"result": "signed out"})
+    r = JSONResponse(result("signed out"))
     r.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https")
     return r
 
 
 def me(request):
     name, role, csrf = request.scope["operator"]
-    return JSONResponse({"name": name, "role": role, "csrf": csrf}, headers={"Cache-Control": "no-store"})
+    return JSONResponse({"schema": ME, "name": name, "role": role, "csrf": csrf}, headers={"Cache-Control": "no-store"})
 
 
 class SignedIn:
@@ -106,13 +107,13 @@ class SignedIn:
         who = await asyncio.to_thread(accounts.session_of, self.pit.sessions, cookie) if cookie else None
         if who is None:
             if scope["path"].startswith("/api/") or scope["method"] not in ("GET", "HEAD"):
-                r = JSONResponse({"error": "sign in first (/login)"}, 401)
+                r = JSONResponse(error("sign in first (/login)"), 401)
             else:
                 r = RedirectResponse("/login", 303)
             return await r(scope, receive, send)
         if scope["method"] not in ("GET", "HEAD"):
             token = h.get(b"x-csrf-token", b"").decode("latin-1")
             if not same_origin(scope) or not hmac.compare_digest(token.encode(), who[2].encode()):
-                return await JSONResponse({"error": "not from the pit's page (CSRF token)"}, 403)(scope, receive, send)
+                return await JSONResponse(error("not from the pit's page (CSRF token)"), 403)(scope, receive, send)
         scope["operator"] = who
         await self.app(scope, receive, send)

@@ -1,7 +1,7 @@
 # What club écarté speaks: its phases, accounts and actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ..rules import BARE, CARDS, DEALT, INPUT, NEW_DEAL, OFF
+from ..rules import BARE, CARDS, DEAL_END, DEALT, INPUT, NEW_DEAL, OFF
 
 BANK = const(0)  # the banker decides (see Club.choices)
 STAKE = const(1)  # the punter to act stakes or skips
@@ -54,5 +54,5 @@ EVENTS = {
     "short": 0,  # (seat, (tableau, paid, stake)): a win larger than the bank held, cut to it
     "settle": 0,  # (seat, (tableau, amount, outcome, net))
     "broken": 0,  # (banker, banks laid)
-    "end": 0,  # (banker, (deal, balances, bank, house)): the deal is settled
+    "end": DEAL_END,  # (banker, (deal, balances, bank, house)): the deal is settled
 }

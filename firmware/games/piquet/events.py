@@ -1,7 +1,7 @@
 # What piquet speaks: its phases, its actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ..rules import CARDS, COUNT, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF
+from ..rules import CARDS, COUNT, DEAL_END, DEALT, FAULT, HIDDEN, INPUT, LAW, NEW_DEAL, OFF
 
 CUT = const(0)  # the shoe gives each seat a card; the higher deals first
 DEAL = const(1)  # 12 each in packets, then the talon
@@ -41,7 +41,7 @@ EVENTS = {
     "score": 0,  # (seat, (points, reason))
     "play": INPUT | CARDS,  # (seat, card)
     "trick": 0,  # (winner, tricks played)
-    "end": 0,  # (dealer, deal number): the deal is over
+    "end": DEAL_END,  # (dealer, deal number): the deal is over
     "partie": 0,  # (winner or -1, (value, score, score))
     # misdeals (faults.py): the shoe's faults, and what they do
     "unread": FAULT | LAW,  # (CHANCE, None): a card the shoe could not read
