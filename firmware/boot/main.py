@@ -132,7 +132,9 @@ def main():
     from ..meters.holder import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full, dropped = make_room(store, key, ident, meters)
-    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True)
+    from ..link.counter import on_board  # the counter the flash cannot roll back (docs/security.md)
+    counter, said = on_board(cfg["counter"])
+    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True, counter=said)
     if dropped:
         compacted(events, dropped)
     if full:
@@ -158,6 +160,7 @@ def main():
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
         ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned",
                           events=events)
+        ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)
@@ -172,7 +175,7 @@ def main():
     del events
     boot.unload()
     from ..compat import unload
-    unload("boot.config")
+    unload("boot.config", *(() if counter else ("link.counter",)))  # (no counter: none to read)
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console

@@ -154,3 +154,33 @@ def find(i2c, address=ADDRESS, which=0):
         return None
     c.sleep()
     return c
+
+
+NONE = "no monotonic counter"  # what a board without one says (docs/security.md: the exposure)
+
+
+def said(c):
+    """What the power-up entry and the verify answer say of the board's counter `c` (None:
+    none): its value read now, that it has none, or its fault."""
+    if c is None:
+        return NONE
+    try:
+        return "monotonic counter %d" % c.read()
+    except CounterError as e:
+        return "monotonic counter failed: %s" % e
+
+
+def probe(i2c):
+    """At boot: (the Counter or None, said of it). A part that answers wrongly is kept, its
+    fault said: it is there, and a fault is not an absence."""
+    try:
+        c = find(i2c)
+    except CounterError as e:
+        return Counter(i2c), "monotonic counter failed: %s" % e
+    return c, said(c)
+
+
+def on_board(pins):
+    """probe() of the board's I2C (boards.BOARDS' "counter": the I2C's id, SDA pin, SCL pin)."""
+    from machine import I2C, Pin  # type: ignore
+    return probe(I2C(pins[0], sda=Pin(pins[1]), scl=Pin(pins[2]), freq=FREQ))
