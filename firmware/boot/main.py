@@ -134,6 +134,10 @@ def main():
     full, dropped = make_room(store, key, ident, meters)
     from ..link.counter import on_board  # the counter the flash cannot roll back (docs/security.md)
     counter, said = on_board(cfg["counter"])
+    del on_board
+    if counter is None:  # none to read: its code out of the heap before the table is built
+        from ..compat import unload
+        unload("link.counter")
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True, counter=said)
     if dropped:
         compacted(events, dropped)
@@ -175,7 +179,7 @@ def main():
     del events
     boot.unload()
     from ..compat import unload
-    unload("boot.config", *(() if counter else ("link.counter",)))  # (no counter: none to read)
+    unload("boot.config")
     del boot, selftest, config
     from . import report
     report.install(ctrl.game)  # off unless /report.on exists: the game's inputs on the USB console

@@ -95,12 +95,15 @@ def new_controller(name, kw, shoe, bus, journal, counter=None):
     # the event log and the meters beside it (its open tilts lock the table across a power cycle)
     from ..eventlog.log import beside
     from ..boot.powerup import open_events
+    from ..compat import unload
     from ..link.counter import probe, said  # (as main.py: the unix port has no machine.I2C)
     if counter is not None:
         from .atecc608 import ATECC608, I2C
         counter, words = probe(I2C(ATECC608(counter)))
     else:
         words = said(None)
+        unload("link.counter")  # (as main.py: none to read, its code out of the heap before the build)
+    del probe, said
     events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard", quick=True, counter=words)
     unchecked = events.unchecked
     j = Journal(store, key=TEST_KEY, device="vboard")
@@ -114,8 +117,7 @@ def new_controller(name, kw, shoe, bus, journal, counter=None):
     # its files where it runs (the unix port: a directory of the host's), as its journal
     # (read by recall.py and swcheck.py)
     ctrl.root = ""
-    from ..compat import unload
-    unload("link.hello", *(() if counter else ("link.counter",)))
+    unload("link.hello")
     boot.unload()
     unload("boot")  # (a board's main.py runs in it: this entry holds its own package instead)
     return ctrl
