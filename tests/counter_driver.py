@@ -28,23 +28,20 @@ class Recorder:
         if not self.log or self.log[-1] != entry or entry[2] != "NACK":
             self.log.append(entry)
 
-    def writeto(self, addr, buf, stop=True):
+    def _logged(self, kind, addr, call, shown=None):
         try:
-            n = self.bus.writeto(addr, buf)
+            got = call()
         except OSError:
-            self._note(["w", addr, "NACK"])
+            self._note([kind, addr, "NACK"])
             raise
-        self._note(["w", addr, _hex(buf)])
-        return n
+        self._note([kind, addr, _hex(got if shown is None else shown)])
+        return got
+
+    def writeto(self, addr, buf, stop=True):
+        return self._logged("w", addr, lambda: self.bus.writeto(addr, buf), buf)
 
     def readfrom(self, addr, n, stop=True):
-        try:
-            data = self.bus.readfrom(addr, n)
-        except OSError:
-            self._note(["r", addr, "NACK"])
-            raise
-        self._note(["r", addr, _hex(data)])
-        return data
+        return self._logged("r", addr, lambda: self.bus.readfrom(addr, n))
 
 
 def refused(call):

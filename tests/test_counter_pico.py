@@ -134,48 +134,45 @@ def deploy(repl):
 BUS = "from machine import I2C, Pin\nfrom firmware.link import counter\n"
 
 
+def run_on_pico(flash, part, code, fresh=False):
+    """Boot an emulated Pico on this flash file, the part's counters in `part` (None: no part),
+    and run `code` in its raw REPL (the driver deployed first when `fresh`): (stdout, error)."""
+    p = EmulatedPico(IMAGE, flash_path=flash)
+    p.atecc = part
+    with p:
+        repl = Repl(p)
+        repl.ready()
+        if fresh:
+            deploy(repl)
+        start = p.now_ms
+        out = repl.exec_raw(BUS + code)
+        p.code_ms = p.now_ms - start
+    return out, p
+
+
 @needs_image
 def test_the_driver_reads_and_increments_the_pico_s_counter_and_a_flash_put_back_keeps_it(tmp_path):
     flash, part = tmp_path / "flash.bin", tmp_path / "atecc608.bin"
-    p = EmulatedPico(IMAGE, flash_path=flash)
-    p.atecc = part
-    with p:
-        repl = Repl(p)
-        repl.ready()
-        deploy(repl)
-        out, err = repl.exec_raw(BUS + "c = counter.find(I2C(0, sda=Pin(8), scl=Pin(9), freq=counter.FREQ))\n"
+    (out, err), _p = run_on_pico(flash, part, "c = counter.find(I2C(0, sda=Pin(8), scl=Pin(9), freq=counter.FREQ))\n"
                                  "print(c.read(), c.increment(), c.increment(), c.read())\n"
                                  "print(counter.on_board((0, 8, 9))[1])\n"
-                                 "print(counter.find(I2C(0, sda=Pin(8), scl=Pin(9), freq=400000)))")
-        assert err == ""
-        assert out.split("\r\n")[:3] == ["0 1 2 2", "monotonic counter 2", "None"]  # 400 kHz: no wake
+                                 "print(counter.find(I2C(0, sda=Pin(8), scl=Pin(9), freq=400000)))", fresh=True)
+    assert err == ""
+    assert out.split("\r\n")[:3] == ["0 1 2 2", "monotonic counter 2", "None"]  # 400 kHz: no wake
     assert part.read_bytes() == bytes([2, 0, 0, 0, 0, 0, 0, 0])  # off the flash file
     shutil.copy(flash, tmp_path / "older.bin")
-    p = EmulatedPico(IMAGE, flash_path=flash)
-    p.atecc = part
-    with p:
-        repl = Repl(p)
-        repl.ready()
-        assert repl.exec_raw(BUS + "print(counter.on_board((0, 8, 9))[0].increment())") == ("3\r\n", "")
+    got, _p = run_on_pico(flash, part, "print(counter.on_board((0, 8, 9))[0].increment())")
+    assert got == ("3\r\n", "")
     shutil.copy(tmp_path / "older.bin", flash)  # the whole flash put back: the count is the part's
-    p = EmulatedPico(IMAGE, flash_path=flash)
-    p.atecc = part
-    with p:
-        repl = Repl(p)
-        repl.ready()
-        assert repl.exec_raw(BUS + "print(counter.on_board((0, 8, 9))[1])") == ("monotonic counter 3\r\n", "")
+    got, _p = run_on_pico(flash, part, "print(counter.on_board((0, 8, 9))[1])")
+    assert got == ("monotonic counter 3\r\n", "")
 
 
 @needs_image
 def test_a_pico_without_the_part_finds_none(tmp_path):
-    with EmulatedPico(IMAGE, flash_path=tmp_path / "flash.bin") as p:
-        repl = Repl(p)
-        repl.ready()
-        deploy(repl)
-        start = p.now_ms
-        out, err = repl.exec_raw(BUS + "print(counter.on_board((0, 8, 9)))")
-        assert (out, err) == ("(None, 'no monotonic counter')\r\n", "")
-        assert p.now_ms - start < 500  # each NACK at once (simulator/pico/README.md, 9), not a 50 ms timeout
+    got, p = run_on_pico(tmp_path / "flash.bin", None, "print(counter.on_board((0, 8, 9)))", fresh=True)
+    assert got == ("(None, 'no monotonic counter')\r\n", "")
+    assert p.code_ms < 500  # each NACK at once (simulator/pico/README.md, 9), not a 50 ms timeout
 
 
 @needs_image
