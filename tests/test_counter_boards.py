@@ -136,3 +136,20 @@ def test_a_unix_board_without_one_says_so():
     said = [e["d"] for e in log.since(0) if e["c"] == "power-up"]
     b.flash.cleanup()
     assert len(said) == 1 and said[0].endswith("; no monotonic counter")
+
+
+def test_tapis_table_journal_keeps_its_part_in_the_key_store_off_its_flash(tmp_path):
+    """`tapis table --journal`: the CPython board's ATECC608 keeps its counters beside the
+    table's key (<device>.atecc608), not beside the journal; each start's power-up says them."""
+    import json
+
+    from test_cli_conventions import tapis
+    keys, journal = tmp_path / "keys", str(tmp_path / "j.bin")
+    assert tapis("table", "--journal", journal, "--deals", "1", TAPIS_KEY_DIR=str(keys)).returncode == 0
+    (kept,) = keys.glob("*.atecc608")
+    assert not list(tmp_path.glob("*.atecc608"))  # nothing of it among the table's flash files
+    part(kept).increment()
+    assert tapis("table", "--journal", journal, "--deals", "1", TAPIS_KEY_DIR=str(keys)).returncode == 0
+    p = tapis("events", "--journal", journal, "--class", "power-up", "--json", TAPIS_KEY_DIR=str(keys))
+    said = [e["detail"] for e in json.loads(p.stdout)["entries"]]
+    assert said == ["the emulated table started; monotonic counter 0", "the emulated table started; monotonic counter 1"]
