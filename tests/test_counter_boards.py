@@ -152,4 +152,4 @@ def test_tapis_table_journal_keeps_its_part_in_the_key_store_off_its_flash(tmp_p
     assert tapis("table", "--journal", journal, "--deals", "1", TAPIS_KEY_DIR=str(keys)).returncode == 0
     p = tapis("events", "--journal", journal, "--class", "power-up", "--json", TAPIS_KEY_DIR=str(keys))
     said = [e["detail"] for e in json.loads(p.stdout)["entries"]]
-    assert said == ["the emulated table started; monotonic counter 0", "the emulated table started; monotonic counter 1"]
+    assert said == ["the emulated table started; monotonic counter %d" % n for n in (0, 1)]
