@@ -169,17 +169,18 @@ def verify(ctrl, link, addr, seed):
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
         mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
-        from ..link.counter import said  # and the board's monotonic counter read now, or that it has none
-        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b"") + b"\0" +
-                  said(ctrl.counter).encode())
+        said = W.NO_COUNTER  # and the board's monotonic counter read now, or that it has none
+        if ctrl.counter is not None:
+            from ..link.counter import said as read
+            said = read(ctrl.counter)
+        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b"") + b"\0" + said.encode())
         seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
         why = "no signed manifest or image to say what the board runs (%r)" % (e,)
         link.send(addr, W.CHECKED, b"\1" + why.encode()[:200])
         seeded(ctrl, "seeded check by %s failed: seed %s: %s" % (serial(link, addr), hexed, why), True)
-    unload("verify.swcheck", "verify.xip", "eventlog.log", "eventlog", "verify",
-           *(() if ctrl.counter else ("link.counter",)))
+    unload("verify.swcheck", "verify.xip", "eventlog.log", "eventlog", "verify")
 
 
 def clock(ctrl, link, addr, secs):
