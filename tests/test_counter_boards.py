@@ -66,7 +66,7 @@ def test_tapis_verify_hears_the_counter_or_that_there_is_none(board, tmp_path): 
     heard = {}
     got, device, why = ask(usb(t), SEED1, step=t.step, timeout=30, heard=heard)
     assert (got, device, why) == (expected(image, SEED1), "test-board", None)
-    assert heard == {"counter": "no monotonic counter"} and counter_value(heard["counter"]) is None
+    assert heard == {"counter": counter.NONE} and counter_value(heard["counter"]) is None  # (recall.py's words)
     t.controller.counter = part(tmp_path / "atecc608.bin")
     t.controller.counter.increment()
     got, device, why = ask(usb(t), SEED1, step=t.step, timeout=30, heard=heard)

@@ -15,7 +15,6 @@
 # retried. CRC-16: polynomial 0x8005, initial 0, each byte's bits fed lowest first into a
 # register shifted left; sent low byte first.
 from ..compat import const
-from ..wire import NO_COUNTER
 
 try:
     from time import sleep_ms, sleep_us  # type: ignore
@@ -159,11 +158,14 @@ def find(i2c, address=ADDRESS, which=0):
 
 
 
+NONE = "no monotonic counter"  # what a board without one says (docs/security.md: the exposure)
+
+
 def said(c):
     """What the power-up entry and the verify answer say of the board's counter `c` (None:
     none): its value read now, that it has none, or its fault."""
     if c is None:
-        return NO_COUNTER  # (docs/security.md: the exposure)
+        return NONE
     try:
         return "monotonic counter %d" % c.read()
     except CounterError as e:

@@ -169,7 +169,9 @@ def verify(ctrl, link, addr, seed):
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
         mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
-        said = W.NO_COUNTER  # and the board's monotonic counter read now, or that it has none
+        # and the board's monotonic counter read now, or that it has none (link/counter.NONE,
+        # said here: neither the driver's 2.4 KB loaded for it, nor a name resident on every board)
+        said = "no monotonic counter"
         if ctrl.counter is not None:
             from ..link.counter import said as read
             said = read(ctrl.counter)
