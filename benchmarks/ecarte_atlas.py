@@ -18,7 +18,7 @@ sys.path.insert(0, ROOT)
 
 from tapis.cython_core import ecarte_verdict as compiled  # noqa: E402
 from tapis.firmware.offboard import ecarte_verdict as pure  # noqa: E402
-from tapis.host import ecarte_classes as K  # noqa: E402
+from tapis.host.atlas import classes as K  # noqa: E402
 
 from _quick import parse  # noqa: E402
 from ecarte_odds import hands as positions  # noqa: E402  the seeded positions the odds benchmark times

@@ -1,4 +1,4 @@
-# What a flash refuses (host/flash.py and the modules it uses): the exit status of `tapis flash`
+# What a flash refuses (host/flash/steps.py and the modules it uses): the exit status of `tapis flash`
 # is the error's code.
 
 

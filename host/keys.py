@@ -1,12 +1,12 @@
 # Device keys on the host: ~/.config/tapis/keys/<device id>.key (the device key, hex) and
-# <device id>.sign beside it (the firmware signing key, host/flash_sign.py), TAPIS_KEY_DIR or
-# --key-file elsewhere; made on the first flash (host/flash.py) and reused after. `tapis recall`,
+# <device id>.sign beside it (the firmware signing key, host/flash/sign.py), TAPIS_KEY_DIR or
+# --key-file elsewhere; made on the first flash (host/flash/steps.py) and reused after. `tapis recall`,
 # `tapis pair` and `tapis table --journal` read them too.
 import os
 import secrets
 from pathlib import Path
 
-from tapis.host.flash_errors import FlashError
+from tapis.host.errors import FlashError
 
 
 def key_dir():

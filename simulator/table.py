@@ -37,7 +37,7 @@ def _line_seed(seed, k):
 
 class StalledTable(RuntimeError):
     """The table made no progress: `faults`, the controller's latest faults (text), and
-    `locked`, the classes of the tilts that hold it (host/stopped.py says it in words)."""
+    `locked`, the classes of the tilts that hold it (host/table/stopped.py says it in words)."""
 
     def __init__(self, message, faults=(), locked=()):
         self.faults, self.locked = list(faults), list(locked)
@@ -53,7 +53,7 @@ class EmulatedTable:
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
         journal: a firmware Journal the controller keeps, built by firmware.boot.build.build
         as a board builds it (resuming the journal's unfinished game). shoe: a device
-        with step(now) and `controller_end` (a real shoe, host/realtable.py) or a Port
+        with step(now) and `controller_end` (a real shoe, host/table/real.py) or a Port
         (a framed shoe); bus: a Port to real panels and displays (no emulated consoles);
         pacer: wait(now_ms) keeps the milliseconds on the wall clock (real devices).
         device_key: the board's device key, which the bus devices are paired with
@@ -191,7 +191,7 @@ class EmulatedTable:
             on_events(game.log[:seen])
         while not until(game):
             self.step()
-            if self.game is not game:  # rebuilt: a board that resumed without its last inputs (host/picotable.py)
+            if self.game is not game:  # rebuilt: a board that resumed without its last inputs (host/pico/table.py)
                 game, idle, seen = self.game, 0, len(self.game.log)
             elif len(game.log) == seen:
                 idle += 1

@@ -40,7 +40,7 @@ class VirtualBoard:
         unix_heap=N: on the unix port in a heap of N bytes instead (the .mpy files);
         flash: the `flash` of a board powered off (its files and journal), to boot from;
         rom=True (the unix port): the code in a ROMFS image (UNIX_MEASURE_ROM);
-        frozen: a unix port with the firmware frozen into it (host/image_build.py's unix32)
+        frozen: a unix port with the firmware frozen into it (host/image/build.py's unix32)
         to run instead, its flash holding no code, as a product image's."""
         self.unix = unix_heap is not None
         if self.unix:

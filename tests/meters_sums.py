@@ -7,7 +7,7 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
 from tapis.firmware.meters.tally import ROLL, held
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from tapis.simulator import kits
 from tapis.simulator.direct import DirectTable
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY

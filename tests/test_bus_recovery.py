@@ -230,7 +230,7 @@ def test_on_the_emulated_pico_the_bus_and_the_shoes_cable_recover_too():
     a device spliced into the bus and one in the shoe's cable for its first deal, then
     silent: the deal goes on, every card it took the shoe's, in the shoe's order."""
     import os
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
     t = PicoTable(13, "ecarte", image=os.environ["TAPIS_PICO_IMAGE"])
     try:
         sent = cards_the_shoe_sends(t)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tapis.host import args as A
 from tapis.host.cli import build_parser, main
-from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
 
 NUMBER_TYPES = {A.positive, A.seconds, A.seconds_or_zero, A.seed, A.workers, int, float}
 HUGE_IS_A_RUN = {"--deals", "--rounds", "--count", "--limit", "--last", "n"}  # a long run, not a bad value

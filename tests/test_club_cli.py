@@ -13,7 +13,7 @@ import pytest
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.cards import parse, parse_list
 from tapis.host.cli import main
-from tapis.host import club_count
+from tapis.host.odds import club_count
 
 TAPIS = [sys.executable, "-m", "tapis"]
 

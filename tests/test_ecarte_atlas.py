@@ -17,8 +17,8 @@ from tapis.cython_core import ecarte_solver as solver
 from tapis.cython_core import ecarte_verdict as verdict
 from tapis.firmware.cards import parse, parse_list
 from tapis.firmware.offboard.deck import deck32
-from tapis.host import atlas_row as AR
-from tapis.host import ecarte_classes as K
+from tapis.host.atlas import row as AR
+from tapis.host.atlas import classes as K
 
 ROOT = Path(__file__).resolve().parent.parent
 

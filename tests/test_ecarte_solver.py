@@ -15,8 +15,8 @@ from hypothesis import given, settings, strategies as st
 from tapis.cython_core import ecarte_solver as compiled  # a missing build must fail here
 from tapis.firmware.offboard import ecarte_solver as pure
 from tapis.firmware.cards import parse, parse_list
-from tapis.host.odds_ecarte import count
-from tapis.host.odds_split import ecarte_by_trumps
+from tapis.host.odds.ecarte import count
+from tapis.host.odds.split import ecarte_by_trumps
 from tapis.cython_core import twins
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +164,7 @@ def test_fosters_hand_cannot_lose_the_point_unless_the_dealer_holds_two_trumps()
     elder = hand.split()
     short = [d for d in bf_dealer_hands(elder, turned) if sum(c[1] == "H" for c in d) < 2]
     assert len(short) == 44574
-    # every one of them, solved once per set of alike hands (host/odds_split.py)
+    # every one of them, solved once per set of alike hands (host/odds/split.py)
     split = ecarte_by_trumps(codes(elder), parse(turned))
     assert sum(k[1] for k in split[:2]) == sum(k[2] for k in split[:2]) == 44574
     # and one by one: all of them on the compiled twin, a spread of 1 in 40 on the pure one

@@ -9,7 +9,7 @@ from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.offboard.memstore import MemoryStore
-from tapis.host import events_read as R
+from tapis.host.memory import events as R
 from tapis.host import schemas as S
 from tapis.host.commands.clear import send_clear
 from tapis.simulator.pipes import pipe
@@ -42,7 +42,7 @@ def test_a_locked_simulated_table_is_refused_and_said_so(tmp_path):
     assert tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1", "--quiet",
                  "--json").returncode == 0
     from tapis.firmware.journal.store import FileStore
-    from tapis.host.tableid import table_identity
+    from tapis.host.table.identity import table_identity
     device, key = table_identity(str(journal))
     EventLog(FileStore(str(journal) + ".events"), key, device).log(E.DOOR, "opened", locks=True)
     p = tapis("table", "--journal", str(journal), "--seed", "3", "--deals", "1")

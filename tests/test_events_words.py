@@ -8,9 +8,9 @@ from tapis.firmware.eventlog import log as E
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.journal.store import FileStore
 from tapis.firmware.meters.tally import N
-from tapis.host import events_words as words
+from tapis.host.memory import words
 from tapis.host import schemas as S
-from tapis.host.tableid import table_identity
+from tapis.host.table.identity import table_identity
 from test_cli_conventions import tapis
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from tapis.firmware.verify import manifest as M
 from tapis.firmware.verify import wots as W
-from tapis.host import flash_sign as F
-from tapis.host.flash_errors import FlashError
+from tapis.host.flash import sign as F
+from tapis.host.errors import FlashError
 from tapis.simulator.ptyboard import PtyBoard
 
 from test_flash import reboot, signed, tapis

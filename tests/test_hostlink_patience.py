@@ -50,7 +50,8 @@ def tools():
     """Each host tool's question over --port, as its command asks it, and a table that has
     what it asks for: (name, table, ask(port, step, timeout, key))."""
     from test_meters_power import MeteredRig
-    from tapis.host import events_read, verify
+    from tapis.host.memory import events as events_read
+    from tapis.host.flash import verify
     from tapis.host.commands import meters, recall
     return [("events", rig, lambda p, s, w, k: events_read.fetch(p, timeout=w, step=s, key=k)),
             ("meters", lambda: MeteredRig(3), lambda p, s, w, k: meters.fetch(p, step=s, timeout=w, key=k)),

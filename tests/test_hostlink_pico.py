@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_P
 
 
 def test_deals_disable_and_enable_on_the_pico():
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
         t.run_deals(1)
         sup = EmuSupervisor(t.lines[1].end("supervisor"))

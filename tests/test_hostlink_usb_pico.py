@@ -26,8 +26,8 @@ WALL = 300  # seconds a host tool may take against the emulated chip on a loaded
 def board(tmp_path_factory):
     """A PicoTable flashed with the USB host link, a deal over, its USB on a pty:
     (the table, the pty's path, the device key's file)."""
-    from tapis.host.hostport import Pty
-    from tapis.host.picotable import PicoTable
+    from tapis.host.table.hostport import Pty
+    from tapis.host.pico.table import PicoTable
     tmp = tmp_path_factory.mktemp("usb")
     with PicoTable(5, "ecarte", image=IMAGE, host_link="usb") as t:
         t.usb = port = Pty()
@@ -100,8 +100,8 @@ def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path
 def test_ctrl_c_does_not_stop_the_running_board_and_its_boot_still_reaches_the_repl(board):
     """The console closed while the table runs (what mpremote sends to reach the raw REPL is
     only bytes the link skips), open at the next boot before the link opens: how `tapis
-    flash` reaches the board again (host/picoflash.py stopped: Ctrl-C from power-on)."""
-    from tapis.host import picoflash
+    flash` reaches the board again (host/pico/flash.py stopped: Ctrl-C from power-on)."""
+    from tapis.host.pico import flash as picoflash
     t, path, key = board
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     try:
@@ -165,14 +165,14 @@ def test_the_pit_stores_the_boards_deal_records_over_the_usb(board, tmp_path):
 def test_the_product_image_answers_on_the_usb(tmp_path):
     """The product image (the firmware frozen in, tapis image build) flashed with --host-link
     usb (tapis flash --image): the same link on its USB."""
-    from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+    from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
     if not (os.environ.get(MICROPYTHON_ENV) and os.environ.get(PICOTOOL_ENV)):
         pytest.skip("no MicroPython or picotool source to build the product image: set $%s and $%s"
                     % (MICROPYTHON_ENV, PICOTOOL_ENV))
-    from tapis.host.flash_sign import public_key
-    from tapis.host.hostport import Pty
-    from tapis.host.image_build import build
-    from tapis.host.picotable import PicoTable
+    from tapis.host.flash.sign import public_key
+    from tapis.host.table.hostport import Pty
+    from tapis.host.image.build import build
+    from tapis.host.pico.table import PicoTable
     from tapis.simulator.testkey import TEST_SIGNING_SEED
     image = build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]
     with PicoTable(7, "ecarte", image=image, host_link="usb") as t:

@@ -15,7 +15,7 @@ import pytest
 
 import tapis
 from tapis.host import cli, schemas
-from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
 from tapis.simulator.table import EmulatedTable
 from test_vboard import cycled
 
@@ -84,7 +84,7 @@ def test_the_product_image_freezes_the_whole_firmware_package_and_bakes_the_key(
 @pytest.mark.skipif(os.environ.get("TAPIS_PURE") == "1", reason="the image does not depend on the Cython twins: "
                     "built again in the compiled run only")
 def test_two_builds_of_the_image_give_the_same_bytes(tmp_path):
-    from tapis.host.image_build import build
+    from tapis.host.image.build import build
 
     cached = build(SOURCE, PICOTOOL, public_key=KEY)
     try:
@@ -97,7 +97,7 @@ def test_two_builds_of_the_image_give_the_same_bytes(tmp_path):
 
 # ---- the heap on the 32-bit unix port with the firmware frozen -------------------------------
 # The unix port built from the same source with MICROPY_FORCE_32BIT=1 (4-byte pointers, as an
-# RP2040's or an ESP32's) and the firmware frozen in (host/image_build.unix32): the code runs
+# RP2040's or an ESP32's) and the firmware frozen in (host/image/build.unix32): the code runs
 # from the binary, the board's flash (a folder) holds only its journal. Measured, seed 3,
 # a power cycle and resume a few events into the deal after every 100th: the 1,000 deals play
 # in 96 KB with a high-water of 29.6 KB (écarté), 32.0 KB (piquet), 36.4 KB (club); the
@@ -107,7 +107,7 @@ HEAP = 96 * 1024
 
 @pytest.fixture(scope="module")
 def port32():
-    from tapis.host.image_build import unix32
+    from tapis.host.image.build import unix32
 
     return str(unix32(SOURCE))
 
@@ -146,7 +146,7 @@ def test_a_device_s_signing_key_gives_the_public_key_baked_in(tmp_path, monkeypa
     import argparse
 
     from tapis.host.commands.image import public_key_of
-    from tapis.host.flash_sign import Signer
+    from tapis.host.flash.sign import Signer
 
     monkeypatch.setenv("TAPIS_KEY_DIR", str(tmp_path))
     signer = Signer.provision(tmp_path / "tbl-1.sign")
@@ -162,8 +162,8 @@ def test_picotool_is_found_beside_micropython_and_the_default_key_is_the_emulate
     terminal. The build itself is stood in for: only what the command hands it is checked."""
     import io
 
-    from tapis.host import image_build
-    from tapis.host.flash_sign import public_key
+    from tapis.host.image import build as image_build
+    from tapis.host.flash.sign import public_key
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     monkeypatch.delenv(MICROPYTHON_ENV, raising=False)

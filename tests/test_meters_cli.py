@@ -21,7 +21,7 @@ from tapis.firmware.meters.tally import beside
 from tapis.firmware.meters.tally import held
 from tapis.host import schemas as S
 from tapis.host.commands import meters as cmd
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from tapis.simulator.pipes import pipe
 from tapis.simulator.testkey import TEST_KEY
 

@@ -12,7 +12,7 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
 from tapis.firmware.meters.tally import held
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from table_rig import PowerLoss, Rig
 
 KEY = bytes(range(32))

@@ -3,7 +3,7 @@ flashed as tapis flash flashes it), as test_meters_power_vboard.py cuts the unix
 board at a file write: here the cut falls on the chip's own flash operations (an erase or a
 program of littlefs's blocks, EmulatedPico.cut_power_at), right after one or in its middle
 (torn), and the chip boots again from its flash as at power-on. The table's CPython mirror
-follows the resume (host/picotable.py: a resumed game must be the one played so far, less
+follows the resume (host/pico/table.py: a resumed game must be the one played so far, less
 inputs not yet journaled). Then the board's files, read off the chip, agree as the lab
 reads them: the meters equal the independent sum over the deal records its journal gives,
 the event log's chain verifies under the device key, nothing is set aside and nothing locks
@@ -30,8 +30,8 @@ def run(tmp_path, at, torn=False, seed=3):
     """The Pico's power cut at its flash operation `at` after its boot (0: never) while
     DEALS deals are played; then one more deal, and its files checked. (The flash
     operations those deals made, when not cut; how many times it resumed.)"""
-    from tapis.host import picoflash
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico import flash as picoflash
+    from tapis.host.pico.table import PicoTable
     with PicoTable(seed, "ecarte", image=IMAGE) as t:
         before = flash_ops(t)
         if at:

@@ -23,7 +23,7 @@ from tapis.firmware.games.replay import rebuild
 from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.store import FileStore
 from tapis.firmware.meters.tally import beside, held
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from tapis.simulator import vboard as V
 from tapis.simulator.vtable import BoardError, BusBridge, VirtualBoardTable
 

@@ -13,7 +13,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
 from tapis.firmware.operator.commands import SCREEN
 from tapis.firmware.meters.tally import held
-from tapis.host.meters_show import SEAT, as_dict
+from tapis.host.memory.meters import SEAT, as_dict
 from tapis.simulator.devices import EmuConsole, EmuDisplay
 from tapis.simulator.kits.show import meters_lines
 from tapis.simulator.table import EmulatedTable

@@ -325,7 +325,7 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     deal cut in its middle; the long one (make soak) 100 deals, cut in the 50th, about 18
     minutes on an idle machine (200 took 35: the heap over a thousand deals is the unix
     port's, tests/test_vboard.py)."""
-    from tapis.host.picomeasure import measure
+    from tapis.host.pico.measure import measure
 
     lines = []
 
@@ -389,7 +389,7 @@ def resume_from_a_journal(game, done=10):
     CPython board as /journal.bin: `done` completed games (10: full, all the journal keeps)
     and an unfinished one at its last input. It resumes the CPython game (PicoTable checks
     its events) within RESUME_MS of emulated time from power-on."""
-    from tapis.host.picomeasure import measure_resume
+    from tapis.host.pico.measure import measure_resume
 
     lines = []
     f = measure_resume(7, game, image=IMAGE, log=lines.append, done=done)

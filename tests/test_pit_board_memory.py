@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from tapis.firmware.journal.writer import KEEP
 from tapis.firmware.meters.tally import held
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from tapis.host.pit import db, queries
 from tapis.host.pit.boardlink import BoardLink
 from tapis.host.pit.ingest import Ingest

@@ -10,7 +10,7 @@ import pytest
 
 from tapis.firmware.journal.resume import load
 from tapis.firmware.meters.tally import held
-from tapis.host.meters_show import SEAT, as_dict
+from tapis.host.memory.meters import SEAT, as_dict
 from tapis.host.play.app import KeysScreen
 from tapis.host.play.pilot import SIZE, make_app, play, screen_text, until
 from tapis.simulator.kits.show import meters_lines
@@ -44,7 +44,7 @@ def test_m_shows_the_meters_tapis_meters_computes_and_any_key_closes_them(game, 
             await pilot.press("M")
             assert isinstance(app.screen, KeysScreen)
             text = screen_text(app)
-            from tapis.host.meters_show import LEGEND
+            from tapis.host.memory.meters import LEGEND
             legend = {"  " + line for line in LEGEND}  # (tapis meters explains its columns after them)
             for ln in want:  # every line tapis meters prints, as it prints it, but its legend
                 assert ln in legend or ln.rstrip() in text, ln

@@ -1,4 +1,4 @@
-# --plot: the exact splits the odds plots draw (host/odds_split.py) against the totals
+# --plot: the exact splits the odds plots draw (host/odds/split.py) against the totals
 # `tapis odds` prints and a brute force, and the three commands writing their figures.
 import json
 import struct
@@ -11,7 +11,7 @@ import pytest
 from tapis.cython_core.twins import ecarte_solver
 from tapis.firmware.cards import parse, parse_list, suit
 from tapis.firmware.offboard.deck import deck32
-from tapis.host import club_count, odds_split
+from tapis.host.odds import club_count, split as odds_split
 from tapis.cython_core import twins
 
 TAPIS = [sys.executable, "-m", "tapis"]

@@ -2,7 +2,7 @@
 to a Pico's BOOTSEL drive (a fake mount folder here) and to the emulated Pico; the image's
 own frozen start-up (firmware/boot/start.py) checks, before any file of the filesystem runs, the
 image as the board reads it (firmware/verify/xip.py) and the configuration, under the public key
-baked into the image; the host computes the same hash from the UF2 (host/image_uf2.py).
+baked into the image; the host computes the same hash from the UF2 (host/image/uf2.py).
 
 The emulated ones build the image from $TAPIS_MICROPYTHON_SRC and $TAPIS_PICOTOOL_SRC (.ci/run
 sets them to the archives in ../shared/micropython; the build is cached) and skip, saying so,
@@ -19,10 +19,10 @@ import pytest
 
 from tapis.firmware.verify import xip
 from tapis.host import cli
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_product import copy_to_drive, find_drive
-from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
-from tapis.host.image_uf2 import UF2Error, flash, is_product, region, whole
+from tapis.host.errors import FlashError
+from tapis.host.flash.product import copy_to_drive, find_drive
+from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
+from tapis.host.image.uf2 import UF2Error, flash, is_product, region, whole
 
 SOURCE = os.environ.get(MICROPYTHON_ENV)
 PICOTOOL = os.environ.get(PICOTOOL_ENV)
@@ -104,8 +104,8 @@ def product():
     """The product image baked with the emulated boards' public test signing key (cached)."""
     if not (SOURCE and PICOTOOL):
         pytest.skip("no MicroPython or picotool source: set $%s and $%s" % (MICROPYTHON_ENV, PICOTOOL_ENV))
-    from tapis.host.image_build import build
-    from tapis.host.flash_sign import public_key
+    from tapis.host.image.build import build
+    from tapis.host.flash.sign import public_key
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     return build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]
@@ -114,8 +114,8 @@ def product():
 @pytest.fixture(scope="module")
 def flashed(product, tmp_path_factory):
     """A flash file of the emulated Pico with the product image, flashed by tapis flash for
-    écarté (the table's own deploy, host/picoflash.py), and the board's unique id."""
-    from tapis.host.picotable import PicoTable
+    écarté (the table's own deploy, host/pico/flash.py), and the board's unique id."""
+    from tapis.host.pico.table import PicoTable
 
     with PicoTable(7, "ecarte", image=product) as t:
         t.pico.save_flash()
@@ -205,7 +205,7 @@ def test_the_untouched_image_verifies_and_records_what_it_saw(product, flashed, 
 @needs_build
 @pytest.mark.parametrize("name", ["boot.py", "main.py"])
 def test_a_boot_py_or_main_py_planted_on_the_filesystem_never_runs(product, flashed, tmp_path, name):
-    from tapis.host.picoflash import put_files
+    from tapis.host.pico.flash import put_files
 
     said, pico, _ = boot(product, flashed, tmp_path)
     code = b"open('/planted.ran', 'w').write('yes')\nprint('PLANTED CODE RAN')\n"
@@ -224,8 +224,8 @@ def test_an_older_image_flashed_back_is_caught(product, flashed, tmp_path, monke
     """The board was flashed (config, keys, manifest) for the current image; an older one,
     built by this tapis before (another version baked in), is dragged back onto it."""
     import tapis
-    from tapis.host.image_build import build
-    from tapis.host.flash_sign import public_key
+    from tapis.host.image.build import build
+    from tapis.host.flash.sign import public_key
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     monkeypatch.setattr(tapis, "__version__", "0.0.1")
@@ -253,7 +253,7 @@ def test_tapis_table_on_the_product_image_plays_the_deal_records_of_board_cpytho
 
 @needs_build
 def test_an_image_without_the_emulated_boards_test_key_is_refused_saying_how_to_build_one():
-    from tapis.host.image_build import build
+    from tapis.host.image.build import build
 
     other = build(public_key=hashlib.sha256(b"a test signing key").hexdigest())["path"]  # test_image.py's
     got = run_table("--deals", "1", "--board", "pico", "--image", other)

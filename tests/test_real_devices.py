@@ -149,7 +149,7 @@ def test_table_faults_are_injected_and_the_table_still_plays():
 
 def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     """--shoe-dialect text: a shoe that only prints a card a line (firmware/offboard/dialect.py) is
-    bridged to the framed link (host/realtable.py); it cannot be asked, so it streams."""
+    bridged to the framed link (host/table/real.py); it cannot be asked, so it streams."""
     master, path = pty_pair
     ref = records(tapis("table", "--deals", "1", "--seed", "5", "--json").stdout)
     dealt = [a[2] for a in ref[0]["inputs"] if a[0] == "shoe"]  # the cut's cards, then the deal's

@@ -11,7 +11,7 @@ import pytest
 from tapis.firmware import wire as W
 from tapis.firmware.link.link import Link
 from tapis.firmware.journal.resume import load
-from tapis.host import recall_journal
+from tapis.host.memory import journal as recall_journal
 from tapis.host.commands import recall
 from tapis.simulator.pipes import pipe
 from table_rig import Rig

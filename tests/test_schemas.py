@@ -272,7 +272,7 @@ def test_the_monitors_events_summary_and_capture_are_valid(tmp_path):
     from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
     from tapis.firmware.cards import parse
-    from tapis.host import shoe as H
+    from tapis.host.shoe import traffic as H
 
     frames = [F.encode(W.SHOE, 1, W.SHUFFLE, bytes([32])), F.encode(W.SHOE, 2, W.DRAW, bytes([2])),
               F.encode(W.SHOE, 3, W.CARD, bytes([parse("KH")])), F.encode(W.SHOE, 3, W.CARD, bytes([parse("KH")])),

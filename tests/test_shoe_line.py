@@ -126,7 +126,7 @@ def test_the_signed_configuration_takes_a_text_shoe_and_the_table_display_names_
     from tapis.firmware.table.controller import Controller
     from tapis.firmware.games import find
     from tapis.firmware.table.outgoing import board_mode
-    from tapis.host.flash_image import configuration
+    from tapis.host.flash.image import configuration
     assert config.text_shoe(configuration("ecarte", text_shoe=True)) is True
     assert config.text_shoe(configuration("ecarte")) is False
     raw = json.loads(configuration("ecarte"))

@@ -17,7 +17,7 @@ from tapis.firmware import wire as W
 from tapis.firmware.link import frames as F
 from tapis.firmware.cards import name, parse
 from tapis.firmware.offboard.rng import Seeded
-from tapis.host import shoe as S
+from tapis.host.shoe import traffic as S
 from tapis.host.ports import PortError, open_port
 
 

@@ -60,7 +60,7 @@ def test_the_stakes_duels_are_won_pushed_and_lost_at_the_exact_odds_of_a_fresh_s
     (Wilson's interval at z = 3.5: twelve figures, so not 95 % intervals, which would all
     cover only about half the time), and the report's 95 % intervals are Wilson's."""
     from tapis.cython_core import twins
-    from tapis.host import club_count
+    from tapis.host.odds import club_count
 
     exact = club_count.odds(twins.duel.solve)
     r, _ = MC.simulate("club", 300_000, 6)

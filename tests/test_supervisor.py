@@ -504,7 +504,7 @@ def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path
     recs = [(r["who"], r["o"]["bank"], r["why"]) for g in load(j) for r in g["supervised"]]
     assert recs == [(who, 15, "in force"),
                     ("manifest v4 key " + "ab" * 8, 30, "flashed; the journal's game goes on under its own")]
-    from tapis.host.recall_show import text
+    from tapis.host.memory.games import text
     out = text(load(j))
     assert "CONFIGURATION club, signed %s: in force" % who in out
     assert "signed manifest v4 key %s: flashed" % ("ab" * 8) in out

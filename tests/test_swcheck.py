@@ -1,5 +1,5 @@
 """The software checks while running and against a seed (issue 30 point 4, SPEC §10;
-firmware/verify/swcheck.py, host/verify.py, tapis verify): HMAC-SHA256(seed, every byte the board
+firmware/verify/swcheck.py, host/flash/verify.py, tapis verify): HMAC-SHA256(seed, every byte the board
 runs) answers differently for two seeds, changes with one byte of any file the board runs,
 and is what the host computes from what it flashed; the periodic check in pieces between
 deals; the VERIFY request on the supervisor's path only. On the CPython board here; under
@@ -19,8 +19,8 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.host import schemas
-from tapis.host.flash_image import build_image, configuration
-from tapis.host.verify import ask, expected, keep_image, load_image, parse_seed
+from tapis.host.flash.image import build_image, configuration
+from tapis.host.flash.verify import ask, expected, keep_image, load_image, parse_seed
 from tapis.simulator.pipes import pipe
 from tapis.simulator.supervisor import EmuSupervisor
 from tapis.simulator.table import EmulatedTable
@@ -207,7 +207,7 @@ def test_a_failed_periodic_check_tilts(tmp_path):
 
 def test_the_interval_is_in_the_signed_configuration(tmp_path):
     from tapis.firmware.boot import config
-    from tapis.host.flash_image import configuration as conf
+    from tapis.host.flash.image import configuration as conf
     (tmp_path / "a.json").write_bytes(conf("ecarte"))
     assert config.check_ms(str(tmp_path / "a.json")) == config.CHECK_MINUTES * 60000
     (tmp_path / "a.json").write_bytes(conf("ecarte", check_minutes=7))  # tapis flash --check-minutes 7

@@ -11,7 +11,7 @@ import pytest
 
 from tapis.simulator import micropython
 from tapis.simulator.vboot import UNIX
-from tapis.host.verify import expected, load_image
+from tapis.host.flash.verify import expected, load_image
 from test_swcheck import SEED1, SEED2, flashed, flip
 
 CODE = """

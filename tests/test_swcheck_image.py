@@ -1,8 +1,8 @@
 """The seeded and periodic software checks on a product image (issue 30.4 on issue 32's image):
 its code is frozen in flash, not files, so the board feeds, after the files its manifest
 lists, the image's region (firmware/verify/xip.py: 0x10000000 to the end the image records) and the
-host the same region of the UF2 it flashed (host/image_uf2.py, kept with what tapis flash
-kept: host/verify.py). Here the board's flash is a fake XIP reader over a UF2's bytes (the
+host the same region of the UF2 it flashed (host/image/uf2.py, kept with what tapis flash
+kept: host/flash/verify.py). Here the board's flash is a fake XIP reader over a UF2's bytes (the
 `machine` and `uctypes` xip.py reads through, on CPython); on the emulated Pico at the end."""
 import hashlib
 import json
@@ -15,8 +15,8 @@ import pytest
 
 from tapis.firmware.verify import swcheck, xip
 from tapis.host import schemas
-from tapis.host.image_uf2 import flash, region, whole
-from tapis.host.verify import expected, keep_image, load_image, load_kept
+from tapis.host.image.uf2 import flash, region, whole
+from tapis.host.flash.verify import expected, keep_image, load_image, load_kept
 from test_product import fake_image, uf2_of
 from test_swcheck import (SEED1, SEED2, at, board_table, flashed, logged, on_a_pty, periodic, ticked,
                           verify_cli)
@@ -164,16 +164,16 @@ def test_the_emulated_product_pico_answers_the_supervisors_seed_with_its_image()
     """The real firmware frozen in the image, flashed by tapis flash --image: the supervisor
     device's VERIFY on the bus, answered over the config.json its manifest lists and the
     image's region as the chip reads it; the host's, from the UF2 and the configuration."""
-    from tapis.host.flash_image import configuration
-    from tapis.host.flash_sign import public_key
-    from tapis.host.image_build import build
-    from tapis.host.picotable import PicoTable
+    from tapis.host.flash.image import configuration
+    from tapis.host.flash.sign import public_key
+    from tapis.host.image.build import build
+    from tapis.host.pico.table import PicoTable
     from tapis.simulator.supervisor import EmuSupervisor
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     path = build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]
     uf2 = open(path, "rb").read()
-    files = {"config.json": configuration("ecarte", None, {})}  # (host/picoflash.py's)
+    files = {"config.json": configuration("ecarte", None, {})}  # (host/pico/flash.py's)
     with PicoTable(7, "ecarte", image=path) as t:
         sup = EmuSupervisor(t.lines[1].end("supervisor"))
         t.devices.append(sup)

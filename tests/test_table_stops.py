@@ -9,8 +9,8 @@ import time
 from tapis.firmware.eventlog import log as E
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.journal.store import FileStore
-from tapis.host import stopped
-from tapis.host.tableid import table_identity
+from tapis.host.table import stopped
+from tapis.host.table.identity import table_identity
 from tapis.simulator.table import StalledTable
 from test_cli_conventions import ROOT, env, tapis
 

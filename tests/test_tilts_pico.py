@@ -36,7 +36,7 @@ def supervisor_clears(t, deals):
 
 
 def test_the_door_opened_locks_the_pico_across_a_power_cycle_until_the_supervisor_clears_it():
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
         t.run_deals(1)
         t.open_door()
@@ -57,8 +57,8 @@ def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_even
     """main.py's path (certification.md note 4): the journal refused at boot is a locking
     `journal-failure` entry in the event log in the chip's flash, beside the refusal said on
     the USB console, and the table does not play."""
-    from tapis.host import picoflash
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico import flash as picoflash
+    from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
         t.run_deals(1)
         key, _ident = t.identity()  # (the table stopped at its REPL)
@@ -81,8 +81,8 @@ def test_a_broken_journal_at_boot_is_a_locking_journal_failure_in_the_picos_even
 def events_on_the_chip(t, key, tmp_path):
     """The board's event log read off the chip's flash through its raw REPL (the table is not
     running after it), its chain checked under the device key `key`: (head, entries)."""
-    from tapis.host import picoflash
-    from tapis.host.events_read import from_file
+    from tapis.host.pico import flash as picoflash
+    from tapis.host.memory.events import from_file
     log = tmp_path / "events.bin"
     log.write_bytes(picoflash.get_files(t.pico, ["events.bin"])["events.bin"])
     keyfile = tmp_path / "device.key"
@@ -95,8 +95,8 @@ def test_both_meter_copies_damaged_in_the_picos_flash_is_a_ram_error_that_locks_
     chip's flash (/journal.meters.a and .b, main.py) is a RAM-error tilt at boot, a locking
     `ram-error` entry in the event log in the chip's flash; play stops, the lock survives a
     power cycle, a console's clear is no credential, the supervisor's RAM clear is."""
-    from tapis.host import picoflash
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico import flash as picoflash
+    from tapis.host.pico.table import PicoTable
     with PicoTable(6, "ecarte", image=IMAGE) as t:
         t.run_deals(1)
         key, _ident = t.identity()  # (the table stopped at its REPL)
@@ -147,7 +147,7 @@ def test_a_byte_changed_in_the_picos_flash_while_it_runs_is_a_check_failed_tilt_
     with the byte put back the lock survives a power cycle, and only the supervisor clears it."""
     import re
 
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE, check_minutes=1) as t:
         t.run_deals(1)
         flash = t.pico.flash_bytes()

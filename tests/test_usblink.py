@@ -15,8 +15,8 @@ import pytest
 from tapis.firmware.boot import config
 from tapis.firmware import wire as W
 from tapis.firmware.operator.hostlink import host_end
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_image import configuration
+from tapis.host.errors import FlashError
+from tapis.host.flash.image import configuration
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNIX = os.path.join(os.path.dirname(sys.executable), "micropython")

@@ -1,4 +1,4 @@
-# The watch mode (host/watch.py, `tapis table` and `tapis recall`): colour on a terminal
+# The watch mode (host/table/watch.py, `tapis table` and `tapis recall`): colour on a terminal
 # and not off one or under NO_COLOR, the pause / step / speed / quit keys, a clean Ctrl-C,
 # the exchanges told with their cards (no card reaches a trick from nowhere), and every
 # piquet point said as it is scored (the running totals add up line by line).
@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tapis.host.cli import main
-from tapis.host.watch import DELAY, Quit, Watch, styled, watch_game
+from tapis.host.table.watch import DELAY, Quit, Watch, styled, watch_game
 from tapis.simulator import kits
 from tapis.simulator.table import EmulatedTable
 

@@ -1,8 +1,8 @@
-# One class of the écarté atlas (`tapis odds ecarte --all`, host/atlas_ecarte.py) as a row:
+# One class of the écarté atlas (`tapis odds ecarte --all`, host/atlas/run.py) as a row:
 # the double-dummy odds over the 65,780 dealer hands, how many of those hold 0..5 trumps, and
-# the seed-002 verdict (firmware/offboard/ecarte_verdict.py). The summary (host/atlas_summary.py)
+# the seed-002 verdict (firmware/offboard/ecarte_verdict.py). The summary (host/atlas/summary.py)
 # reads rows too, and computes the few it needs that a partial atlas left out.
-from tapis.host import ecarte_classes as K
+from tapis.host.atlas import classes as K
 
 COLUMNS = ("hand", "turned", "elder_trumps", "trump_king", "multiplicity", "dd_total", "dd_wins", "dd_voles",
            "dd_advice", "dealer_trumps_0", "dealer_trumps_1", "dealer_trumps_2", "dealer_trumps_3",

@@ -1,14 +1,14 @@
 # `tapis odds ecarte --all [--out FILE.csv] [--workers K] [--limit N]`: the atlas (N: that
 # many classes spread evenly, a quick look). For every
-# distinct elder hand and turned card (host/ecarte_classes.py: 37,380 classes standing for all
+# distinct elder hand and turned card (host/atlas/classes.py: 37,380 classes standing for all
 # 5,437,152 positions), the double-dummy odds over the 65,780 dealer hands, how many of those
 # hold 0..5 trumps, and the seed-002 verdict (firmware/offboard/ecarte_verdict.py); one CSV row each,
 # then a summary. Rows come back in class order whatever the workers, so any worker count
 # writes the same file.
 import csv
 
-from tapis.host import ecarte_classes as K
-from tapis.host.atlas_row import COLUMNS, row
+from tapis.host.atlas import classes as K
+from tapis.host.atlas.row import COLUMNS, row
 
 CHUNK = 400  # classes a task: small enough for a smooth bar, large enough to keep workers busy
 
@@ -62,7 +62,7 @@ def write_csv(rows, path):
 def run(args):
     import json
 
-    from tapis.host.atlas_summary import render, summarise
+    from tapis.host.atlas.summary import render, summarise
     from tapis.host.progress import progress
     from tapis.cython_core.twins import CORE
 

@@ -2,7 +2,7 @@
 # double-dummy 2-to-1 rule compares with the seed's verdict (issue 14.5: the hands it stands on
 # that fail 002:39); and the one example of Foster's that seed 002 gives (002:42-45).
 # Counts are of positions (a class weighs its multiplicity), classes beside them.
-from tapis.host import ecarte_classes as K
+from tapis.host.atlas import classes as K
 
 # 002:42: "one trump, a winning sequence of three cards in one suit and one small card in
 # another; hearts trumps". The picture is lost (002:43 is "1"); the lowest trump is the seven
@@ -31,7 +31,7 @@ def foster_family():
 
 def _foster(rows_by_key):
     from tapis.firmware.cards import parse, parse_list
-    from tapis.host.atlas_row import row
+    from tapis.host.atlas.row import row
 
     def get(k):
         return rows_by_key[k] if k in rows_by_key else row(k)

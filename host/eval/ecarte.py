@@ -14,7 +14,7 @@
 # takes the point at least 2 to 1 against every hand elder may hold, elder leading.
 import json
 
-from tapis.host.odds_ecarte import add_position, double_dummy, position
+from tapis.host.odds.ecarte import add_position, double_dummy, position
 
 SCHEMA = "tapis.eval.ecarte/1"
 

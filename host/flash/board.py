@@ -1,9 +1,9 @@
-# The board through mpremote's transport (host/flash.py): its raw REPL opened on a port, a
+# The board through mpremote's transport (host/flash/steps.py): its raw REPL opened on a port, a
 # snippet run there, the board's id, and its MicroPython against the compiler's.
 import io
 from contextlib import redirect_stdout
 
-from tapis.host.flash_errors import FlashError, NoBoard
+from tapis.host.errors import FlashError, NoBoard
 
 
 # mpremote's Python API (SerialTransport: enter_raw_repl, exec, exit_raw_repl, close, and its two

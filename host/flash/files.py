@@ -1,10 +1,10 @@
-# The files on the board (host/flash.py): written in a few large chunks, hashed where they
+# The files on the board (host/flash/steps.py): written in a few large chunks, hashed where they
 # are, those already there unchanged, what the manifest no longer lists removed.
 import hashlib
 from pathlib import Path
 
 from tapis.firmware.verify import fwimage
-from tapis.host.flash_board import exec_ok
+from tapis.host.flash.board import exec_ok
 
 
 def write_files(t, files, chunk=2048, advance=lambda k=1: None):

@@ -1,13 +1,13 @@
-# The image `tapis flash` deploys (host/flash.py): every firmware module compiled with mpy-cross
+# The image `tapis flash` deploys (host/flash/steps.py): every firmware module compiled with mpy-cross
 # and packed in one file (firmware/verify/fwimage.py), the mounter beside it, main.py (the boot stub),
 # config.json (what the table plays) and the operator's boot.py and lib/ files, as
-# {board path: bytes}. Signing it is host/flash_sign.py's.
+# {board path: bytes}. Signing it is host/flash/sign.py's.
 import json
 import tempfile
 from pathlib import Path
 
 from tapis.firmware.verify import fwimage
-from tapis.host.flash_errors import FlashError
+from tapis.host.errors import FlashError
 from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
 
 DEFAULT_ENTRY = "firmware.boot.main"

@@ -2,7 +2,7 @@
 # build: the firmware frozen in flash, its start-up firmware/boot/start.py) gets only what the
 # image does not hold: the configuration, the keys and the signed manifest, whose "image"
 # entry is the SHA-256 of the image as the board will read it, computed here from the UF2
-# (host/image_uf2.py) and checked against what the board itself computes (firmware/verify/xip.py).
+# (host/image/uf2.py) and checked against what the board itself computes (firmware/verify/xip.py).
 # The UF2 reaches the board first: copied to a Pico's BOOTSEL drive (as a user drags it:
 # copy_to_drive) or given to the emulated Pico as its image.
 import ast
@@ -11,9 +11,9 @@ import shutil
 import time
 from pathlib import Path
 
-from tapis.host.flash_board import exec_ok
-from tapis.host.flash_errors import BadInput, FlashError, NoBoard
-from tapis.host.image_uf2 import BOOTSEL_INFO, UF2Error, whole
+from tapis.host.flash.board import exec_ok
+from tapis.host.errors import BadInput, FlashError, NoBoard
+from tapis.host.image.uf2 import BOOTSEL_INFO, UF2Error, whole
 
 # What the board runs: (its image's sha256 and length, its baked public key), None on a stock image.
 RUNNING = """

@@ -1,4 +1,4 @@
-# Checking a flashed board against the host's record (host/flash.py's --verify, `tapis flash
+# Checking a flashed board against the host's record (host/flash/steps.py's --verify, `tapis flash
 # --check`): its public key, the manifest's signature and version, every file's hash read back,
 # and the board's own boot check.
 import ast
@@ -6,11 +6,11 @@ import hashlib
 import json
 
 from tapis.firmware.verify import wots as S
-from tapis.host.flash_board import board_version, connect, device_id, exec_ok
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_files import board_hashes
-from tapis.host.flash_keys import sign_path
-from tapis.host.flash_sign import Signer
+from tapis.host.flash.board import board_version, connect, device_id, exec_ok
+from tapis.host.errors import FlashError
+from tapis.host.flash.files import board_hashes
+from tapis.host.keys import sign_path
+from tapis.host.flash.sign import Signer
 
 
 def verify(url, key_file=None):

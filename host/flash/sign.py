@@ -1,4 +1,4 @@
-# Signing the image's manifest (host/flash.py): the manifest lists every file's SHA-256; the
+# Signing the image's manifest (host/flash/steps.py): the manifest lists every file's SHA-256; the
 # firmware's signing key is WOTS one-time keys on a Merkle tree (firmware/verify/manifest.py verifies
 # it on the board), kept on the host with a record of the leaves used (Signer), so that a leaf
 # never signs two different manifests.
@@ -11,12 +11,12 @@ import secrets
 from pathlib import Path
 
 from tapis.firmware.verify import wots as S
-from tapis.host.flash_errors import FlashError
+from tapis.host.errors import FlashError
 
 
 def manifest(image, device, version=0, whole=None):
     """(manifest.json bytes) listing the SHA-256 of every file of the image; whole: the
-    product image's {"sha256", "bytes"} as the board reads it (host/image_uf2.py), which
+    product image's {"sha256", "bytes"} as the board reads it (host/image/uf2.py), which
     makes it version 3 of the format."""
     files = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(image.items())}
     m = {"v": 2, "device": device, "version": version, "files": files}

@@ -27,12 +27,12 @@ different manifests.
 A board that runs the product image (tapis image build: the firmware frozen in flash, with
 its own start-up) gets only config.json, device.key and the manifest files, and a manifest
 of version 3 that signs the image's SHA-256 as the board reads it (--image UF2:
-host/flash_product.py, which also copies the UF2 to a Pico's BOOTSEL drive).
+host/flash/product.py, which also copies the UF2 to a Pico's BOOTSEL drive).
 
 This module runs a flash, in order; each step is its own module: the image compiled and
-packed (flash_image.py), the board reached and its MicroPython checked (flash_board.py), the
-keys (flash_keys.py), the manifest signed (flash_sign.py), the files written (flash_files.py),
-the board read back (flash_verify.py, also `tapis flash --check`); flash_errors.py what
+packed (image.py), the board reached and its MicroPython checked (board.py), the
+keys (host/keys.py), the manifest signed (sign.py), the files written (files.py),
+the board read back (readback.py, also `tapis flash --check`); host/errors.py what
 refuses.
 """
 import json
@@ -41,16 +41,16 @@ from contextlib import contextmanager
 
 from tapis.firmware.verify import fwimage
 from tapis.firmware.verify import wots as S
-from tapis.host.flash_board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_files import REMOVE_STALE, board_hashes, unchanged, write_files
-from tapis.host.flash_image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image, configuration
-from tapis.host.flash_product import check_running, read_uf2
-from tapis.host.flash_product import files as product_files
-from tapis.host.flash_keys import image_path, key_path, provision_key, sign_path
-from tapis.host.flash_sign import Signer
-from tapis.host.flash_verify import check_board
-from tapis.host.verify import keep_image
+from tapis.host.flash.board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
+from tapis.host.errors import FlashError
+from tapis.host.flash.files import REMOVE_STALE, board_hashes, unchanged, write_files
+from tapis.host.flash.image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image, configuration
+from tapis.host.flash.product import check_running, read_uf2
+from tapis.host.flash.product import files as product_files
+from tapis.host.keys import image_path, key_path, provision_key, sign_path
+from tapis.host.flash.sign import Signer
+from tapis.host.flash.readback import check_board
+from tapis.host.flash.verify import keep_image
 
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
@@ -60,7 +60,7 @@ def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, forc
     `progress(total)` is a context manager giving advance() per file written (host/progress.py);
     config: config.json's bytes (configuration()); écarté's defaults if None; extra: boot.py
     and lib/ files (extra_files()). product: the path of the product image's UF2 the board
-    runs (host/flash_product.py): its code is frozen, only the configuration and keys go."""
+    runs (host/flash/product.py): its code is frozen, only the configuration and keys go."""
     uf2, whole = read_uf2(product) if product else (None, None)
     t = connect(url)
     try:

@@ -4,7 +4,7 @@
 # supervisor's path (a VERIFY frame on the operator's link, firmware/operator/recall.py) for its own.
 # A board that runs the product image (tapis flash --image) runs mostly its frozen code, not
 # files: the record keeps the UF2 flashed too (under UF2, no board path), and the answer feeds
-# after the files the region the board feeds (host/image_uf2.py's feed, the twin of
+# after the files the region the board feeds (host/image/uf2.py's feed, the twin of
 # firmware/verify/xip.py's: the same walk to the end the image records).
 # A board that answers what the host computes runs, byte for byte, what the host flashed; a
 # stored answer is no use against a seed it has not seen.
@@ -15,7 +15,7 @@ from pathlib import Path
 from tapis.firmware.verify import fwimage
 from tapis.firmware import wire as W
 from tapis.firmware.verify.swcheck import SEED_BYTES, Hmac, header
-from tapis.host import image_uf2
+from tapis.host.image import uf2 as image_uf2
 
 UF2 = "@product.uf2"  # the record's entry for the product image's UF2 (never a board path)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import tapis
 import tapis.firmware
-from tapis.host.image_source import (MICROPYTHON_ENV, PICOTOOL_ENV, check_tools, find, image_cache,
+from tapis.host.image.source import (MICROPYTHON_ENV, PICOTOOL_ENV, check_tools, find, image_cache,
                                      one_build_at_a_time, picotool, run, sha256_file)
 
 SCHEMA = "tapis.image/1"
@@ -45,7 +45,7 @@ def board_files(port):
 
 def baked_module(public_key):
     """tapis_image.py: what the image bakes in (frozen, so no file of the board can change it)."""
-    return ("# Baked by `tapis image build` (host/image_build.py): not a file of the board's.\n"
+    return ("# Baked by `tapis image build` (host/image/build.py): not a file of the board's.\n"
             "VERSION = %r  # the tapis that built the image\n"
             "PUBLIC_KEY = %r  # the signing key's public root the board's manifest must verify under\n"
             "CONFIG_FORMAT = %d  # the config.json version this firmware reads\n"
@@ -94,7 +94,7 @@ def _manifest_py(home, port, baked):
 # hashes its whole image and its journal at every boot, and the unrolled one took piquet's
 # resume from a full journal on the emulated Pico from 2,131 to about 1,930 ms (4 KB more
 # flash). mbedtls reads MBEDTLS_USER_CONFIG_FILE after its configuration: the source untouched.
-SHA256_CONFIG = "/* tapis image build: mbedtls's SHA-256 unrolled (host/image_build.py) */\n#undef MBEDTLS_SHA256_SMALLER\n"
+SHA256_CONFIG = "/* tapis image build: mbedtls's SHA-256 unrolled (host/image/build.py) */\n#undef MBEDTLS_SHA256_SMALLER\n"
 
 
 def sha256_config():

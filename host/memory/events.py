@@ -44,8 +44,8 @@ def from_file(path, key_file=None):
         raise JournalError("%s is not an event log: its head is not readable" % path)
     key = None
     if data[0] == 0x4C:
-        from tapis.host.flash_errors import FlashError
-        from tapis.host.flash_keys import load_key
+        from tapis.host.errors import FlashError
+        from tapis.host.keys import load_key
         try:
             key = load_key(device, key_file)
         except FlashError as e:
@@ -113,7 +113,7 @@ def dates(entries):
 def entry(e, dated=None, clock=None):
     """An entry as tapis.events/2 has it; dated: dates(), for its wall time; clock: the
     log's unit (its "when" from a board's own seconds)."""
-    from tapis.host import events_words as words
+    from tapis.host.memory import words
 
     boot, ms = e["b"] if e.get("b") else (None, None)
     ref = (dated or {}).get(boot)
@@ -140,7 +140,7 @@ def document(source, entries, head=None, cls=None):
 
 def line(e):
     """An entry as text: its local date-time (clock not set: none), its board clock (boot, ms
-    since that power-up), its class and what happened in words (host/events_words.py)."""
+    since that power-up), its class and what happened in words (host/memory/words.py)."""
     when = e["when"][:19].replace("T", " ") if e.get("when") else "(clock not set)"
     board = "boot %s +%d ms" % (e["boot"], e["ms"]) if e.get("boot") is not None else "-"
     s = "#%-5d %-19s  %-20s %-16s %s" % (e["seq"], when, board, e["class"], e["text"])

@@ -1,6 +1,6 @@
 # A journal's bytes read on the host (`tapis recall --journal`, host/commands/recall.py): its last
 # games; a keyed journal (its records chained under the device's key, docs/protocol.md "Journal
-# records") checked under the key the host keeps for the device it names (host/flash_keys.py's
+# records") checked under the key the host keeps for the device it names (host/keys.py's
 # key store); with --verify, that it still reaches the last head verified for that device,
 # remembered beside the key (<device>.head), so a journal cut short is found.
 import json
@@ -38,8 +38,8 @@ def chained(data, key_file=None):
     from tapis.firmware.journal.writer import Journal
     from tapis.firmware.offboard.memstore import MemoryStore
     from tapis.firmware.journal.reader import records
-    from tapis.host.flash_errors import FlashError
-    from tapis.host.flash_keys import load_key
+    from tapis.host.errors import FlashError
+    from tapis.host.keys import load_key
 
     n = (data[1] << 8 | data[2]) if len(data) > 3 else 0
     try:
@@ -68,7 +68,7 @@ def chained(data, key_file=None):
 
 
 def head_path(device, key_file=None):
-    from tapis.host.flash_keys import key_path
+    from tapis.host.keys import key_path
     return key_path(device, key_file).with_suffix(".head")
 
 

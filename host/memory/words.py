@@ -58,7 +58,7 @@ def in_words(text):
 
 def old_meters(m):
     """A RAM clear's old meters (tally.py's order) as "deals begun 201, ..., seat 0 wagered 5"."""
-    from tapis.host.meters_show import labelled
+    from tapis.host.memory.meters import labelled
     return ", ".join("%s %d" % kv for kv in labelled(m) if kv[1])
 
 

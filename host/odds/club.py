@@ -1,9 +1,9 @@
 # `tapis odds club`: the exact chances of one punter tableau against the banker's from a
-# fresh 2x52 shoe (SPEC §4, §7), as reduced fractions: host/club_count.py counts them.
+# fresh 2x52 shoe (SPEC §4, §7), as reduced fractions: host/odds/club_count.py counts them.
 import json
 
 from tapis.cython_core import twins as cores
-from tapis.host.club_count import odds
+from tapis.host.odds.club_count import odds
 
 
 def register(sub):
@@ -28,11 +28,12 @@ def run(args):
     o = odds(duel.solve)
     text = {k: "%d/%d" % (v.numerator, v.denominator) for k, v in o.items()}
     if args.plot:
-        from tapis.host import odds_split, plot
+        from tapis.host.odds import split as odds_split
+        from tapis.host import plot
 
         split = odds_split.club_by_pattern()
         plot.club_by_pattern(split, args.plot)
-    if args.json:  # each outcome's probability and its exact fraction (host/odds_ecarte.py's words)
+    if args.json:  # each outcome's probability and its exact fraction (host/odds/ecarte.py's words)
         out = dict({k: {"probability": float(v), "fraction": text[k]} for k, v in o.items()}, schema=SCHEMA, core=core)
         if args.plot:
             out.update(plot=args.plot, by_trumps=[

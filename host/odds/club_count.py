@@ -1,4 +1,4 @@
-# The exact count behind `tapis odds club` and its plot (host/odds_club.py, host/odds_split.py):
+# The exact count behind `tapis odds club` and its plot (host/odds/club.py, host/odds/split.py):
 # the chances of one punter tableau against the banker's from a fresh 2x52 shoe (SPEC §4, §7),
 # as reduced fractions.
 #

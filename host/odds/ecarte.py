@@ -96,7 +96,7 @@ def run(args):
     if args.all:
         if args.hand is not None or args.turned is not None:
             args.parser.error("--all takes no --hand or --turned: it covers every hand")
-        from tapis.host import atlas_ecarte
+        from tapis.host.atlas import run as atlas_ecarte
 
         return atlas_ecarte.run(args)
     if args.hand is None or args.turned is None:
@@ -132,9 +132,10 @@ def run(args):
 
 
 def plotted(args, hand, turned):
-    """Draw --plot: the count split by the dealer's trumps (host/odds_split.py)."""
+    """Draw --plot: the count split by the dealer's trumps (host/odds/split.py)."""
     from tapis.firmware.cards import name
-    from tapis.host import odds_split, plot
+    from tapis.host.odds import split as odds_split
+    from tapis.host import plot
 
     split = odds_split.ecarte_by_trumps(hand, turned)
     plot.ecarte_by_trumps(split, " ".join(name(c) for c in hand), name(turned), args.plot)

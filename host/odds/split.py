@@ -52,9 +52,9 @@ def ecarte_by_trumps(hand, turned):
 
 def club_by_pattern():
     """{(banker's trumps, punter's trumps): (punter wins, pushes, banker wins)} as exact
-    fractions of all deals (host/club_count.py's count)."""
+    fractions of all deals (host/odds/club_count.py's count)."""
     from tapis.cython_core import twins
-    from tapis.host.club_count import counts
+    from tapis.host.odds.club_count import counts
 
     split = {}
     _ways, total = counts(twins.duel.solve, split=split)

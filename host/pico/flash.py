@@ -1,4 +1,4 @@
-"""The emulated Pico's flash as an operator handles it (host/picotable.py): the firmware
+"""The emulated Pico's flash as an operator handles it (host/pico/table.py): the firmware
 deployed with `tapis flash --verify` over its USB CDC (a pty) with a game's configuration, a
 flash file kept in the cache for the same firmware and configuration; and its raw REPL, reached
 by Ctrl-C before main.py's watchdog starts, to read the device key and id or to put files.
@@ -24,14 +24,14 @@ def _kwargs(options):
 
 def product(pico):
     """Does the emulated Pico run a product image (tapis image build), its code frozen?"""
-    from tapis.host.image_uf2 import is_product
+    from tapis.host.image.uf2 import is_product
 
     return is_product(pico.image.read_bytes())
 
 
 def flash_key(pico, game, options, key, host_link=None, check_minutes=None):
     """What names a flash file in the cache: the chip's image, the device key, the files."""
-    from tapis.host.flash_image import build_image, configuration
+    from tapis.host.flash.image import build_image, configuration
     config = configuration(game, None, _kwargs(options), check_minutes, host_link=host_link)
     image = {"config.json": config} if product(pico) else build_image(config=config)
     h = hashlib.sha256(pico.image.read_bytes())
@@ -87,10 +87,10 @@ def deploy(pico, game, options, key, say, host_link=None, check_minutes=None):
 
 def _test_signer(key_file, image):
     """The signing key beside key_file: the emulated boards' public test seed, whose public
-    key `tapis image build --test-key` bakes in (host/flash_sign.py Signer's file)."""
-    from tapis.host.flash_keys import sign_path
-    from tapis.host.flash_sign import public_key
-    from tapis.host.image_uf2 import flash
+    key `tapis image build --test-key` bakes in (host/flash/sign.py Signer's file)."""
+    from tapis.host.keys import sign_path
+    from tapis.host.flash.sign import public_key
+    from tapis.host.image.uf2 import flash
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     if public_key(TEST_SIGNING_SEED) not in flash(image.read_bytes()):

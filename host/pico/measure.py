@@ -1,13 +1,13 @@
-"""What the emulated Pico's table measures (host/picotable.py): a few deals with a power
+"""What the emulated Pico's table measures (host/pico/table.py): a few deals with a power
 cycle in one, against the CPython table (measure); the boot from a fresh journal and the resume
 from a full one (measure_resume, with full_journal and resumed_game, the CPython side).
 
-    python -m tapis.host.picomeasure [SEED [DEALS]]    (the image in $TAPIS_PICO_IMAGE)
+    python -m tapis.host.pico.measure [SEED [DEALS]]    (the image in $TAPIS_PICO_IMAGE)
 """
 import json
 import sys
 
-from tapis.host.picotable import PicoTable
+from tapis.host.pico.table import PicoTable
 from tapis.simulator.table import EmulatedTable
 
 
@@ -188,5 +188,5 @@ def event_log(key, ident, entries):
     return bytes(log.store.data)
 
 
-if __name__ == "__main__":  # python -m tapis.host.picomeasure [SEED [DEALS]]; the image in $TAPIS_PICO_IMAGE
+if __name__ == "__main__":  # python -m tapis.host.pico.measure [SEED [DEALS]]; the image in $TAPIS_PICO_IMAGE
     measure(*(int(a) for a in sys.argv[1:3]))

@@ -1,10 +1,10 @@
 """Where the emulated Pico's resume goes, phase by phase (issue 32 point 5): the journal of
-host/picomeasure.py measure_resume put on the board, then main.py's boot (firmware/boot/main.py
+host/pico/measure.py measure_resume put on the board, then main.py's boot (firmware/boot/main.py
 and boot.py build) replayed step by step from its raw REPL, each step timed on the board
 (time.ticks_us, emulated time). The table itself never starts: the figures are the boot's
 pieces, their sum beside measure_resume's power-on-to-playing.
 
-    PYTHONPATH=. python -m tapis.host.picophases [GAME [SEED]]    (the product image built from
+    PYTHONPATH=. python -m tapis.host.pico.phases [GAME [SEED]]    (the product image built from
     $TAPIS_MICROPYTHON_SRC and $TAPIS_PICOTOOL_SRC, else $TAPIS_PICO_IMAGE)
 """
 import json
@@ -96,9 +96,9 @@ print('PHASES', ok, msg[:40], __import__('json').dumps(_out))
 def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIPT, entries=0):
     """[(phase, emulated ms)] of the boot from a full journal, and measure_resume's own figure."""
     from tapis.firmware.link.boards import JOURNAL
-    from tapis.host.picomeasure import event_log, full_journal, meters_at_end, resumed_game
-    from tapis.host.picoflash import stopped
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.measure import event_log, full_journal, meters_at_end, resumed_game
+    from tapis.host.pico.flash import stopped
+    from tapis.host.pico.table import PicoTable
 
     with PicoTable(seed, game, image=image, log=lambda line: None) as t:
         key, ident = t.identity()
@@ -124,11 +124,11 @@ def phases(seed=7, game="piquet", image=None, done=None, log=print, script=SCRIP
 
 
 def image_from_env():
-    from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+    from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
 
     if os.environ.get(MICROPYTHON_ENV) and os.environ.get(PICOTOOL_ENV):
-        from tapis.host.flash_sign import public_key
-        from tapis.host.image_build import build
+        from tapis.host.flash.sign import public_key
+        from tapis.host.image.build import build
         from tapis.simulator.testkey import TEST_SIGNING_SEED
 
         return build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]

@@ -10,7 +10,7 @@ The board reports each (action, events) it applies on its USB console (firmware/
 switched on by the file report.on); a CPython mirror of the game is fed the board's actions
 and each report is checked against it (ParityError otherwise), as simulator/vtable.py does
 for the webassembly board. Recorders and `until` predicates read the mirror. The flash and
-the raw REPL are host/picoflash.py's; the figures measured on it, host/picomeasure.py's.
+the raw REPL are host/pico/flash.py's; the figures measured on it, host/pico/measure.py's.
 
     with PicoTable(7, image="RPI_PICO-v1.27.0.uf2") as t:
         t.run_deals(3)
@@ -19,8 +19,8 @@ the raw REPL are host/picoflash.py's; the figures measured on it, host/picomeasu
 import ast
 
 from tapis.firmware.boot.report import APPLIED, HEAP
-from tapis.host import picoflash
-from tapis.host.picoflash import BOOT_MS
+from tapis.host.pico import flash as picoflash
+from tapis.host.pico.flash import BOOT_MS
 from tapis.simulator.pico.board import EmulatedPico, PicoError
 from tapis.simulator.table import EmulatedTable, StalledTable  # noqa: F401
 from tapis.simulator.vboard import ParityError
@@ -63,7 +63,7 @@ class PicoTable(EmulatedTable):
         self.image, self.flash_path, self.say = image, flash_path, log or (lambda line: None)
         self.host_link = host_link  # "usb": flashed with the operator's link on the USB
         self.check_minutes = check_minutes  # the periodic software check's (tapis flash --check-minutes)
-        self.usb = None  # then a Port (host/hostport.py Pty) the USB is bridged to, once given
+        self.usb = None  # then a Port (host/table/hostport.py Pty) the USB is bridged to, once given
         self.options = options
         self.board_log = []  # the board's events, across power cycles
         self.applied = []  # the (action, events) the mirror took, in order
@@ -86,7 +86,7 @@ class PicoTable(EmulatedTable):
     # ---- deploying and booting ----
     def flash(self):
         """`tapis flash --verify` with this game's configuration, or the cached flash
-        (host/picoflash.py)."""
+        (host/pico/flash.py)."""
         picoflash.deploy(self.pico, self.name, self.options, self.key, self.say, self.host_link,
                          self.check_minutes)
 
@@ -180,12 +180,12 @@ class PicoTable(EmulatedTable):
 
     def identity(self):
         """(device key, device id) the flashed board chains its journal under, read off it
-        (host/picoflash.py). The table is not running after it: boot() starts it."""
+        (host/pico/flash.py). The table is not running after it: boot() starts it."""
         return picoflash.identity(self.pico)
 
     def put_files(self, files, chunk=2048):
         """Write {board path: bytes} on the board's filesystem through its raw REPL
-        (host/picoflash.py). The table is not running after it: boot() starts it."""
+        (host/pico/flash.py). The table is not running after it: boot() starts it."""
         picoflash.put_files(self.pico, files, chunk)
 
     def close(self):

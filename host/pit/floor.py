@@ -1,6 +1,6 @@
 # A table `tapis pit --floor N` starts itself: a simulated table (simulator/table.py, the
 # firmware's controller with its emulated shoe, consoles and bots) with an identity of its own
-# (host/tableid.py's device name, a key of its own), dealt at a pace by the floor's process
+# (host/table/identity.py's device name, a key of its own), dealt at a pace by the floor's process
 # (floorproc.py), keeping what a board keeps for its host interface: its finished deal
 # records and its events, each numbered from 1. A table keeps dealing while no pit listens.
 #
@@ -50,7 +50,7 @@ class FloorTable:
     out); tilt_rate: the chance after each deal that it tilts (locks until cleared)."""
 
     def __init__(self, game, seed, credential, variant=None, pace=1.0, tilt_rate=0.0):
-        from tapis.host.tableid import new_device
+        from tapis.host.table.identity import new_device
 
         self.device, self.key = new_device(), os.urandom(32)  # its identity, as issue 33.4 makes one
         self.game, self.variant, self.seed, self.pace = game, variant or "", seed, pace

@@ -117,7 +117,7 @@ class PlayTable(EmulatedTable):
     def meters(self):
         """The supervisor's meters screen, as lines of text (the journal's meters)."""
         from tapis.firmware.meters.tally import held
-        from tapis.host.meters_show import as_dict, text
+        from tapis.host.memory.meters import as_dict, text
         self.journal.flush()
         return text(as_dict(held(self.journal.meters, self.journal)))
 

@@ -5,7 +5,7 @@ import sys
 import time
 
 from tapis.host import args as A
-from tapis.host.shoe_session import Clock, emit, expired, opened, table_key
+from tapis.host.shoe.session import Clock, emit, expired, opened, table_key
 
 
 class _Tap:
@@ -13,7 +13,7 @@ class _Tap:
     the link sends again is marked resent)."""
 
     def __init__(self, port, args, clock):
-        from tapis.host.shoe import Monitor
+        from tapis.host.shoe.traffic import Monitor
 
         self.port, self.args, self.clock = port, args, clock
         self.rx, self.tx = Monitor("frames"), Monitor("frames")
@@ -41,7 +41,7 @@ def _stream(args, port, clock, rng):
     from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
     from tapis.firmware.offboard.dialect import card_line
-    from tapis.host.shoe import text_pack
+    from tapis.host.shoe.traffic import text_pack
 
     tap = _Tap(port, args, clock)
     tap.tx.dialect = args.dialect

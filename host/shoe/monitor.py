@@ -1,16 +1,16 @@
-# `tapis shoe monitor`: decode what arrives on a port, or a capture read back (host/shoe.py's
+# `tapis shoe monitor`: decode what arrives on a port, or a capture read back (host/shoe/traffic.py's
 # Monitor), each event stamped and printed; at the end, what was counted.
 import datetime
 import json
 import sys
 
-from tapis.host.shoe_session import Clock, emit, expired, opened
+from tapis.host.shoe.session import Clock, emit, expired, opened
 
 
 def _reads(args, clock):
     """(seconds since the start, bytes) of every read: live from the port, or from a capture.
     The port or the capture is opened now (a bad one exits 2 before anything is shown)."""
-    from tapis.host.shoe import CaptureError, read_capture
+    from tapis.host.shoe.traffic import CaptureError, read_capture
 
     if args.source is not None:
         try:
@@ -50,7 +50,7 @@ def _live(args, clock, port):
 
 
 def monitor(args):
-    from tapis.host.shoe import SUMMARY, Monitor, capture_header, capture_line, render_summary
+    from tapis.host.shoe.traffic import SUMMARY, Monitor, capture_header, capture_line, render_summary
 
     mon = Monitor(None if args.dialect == "auto" else args.dialect)
     clock = Clock()

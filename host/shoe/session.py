@@ -1,5 +1,5 @@
-# What the shoe tool's actions share (host/commands/shoe.py, host/shoe_monitor.py,
-# host/shoe_emulate.py): the port opened (a bad one exits 2), the clock that stamps each event,
+# What the shoe tool's actions share (host/commands/shoe.py, host/shoe/monitor.py,
+# host/shoe/emulate.py): the port opened (a bad one exits 2), the clock that stamps each event,
 # an event printed as a line or as JSON.
 import datetime
 import json
@@ -39,12 +39,12 @@ class Clock:
 
 
 def _render(ev):
-    from tapis.host.shoe import render
+    from tapis.host.shoe.traffic import render
     return render(ev)
 
 
 def emit(args, clock, ev, prefix=""):
-    from tapis.host.shoe import EVENT
+    from tapis.host.shoe.traffic import EVENT
 
     clock.stamp(ev)
     if args.json:
@@ -63,8 +63,8 @@ def table_key(args):
     if getattr(args, "unpaired", False):
         return None
     if getattr(args, "key_file", None) is not None:
-        from tapis.host.flash_errors import FlashError
-        from tapis.host.flash_keys import load_key
+        from tapis.host.errors import FlashError
+        from tapis.host.keys import load_key
         try:
             return load_key(None, args.key_file)
         except (FlashError, OSError, ValueError) as e:

@@ -9,8 +9,8 @@ import json
 import re
 import secrets
 
-from tapis.host.flash_errors import FlashError
-from tapis.host.flash_keys import load_key, provision_key
+from tapis.host.errors import FlashError
+from tapis.host.keys import load_key, provision_key
 
 LEGACY = "tapis-table"  # the one device of every simulated journal made before issue 33.4
 PREFIX = LEGACY + "-"

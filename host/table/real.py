@@ -18,7 +18,7 @@ class TextShoe:
     and sends them to the controller as a framed shoe would."""
 
     def __init__(self, port):
-        from tapis.host.shoe import Monitor
+        from tapis.host.shoe.traffic import Monitor
 
         self.port = port
         self.controller_end, mine = pipe()

@@ -1,9 +1,9 @@
 # Why a table stopped, in words an operator acts on (issue 46): which device, what fault, what
-# to do (the event log's classes in words: host/events_words.py).
+# to do (the event log's classes in words: host/memory/words.py).
 import re
 
 from tapis.firmware import wire as W
-from tapis.host.events_words import FIX, cause, in_words
+from tapis.host.memory.words import FIX, cause, in_words
 
 STOPPED = 3  # tapis table's exit status when the table cannot go on: locked by a tilt, or stalled
 
