@@ -12,8 +12,8 @@ import hashlib
 import os
 import random
 
-from tapis.simulator import wires
-from tapis.simulator.table import EmulatedTable, StalledTable
+from tapis.simulator.table import wires
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 
 RUNS = [("ecarte", 1, 30, None), ("piquet", 2, 8, None), ("club", 3, 15, None),
         ("ecarte", 5, 20, {"drop": 0.03, "corrupt": 0.03, "shoe": 0.02}),

@@ -17,9 +17,9 @@ import time
 
 from _quick import parse
 from tapis.firmware.table import watch
-from tapis.simulator.attacker import BusAttacker
-from tapis.simulator.table import EmulatedTable, StalledTable
-from tapis.simulator.wires import parse_faults
+from tapis.simulator.attack.splice import BusAttacker
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable
+from tapis.simulator.table.wires import parse_faults
 
 GAMES = ("ecarte", "piquet", "club")
 LEVELS = (0.01, 0.05, 0.10, 0.20)  # drop = corrupt = p on every wire

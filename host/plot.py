@@ -43,7 +43,7 @@ def _save(fig, path):
 
 def rtp_convergence(report, path):
     """Each seat's RTP after each stretch of rounds, its 95 % interval as a band, from
-    report["trace"] (simulator/montecarlo.py simulate(trace=...))."""
+    report["trace"] (simulator/montecarlo/simulate.py simulate(trace=...))."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     trace = report["trace"]

@@ -9,7 +9,7 @@ from tapis.firmware.meters.holder import Meters
 from tapis.firmware.meters.tally import ROLL, held
 from tapis.host.memory.meters import as_dict
 from tapis.simulator import kits
-from tapis.simulator.direct import DirectTable
+from tapis.simulator.montecarlo.direct import DirectTable
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 
 FIELDS = ("wagered", "won", "lost", "pushed", "commission")

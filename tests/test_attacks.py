@@ -2,7 +2,7 @@
 named test that failed before its defence and passes after it."""
 from tapis.firmware import wire as W
 from tapis.firmware.games.rules import CHANCE
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 DEALT = ("card", "turn", "draw", "cut")  # the events that name a card the shoe dealt
 
@@ -75,7 +75,7 @@ LIMIT_MS = 120000
 
 def table(board, seed, game="ecarte", options=None):
     if board == "micropython":
-        from tapis.simulator.vtable import VirtualBoardTable
+        from tapis.simulator.boards.vtable import VirtualBoardTable
         return VirtualBoardTable(seed, game, options=options)
     return EmulatedTable(seed, game, options=options)
 
@@ -338,7 +338,7 @@ def test_a_frame_from_an_old_session_is_refused(board):
     from 1 again). A listener had recorded its presses of the old session, and sends them
     again as soon as it is back. Before: the link took them as the new session's first
     frames, presses seat 0 never made now. Now they are of another session key: refused."""
-    from tapis.simulator.devices import EmuConsole
+    from tapis.simulator.table.devices import EmuConsole
 
     def reboot(t, ear=None):
         if t.game.finished_deals() >= 1 and not getattr(t, "rebooted", False):

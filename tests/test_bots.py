@@ -7,8 +7,8 @@ import pytest
 from tapis.cython_core.twins import evaluate
 from tapis.host.cli import main
 from tapis.simulator import kits
-from tapis.simulator.direct import DirectTable
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.montecarlo.direct import DirectTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 DEALS = {"ecarte": 12, "piquet": 6, "club": 40}
 

@@ -11,8 +11,8 @@ from tapis.firmware.link.bus import BusMaster
 from tapis.firmware.offboard.device import BusDevice, Decoder
 from tapis.firmware.link.drivers import Encoder
 from tapis.firmware.games.ecarte import options as EO
-from tapis.simulator.table import EmulatedTable
-from tapis.simulator.wires import Wire, parse_faults
+from tapis.simulator.table.emulated import EmulatedTable
+from tapis.simulator.table.wires import Wire, parse_faults
 
 
 # ---- the wires ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 it falls silent every session is up again, every seat's display shows the controller's
 view, and the deal goes on, within RECOVERY_MS; nothing it sent acted (the game's events
 are a clean run's); and no frame makes any device's firmware raise. The attacker is
-simulator/attacker.py, its seed, mix of forgeries and rate drawn by hypothesis."""
+simulator/attack/splice.py, its seed, mix of forgeries and rate drawn by hypothesis."""
 import json
 
 import pytest
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from tapis.firmware import wire as W
 from tapis.firmware.link.frames import encode
 from tapis.firmware.offboard.device import Decoder
-from tapis.simulator.attacker import MIXES, BusAttacker, attacked, in_sync, only_pressed
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.attack.splice import MIXES, BusAttacker, attacked, in_sync, only_pressed
+from tapis.simulator.table.emulated import EmulatedTable
 
 # The bound stated (docs/reliability.md, benchmarks/recovery.py measures it): from the
 # attacker's silence to every session up and every seat's view the controller's. A device
@@ -144,7 +144,7 @@ def test_on_the_virtual_board_the_bus_and_the_shoes_cable_recover_too(game):
     spliced into the bus and one in the shoe's cable at once, then both silent: the board
     raised nothing, the deal goes on, and (écarté) every card it took is one the shoe dealt,
     in the shoe's order."""
-    from tapis.simulator.vtable import VirtualBoardTable
+    from tapis.simulator.boards.vtable import VirtualBoardTable
     t = VirtualBoardTable(11, game)
     try:
         sent = cards_the_shoe_sends(t)
@@ -171,7 +171,7 @@ def cards_the_shoe_sends(t):
 def attack_then_recover(t, seed, attacking, more):
     """A device spliced into the bus and one in the shoe's cable while attacking(), then
     both silent: the table finishes `more` deals within a minute of the board's time."""
-    from tapis.simulator.attacker import CableAttacker
+    from tapis.simulator.attack.splice import CableAttacker
     bus = BusAttacker(t, seed, rate=0.1)
     cable = CableAttacker(t, seed, rate=0.2)
     while attacking():

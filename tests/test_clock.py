@@ -1,4 +1,4 @@
-"""simulator/clock.py: the emulated table run with each part stepped only when it may act is
+"""simulator/table/clock.py: the emulated table run with each part stepped only when it may act is
 the same run as the one that steps every part each millisecond: every byte written on the
 wires in the same millisecond, every event in the same millisecond, the same end."""
 import os
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tapis.simulator import clock, whole, wires
-from tapis.simulator.table import EmulatedTable, StalledTable
+from tapis.simulator.table import clock, whole, wires
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

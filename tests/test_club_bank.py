@@ -1,7 +1,7 @@
 # The club Monte Carlo twins (firmware/club_bank.py, cython_core/club_bank.pyx) against the
 # rules engine, money for money: the same cards and the bots' decisions, deal by deal, the
 # table's balances, bank, house and banker and every settlement; then against the Python
-# loop they replace (simulator/club_session.py's club_play) and each other, bit for bit.
+# loop they replace (simulator/montecarlo/club_session.py's club_play) and each other, bit for bit.
 import json
 import os
 import random
@@ -21,10 +21,10 @@ from tapis.cython_core import twins as core
 from tapis.firmware.games.club import duel as D
 from tapis.firmware.games.club import rules as R
 from tapis.firmware.offboard import club_bank as pure
-from tapis.simulator import chunks as CH
-from tapis.simulator import club_session as CLUB
-from tapis.simulator import club_sums as SUMS
-from tapis.simulator import montecarlo as MC
+from tapis.simulator.montecarlo import chunks as CH
+from tapis.simulator.montecarlo import club_session as CLUB
+from tapis.simulator.montecarlo import club_sums as SUMS
+from tapis.simulator.montecarlo import simulate as MC
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT
 
 TWINS = [pure, compiled]

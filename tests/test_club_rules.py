@@ -18,7 +18,7 @@ from tapis.firmware.games.replay import inputs
 from tapis.firmware.games.club import rules as R
 from tapis.firmware.games.club import events as CE
 from tapis.firmware.games.club.table import ClubTable
-from tapis.simulator import club_session as CLUB
+from tapis.simulator.montecarlo import club_session as CLUB
 from tapis.simulator.kits.club.bots import ClubBot, bank_choice, stake_for
 
 FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
@@ -394,7 +394,7 @@ def replay(g):
 # ---- Monte Carlo plays the same rules ---------------------------------------------------------
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_monte_carlo_loop_plays_the_rules_engine_money_exactly(seed):
-    # simulator/club_session.py keeps its own fast loop; driven by the same cards and the
+    # simulator/montecarlo/club_session.py keeps its own fast loop; driven by the same cards and the
     # same bots' pattern, the rules engine must end with the same balances.
     o = R.Options(seats=4, balance=60, bank=12)
     rounds = 300
@@ -458,7 +458,7 @@ print([D.solve(c) for c in range(1, 512)])
 
 
 def test_a_session_under_real_micropython_matches_cpython():
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
 
     board = micropython.run(code=SESSION, timeout=180)
     assert board.returncode == 0, board.stderr

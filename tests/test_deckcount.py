@@ -3,7 +3,7 @@ each pack (32 cards: écarté, piquet; 36 au cent) or club's shoe (104) is count
 loaded and at its end; a wrong count is a shoe tilt. A pack loaded short or long is pulled
 before any card of it is played (the deal is dealt from a fresh pack, 000:79); a pack that
 ends short is found when the next is loaded, the deal it was found in standing. The
-emulated shoe deals a short or long pack (simulator/faults.py), and counts as a counting
+emulated shoe deals a short or long pack (simulator/table/faults.py), and counts as a counting
 shoe does (COUNT frames), while the board counts the cards that came out."""
 import pytest
 
@@ -14,7 +14,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load
 from tapis.firmware.games.rules import CHANCE
 from tapis.firmware.eventlog.log import EventLog
-from tapis.simulator.table import EmulatedTable, faulty_table
+from tapis.simulator.table.emulated import EmulatedTable, faulty_table
 from test_tilts import frozen, run_cleared
 
 GAMES = ("ecarte", "piquet", "club")
@@ -161,8 +161,8 @@ def test_a_pack_whose_deal_a_torn_record_voided_is_counted_at_its_end(lost):
     flight, which comes again and is set aside), so the pack is counted at its end: right,
     no tilt; a card that fell out of it unseen before the cut, a tilt."""
     from table_rig import FailingStore, PowerLoss, Rig
-    from tapis.simulator.faults import FaultyShoe
-    from tapis.simulator.table import source
+    from tapis.simulator.table.faults import FaultyShoe
+    from tapis.simulator.table.emulated import source
     store = FailingStore()
     t = Rig(4, "ecarte", store, held=False, events_store=MemoryStore())
     port = t.devices[0].link.port

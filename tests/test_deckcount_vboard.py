@@ -12,8 +12,8 @@ from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.offboard.rng import source
-from tapis.simulator.faults import FaultyShoe
-from tapis.simulator.vtable import VirtualBoardTable
+from tapis.simulator.table.faults import FaultyShoe
+from tapis.simulator.boards.vtable import VirtualBoardTable
 
 SIZE = {"ecarte": 32, "club": 104}
 

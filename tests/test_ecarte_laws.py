@@ -1,6 +1,6 @@
 # The laws of écarté for the irregularities a table can produce (seed 000 lines 43-79,
 # seed 002 lines 1-5, SPEC §4), one test per law, each driven THROUGH THE EMULATED
-# HARDWARE: the fault-injecting shoe (simulator/faults.py) reports the irregularity in
+# HARDWARE: the fault-injecting shoe (simulator/table/faults.py) reports the irregularity in
 # frames, the controller hands it to the rules, and the non-dealer makes his choice by
 # pressing SELECT n + CONFIRM on his own panel, as his display offers it.
 import pytest
@@ -13,7 +13,7 @@ from tapis.firmware.games.rules import CHANCE
 from tapis.firmware.games.replay import inputs
 from tapis.firmware.games.ecarte import rules as R
 from tapis.simulator.kits.ecarte.bots import EcarteBot
-from tapis.simulator.table import faulty_table
+from tapis.simulator.table.emulated import faulty_table
 from tapis.simulator.kits.ecarte.records import Recorder
 from test_tilts import run_cleared
 

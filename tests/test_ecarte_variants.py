@@ -9,7 +9,7 @@ import pytest
 from tapis.firmware.cards import parse, rank, suit
 from tapis.firmware.offboard import named
 from tapis.firmware.offboard.variants.ecarte import VARIANTS
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 TAPIS = [sys.executable, "-m", "tapis", "table"]
 ECARTE_ORDER = "789TAJQK"  # low to high, written here independently of the engine

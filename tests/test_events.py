@@ -459,7 +459,7 @@ def test_micropython_seals_and_compacts_the_log_as_cpython_reads_it():
     """The webassembly MicroPython writes past several seals and a compaction; its reopened
     log (walked whole, and quick from its last seal) and CPython's reading of its bytes agree."""
     import subprocess
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
     micropython.ensure_installed()
     argv = micropython.command(code=MP_LOG, roots=(micropython.AS_TAPIS,))
     p = subprocess.run(argv, capture_output=True, text=True, timeout=300, input="")

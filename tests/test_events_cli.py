@@ -12,7 +12,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.host.memory import events as R
 from tapis.host import schemas as S
 from tapis.host.commands.clear import send_clear
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 from test_cli_conventions import one_clear_line, tapis
 from test_tilts import KEY, rig, step
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.host import schemas as S
-from tapis.simulator.vtable import VirtualBoardTable
+from tapis.simulator.boards.vtable import VirtualBoardTable
 from test_cli_conventions import tapis
 from test_tilts_vboard import steps, supervisor_on
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tapis.simulator import micropython
+from tapis.simulator.boards import micropython
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

@@ -16,7 +16,7 @@ from tapis.firmware.verify import manifest as M
 from tapis.firmware.verify import wots as W
 from tapis.host.flash import sign as F
 from tapis.host.errors import FlashError
-from tapis.simulator.ptyboard import PtyBoard
+from tapis.simulator.boards.ptyboard import PtyBoard
 
 from test_flash import reboot, signed, tapis
 

@@ -24,8 +24,8 @@ from tapis.host.errors import FlashError
 from tapis.host.flash.image import boot_stub
 from tapis.host.keys import key_path, load_key, provision_key
 from tapis.host.flash.sign import Signer, wots_sign
-from tapis.simulator import micropython
-from tapis.simulator.ptyboard import PtyBoard
+from tapis.simulator.boards import micropython
+from tapis.simulator.boards.ptyboard import PtyBoard
 
 
 @given(st.binary(max_size=200), st.binary(max_size=300))

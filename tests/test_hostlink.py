@@ -7,7 +7,7 @@ from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
 from tapis.firmware.operator.hostlink import board_end, host_end
 from tapis.host.memory import events as R
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 from test_tilts import rig, step
 
 

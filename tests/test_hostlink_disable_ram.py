@@ -47,7 +47,7 @@ def test_a_ram_clear_without_a_disable_leaves_the_table_unlocked():
 
 
 def test_a_ram_clear_keeps_the_disable_on_the_micropython_board():
-    from tapis.simulator.vtable import VirtualBoardTable
+    from tapis.simulator.boards.vtable import VirtualBoardTable
     from tapis.firmware.link.hello import TEST_KEY
     from tapis.firmware.offboard.memstore import MemoryStore
     from test_tilts_vboard import locked, steps, supervisor_on

@@ -7,7 +7,7 @@ from tapis.firmware.link import frames as F
 from tapis.firmware import wire as W
 from tapis.firmware.link.hello import begin, pair_key
 from tapis.firmware.link.link import Link
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")
 

@@ -7,7 +7,7 @@ import json
 
 from tapis.firmware import wire as W
 from tapis.firmware.wire import CLEAR
-from tapis.simulator.vtable import VirtualBoardTable
+from tapis.simulator.boards.vtable import VirtualBoardTable
 from test_tilts_vboard import locked, steps, supervisor_on
 
 

@@ -16,7 +16,7 @@ import pytest
 import tapis
 from tapis.host import cli, schemas
 from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 from test_vboard import cycled
 
 SOURCE = os.environ.get(MICROPYTHON_ENV)
@@ -68,7 +68,7 @@ def test_the_product_image_freezes_the_whole_firmware_package_and_bakes_the_key(
         assert manifest["micropython"] == {"archive_sha256": hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest(),
                                            "version": "1.27.0"}
     assert manifest["version"] == tapis.__version__
-    from tapis.simulator.image import FIRMWARE_DIR, OFF_BOARD, sources
+    from tapis.simulator.boards.image import FIRMWARE_DIR, OFF_BOARD, sources
 
     ours = {"firmware/%s.mpy" % p.relative_to(FIRMWARE_DIR).with_suffix("").as_posix() for p in sources(OFF_BOARD)}
     frozen = manifest["frozen"]

@@ -126,7 +126,7 @@ def test_a_compaction_feeds_the_watchdog_as_it_copies(tmp_path, played):
 def in_a_deal(seed, game, deals):
     """The journal of a game played on a board (no log kept) until `deals` deals ended in
     its second game, and a few inputs into the next."""
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
 
     t = EmulatedTable(seed, game, journal=Journal(MemoryStore()))
     j, size = t.journal, 0
@@ -332,7 +332,7 @@ def test_link_selftest_journal_and_resume_answer_alike_under_micropython():
     import subprocess
     import sys
 
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
     board = micropython.run(code=MP_CODE, timeout=180)
     assert board.returncode == 0, board.stderr
     host = subprocess.run([sys.executable, "-c", MP_CODE], capture_output=True, text=True,

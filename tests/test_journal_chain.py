@@ -290,8 +290,8 @@ def test_records_of_the_unkeyed_format_are_refused_once_a_key_is_there(ecarte):
 # ---- on a MicroPython board: the unix port's, booting from a flash directory ----------------
 def unix_boots(data, game):
     """Boot the unix port's board on these journal bytes: None when it plays, else what it said."""
-    from tapis.simulator.vboard import BoardError, VirtualBoard
-    from tapis.simulator.vboot import UNIX, firmware_image
+    from tapis.simulator.boards.vboard import BoardError, VirtualBoard
+    from tapis.simulator.boards.vboot import UNIX, firmware_image
     if not UNIX.exists():
         pytest.skip("the MicroPython unix port is not installed (make install)")
     flash = tempfile.TemporaryDirectory()
@@ -338,7 +338,7 @@ def test_every_attack_is_refused_on_a_micropython_board(club, ecarte, theirs):
 
 # ---- a refused journal is copied off and moved aside by the operator, never by the board -----
 def test_board_journal_exports_then_moves_aside_only_when_asked(ecarte, tmp_path):
-    from tapis.simulator.ptyboard import PtyBoard
+    from tapis.simulator.boards.ptyboard import PtyBoard
     forged = b"".join(split(ecarte)[:3] + split(ecarte)[4:])  # a deleted record: refused at boot
     with PtyBoard() as board:
         board.execute("f = open('/journal.bin', 'wb')\nf.write(bytes.fromhex(%r))\nf.close()" % forged.hex(),

@@ -8,8 +8,8 @@ import pytest
 
 from tapis.firmware.table import watch
 from tapis.firmware import wire as W
-from tapis.simulator.attacker import BusAttacker
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.attack.splice import BusAttacker
+from tapis.simulator.table.emulated import EmulatedTable
 from test_soak import outcomes
 
 

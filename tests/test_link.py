@@ -11,7 +11,7 @@ from tapis.firmware import wire as W
 from tapis.firmware.offboard import dialect as D
 from tapis.firmware.link import frames as F
 from tapis.firmware.link.link import Link
-from tapis.simulator.pipes import End, pipe
+from tapis.simulator.table.pipes import End, pipe
 
 
 def unacked(link, addr):
@@ -216,7 +216,7 @@ def test_error_counters_are_kept_per_device():
 def play_over_lossy_wires(seed, drop, corrupt, deals=3):
     """The same seeded table over clean wires and over wires dropping and corrupting
     frames: (clean table, noisy table)."""
-    from tapis.simulator import table as T
+    from tapis.simulator.table import emulated as T
 
     def lossy_pipe(counter=[0]):
         counter[0] += 1

@@ -11,10 +11,10 @@ from test_shoe_tool import MasterPort, pty_pair  # noqa: F401 (a fixture)
 from tapis.firmware import wire as W
 from tapis.firmware.link.frames import encode
 from tapis.firmware.link.hello import pair_key
-from tapis.simulator.devices import EmuConsole
+from tapis.simulator.table.devices import EmuConsole
 from tapis.simulator.kits import find
-from tapis.simulator.pipes import pipe
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.emulated import EmulatedTable
 
 KEY = bytes(range(32))
 

@@ -22,7 +22,7 @@ from tapis.firmware.meters.tally import held
 from tapis.host import schemas as S
 from tapis.host.commands import meters as cmd
 from tapis.host.memory.meters import as_dict
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 from tapis.simulator.testkey import TEST_KEY
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,7 +115,7 @@ def test_the_unix_port_keeps_the_cpython_boards_meters():
     """The MicroPython board (the unix port, its flash a directory) through power cycles:
     its meters, as its copies and journal say, are the sum over the CPython board's records."""
     from test_vboard import cycled
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
     vb, _got = cycled("club", 216 * 1024, 5, cycles=(2,))
     root = Path(vb.board.flash.name)
     j = Journal(MemoryStore((root / "journal.bin").read_bytes()), key=TEST_KEY, device="vboard")

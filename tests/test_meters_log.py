@@ -132,7 +132,7 @@ def test_the_meters_answer_while_the_table_is_locked():
     from tapis.firmware import wire as W
     from tapis.firmware.link.link import Link
     from tapis.host.commands import meters as cmd
-    from tapis.simulator.pipes import pipe
+    from tapis.simulator.table.pipes import pipe
     t = Metered(5, "club")
     play(t, 2)
     t.controller.tilt(E.DOOR, "the door was opened")

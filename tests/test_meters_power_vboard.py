@@ -24,8 +24,8 @@ from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.store import FileStore
 from tapis.firmware.meters.tally import beside, held
 from tapis.host.memory.meters import as_dict
-from tapis.simulator import vboard as V
-from tapis.simulator.vtable import BoardError, BusBridge, VirtualBoardTable
+from tapis.simulator.boards import vboard as V
+from tapis.simulator.boards.vtable import BoardError, BusBridge, VirtualBoardTable
 
 # Imported before the firmware (UNIX_MEASURE): every write the board makes to its flash
 # goes through here, counted (cut.n, written outside the count); the one numbered in cut.at

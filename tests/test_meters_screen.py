@@ -14,9 +14,9 @@ from tapis.firmware.meters.holder import Meters
 from tapis.firmware.operator.commands import SCREEN
 from tapis.firmware.meters.tally import held
 from tapis.host.memory.meters import SEAT, as_dict
-from tapis.simulator.devices import EmuConsole, EmuDisplay
+from tapis.simulator.table.devices import EmuConsole, EmuDisplay
 from tapis.simulator.kits.show import meters_lines
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 from test_supervisor import mid_deal, step, with_supervisor
 
 
@@ -125,8 +125,8 @@ def test_on_the_micropython_virtual_board_the_screen_shows_within_the_heap_budge
     step): the supervisor's ask shows the meters, asked again they go; the high-water
     stays under the Pico's budget (the screen's work loaded for the moment: supervise.py,
     tally.py, unloaded after)."""
-    from tapis.simulator.supervisor import EmuSupervisor
-    from tapis.simulator.vtable import VirtualBoardTable
+    from tapis.simulator.table.supervisor import EmuSupervisor
+    from tapis.simulator.boards.vtable import VirtualBoardTable
     from test_vboard import HEAP_BUDGET
     with VirtualBoardTable(3, "ecarte", heap=True) as vb:
         vb.run_deals(1)

@@ -13,7 +13,7 @@ from ecarte_driver import jsonable, play
 
 from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded
-from tapis.simulator import micropython
+from tapis.simulator.boards import micropython
 
 HERE = micropython.REPO / "tests"
 GAMES = 6  # seeds 0..5, 30 deals each (the driver's __main__)

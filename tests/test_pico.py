@@ -367,7 +367,7 @@ def test_the_freeze_manifest_names_the_port_manifest_and_the_firmware_package(mo
     board imports it: its files the board can import, firmware/offboard/ left out."""
     import os
 
-    from tapis.simulator.image import FIRMWARE_DIR, OFF_BOARD, sources
+    from tapis.simulator.boards.image import FIRMWARE_DIR, OFF_BOARD, sources
 
     here = os.path.join(os.path.dirname(__file__), "..", "freeze")
     calls = []

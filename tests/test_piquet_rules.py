@@ -462,7 +462,7 @@ for options, first in ((None, None), (named.options("piquet", "au-cent"), 1)):
 def test_the_same_parties_under_real_micropython():
     """The firmware engine and table adapter under MicroPython 1.27 play the very same
     events as under CPython (SPEC §2: the board runs the pure code)."""
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
 
     p = micropython.run(code=MP_DRIVE, roots=(micropython.AS_TAPIS, ROOT / "tests"), timeout=120)
     assert p.returncode == 0, p.stderr
@@ -561,7 +561,7 @@ def test_a_misdeal_never_stops_the_table_the_deal_is_void_and_the_same_dealer_de
     deal is not one of the partie's six. Before, the fault was ignored and the deal
     waited for ever for its 32nd card. Driven through the emulated table's faulty shoe; the
     pack counted wrong at its end (issue 30.6) tilts, and the supervisor clears it."""
-    from tapis.simulator.table import faulty_table
+    from tapis.simulator.table.emulated import faulty_table
     from test_tilts import run_cleared
 
     # over ideal pipes: the test counts the packs the moment the rules have moved (the

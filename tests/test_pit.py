@@ -150,7 +150,7 @@ def test_the_database_survives_the_pit_killed_mid_write(tmp_path):
 
 
 def test_each_deals_money_and_its_exact_theoretical_win_add_up_to_nothing():
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
     from tapis.simulator import kits
     from tapis.firmware.offboard import named
 

@@ -151,7 +151,7 @@ def drawn(monkeypatch):
 
 def test_the_rtp_plot_draws_each_seats_trace_and_its_band(drawn):
     from tapis.host import plot
-    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.montecarlo import simulate as MC
 
     report, _ = MC.simulate("club", 40000, 2, trace=8)
     plot.rtp_convergence(report, "x.png")

@@ -14,7 +14,7 @@ import pytest
 from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name
 from tapis.firmware.offboard.rng import Seeded
-from tapis.simulator.devices import EmuShoe
+from tapis.simulator.table.devices import EmuShoe
 
 from test_shoe_tool import MasterPort, pty_pair  # noqa: F401 (a fixture)
 
@@ -190,7 +190,7 @@ class BusOnPty:
 
     def __init__(self, master, game="ecarte"):
         from tapis.simulator import kits
-        from tapis.simulator.devices import EmuConsole, EmuDisplay
+        from tapis.simulator.table.devices import EmuConsole, EmuDisplay
 
         self.master = MasterPort(master)
         self.taps = []

@@ -13,7 +13,7 @@ from tapis.firmware.link.link import Link
 from tapis.firmware.journal.resume import load
 from tapis.host.memory import journal as recall_journal
 from tapis.host.commands import recall
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 from table_rig import Rig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -145,7 +145,7 @@ def test_an_interrupted_simulations_json_is_valid(game, chunks, capsys):
     import argparse
 
     from tapis.host.commands.simulate import show
-    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.montecarlo import simulate as MC
 
     done = []
 
@@ -223,7 +223,7 @@ def test_a_recalled_deal_in_progress_is_valid(game, tmp_path):
 # ---- the tools that talk to a port: a virtual board, a console, a shoe on a pty ----------
 
 def test_flashs_json_is_valid_when_it_fails_deploys_and_checks(tmp_path):
-    from tapis.simulator.ptyboard import PtyBoard
+    from tapis.simulator.boards.ptyboard import PtyBoard
 
     valid(tapis("flash", "--port", "bogus://x", "--json", ok=(2,)), "tapis.flash/1")
     env = dict(os.environ, TAPIS_KEY_DIR=str(tmp_path / "keys"))
@@ -238,9 +238,9 @@ def test_pairs_json_is_valid(pty_pair, tmp_path):
     import threading
 
     from test_shoe_tool import MasterPort
-    from tapis.simulator.devices import EmuConsole
+    from tapis.simulator.table.devices import EmuConsole
     from tapis.simulator.kits import find
-    from tapis.simulator.pipes import pipe
+    from tapis.simulator.table.pipes import pipe
 
     master, path = pty_pair
     key_file = tmp_path / "table.key"

@@ -15,8 +15,8 @@ from tapis.firmware.games.ecarte import Options as EcarteOptions
 from tapis.firmware.games.piquet import rules as PR
 from tapis.firmware.games.piquet import declarations as D
 from tapis.firmware.games.piquet.table import PiquetTable
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.table.emulated import EmulatedTable
 
 from piquet_driver import drive
 
@@ -28,7 +28,7 @@ def table(board, seed, game, options=None, on_table=None):
     the webassembly virtual board."""
     if board == "cpython":
         return EmulatedTable(seed, game, options, on_table=on_table, journal=Journal(MemoryStore()))
-    from tapis.simulator.vtable import VirtualBoardTable
+    from tapis.simulator.boards.vtable import VirtualBoardTable
     return VirtualBoardTable(seed, game, options, on_table=on_table)
 
 

@@ -12,11 +12,11 @@ from tapis.firmware.link.bus import BusMaster, route_for
 from tapis.firmware.link.frames import Decoder
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.link.link import Link
-from tapis.simulator.attacker import CableAttacker, only_pressed, watch_presses
-from tapis.simulator.devices import EmuShoe
-from tapis.simulator.pipes import pipe
+from tapis.simulator.attack.splice import CableAttacker, only_pressed, watch_presses
+from tapis.simulator.table.devices import EmuShoe
+from tapis.simulator.table.pipes import pipe
 from tapis.firmware.offboard.rng import source
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 GAMES = ("ecarte", "piquet", "club")
 DEALS = {"ecarte": 3, "piquet": 1, "club": 3}

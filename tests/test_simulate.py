@@ -19,13 +19,14 @@ from tapis.firmware.games import find
 from tapis.firmware.offboard import named
 from tapis.host.cli import main
 from tapis.host.commands import simulate as cmd
-from tapis.simulator import kits, stats, tallies
-from tapis.simulator import bot_session as BS
-from tapis.simulator import chunks as CH
-from tapis.simulator import club_sums as SUMS
-from tapis.simulator import montecarlo as MC
-from tapis.simulator.direct import DirectTable
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator import kits
+from tapis.simulator.montecarlo import stats, tallies
+from tapis.simulator.montecarlo import bot_session as BS
+from tapis.simulator.montecarlo import chunks as CH
+from tapis.simulator.montecarlo import club_sums as SUMS
+from tapis.simulator.montecarlo import simulate as MC
+from tapis.simulator.montecarlo.direct import DirectTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 TAPIS = [sys.executable, "-m", "tapis"]
 GAMES = {"ecarte": 6, "piquet": 3, "club": 12}  # deals to compare, per game
@@ -84,7 +85,7 @@ def test_a_bot_sees_its_seats_view_only_and_a_copy_of_it(game):
 
 
 def test_a_table_no_bot_moves_is_reported_stalled():
-    from tapis.simulator.table import StalledTable
+    from tapis.simulator.table.emulated import StalledTable
 
     class Idle:
         def presses(self, view):

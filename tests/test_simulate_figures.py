@@ -7,10 +7,10 @@ import pytest
 
 from tapis.firmware.games import club as R
 from tapis.host.cli import main
-from tapis.simulator import stats
-from tapis.simulator import club_session as CLUB
-from tapis.simulator import club_sums as SUMS
-from tapis.simulator import montecarlo as MC
+from tapis.simulator.montecarlo import stats
+from tapis.simulator.montecarlo import club_session as CLUB
+from tapis.simulator.montecarlo import club_sums as SUMS
+from tapis.simulator.montecarlo import simulate as MC
 
 
 def figures(report):

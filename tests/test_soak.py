@@ -10,8 +10,8 @@ import random
 import pytest
 
 from tapis.simulator import kits
-from tapis.simulator.table import EmulatedTable
-from tapis.simulator.wires import parse_faults
+from tapis.simulator.table.emulated import EmulatedTable
+from tapis.simulator.table.wires import parse_faults
 from table_rig import Rig, total_events
 from test_power_loss import reset_after_every_write
 

@@ -14,9 +14,9 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load
-from tapis.simulator.pipes import pipe
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.table.emulated import EmulatedTable
 from helpers import records_heard
 
 
@@ -243,7 +243,7 @@ def club_table(board, seed, options=None, journal=True):
     """A club table with the supervisor device on its bus; on the MicroPython board the
     firmware runs under the webassembly port (its journal in the port's filesystem)."""
     if board == "micropython":
-        from tapis.simulator.vtable import VirtualBoardTable
+        from tapis.simulator.boards.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "club", options=options)
     else:
         t = EmulatedTable(seed, "club", options=options, journal=Journal(MemoryStore()) if journal else None)
@@ -482,7 +482,7 @@ def test_a_configuration_change_is_journaled_at_boot_with_who_signed_it(tmp_path
     records nothing. The records chain (a keyed journal) and tapis recall shows them."""
     from tapis.firmware.boot.build import build
     from tapis.firmware.boot.config import signer
-    from tapis.simulator.table import EmulatedTable as T
+    from tapis.simulator.table.emulated import EmulatedTable as T
     key = bytes(range(32))
     store = MemoryStore()
     (tmp_path / "manifest.json").write_text(json.dumps({"v": 2, "version": 3, "files": {}}))
@@ -616,7 +616,7 @@ def ecarte_table(board, seed, options=None):
     """An écarté table with the supervisor device on its bus (a journal on CPython; on the
     MicroPython board the webassembly port's own)."""
     if board == "micropython":
-        from tapis.simulator.vtable import VirtualBoardTable
+        from tapis.simulator.boards.vtable import VirtualBoardTable
         t = VirtualBoardTable(seed, "ecarte", options=options)
     else:
         t = EmulatedTable(seed, "ecarte", options=options, journal=Journal(MemoryStore()))

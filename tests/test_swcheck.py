@@ -21,9 +21,9 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.host import schemas
 from tapis.host.flash.image import build_image, configuration
 from tapis.host.flash.verify import ask, expected, keep_image, load_image, parse_seed
-from tapis.simulator.pipes import pipe
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.table.emulated import EmulatedTable
 from helpers import PtyEnd, records_heard
 
 SEED1, SEED2 = bytes(range(16)), bytes(range(16, 32))

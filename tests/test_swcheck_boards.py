@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from tapis.simulator import micropython
-from tapis.simulator.vboot import UNIX
+from tapis.simulator.boards import micropython
+from tapis.simulator.boards.vboot import UNIX
 from tapis.host.flash.verify import expected, load_image
 from test_swcheck import SEED1, SEED2, flashed, flip
 
@@ -31,7 +31,7 @@ print(repr(r[0]), n)
 
 
 def on_micropython(root):
-    """The check under the unix port (the virtual board's, simulator/vboot.py): the board's
+    """The check under the unix port (the virtual board's, simulator/boards/vboot.py): the board's
     files in a directory of the host's, the firmware from its source."""
     code = "import sys\nsys.path.insert(0, %r)\n" % str(micropython.REPO) + CODE % {"root": str(root) + "/"}
     p = subprocess.run([str(UNIX), "-X", "heapsize=256k", "-c", code], capture_output=True, text=True,
@@ -104,10 +104,10 @@ def test_the_virtual_board_answers_the_supervisors_seed_as_the_host_computes(tmp
     """The firmware under the unix port at the emulated table: the supervisor device's
     VERIFY on the bus, answered by recall.py and swcheck.py loaded for it, over the files its
     flash holds beside its code."""
-    from tapis.simulator.supervisor import EmuSupervisor
-    from tapis.simulator.vboard import VirtualBoard
-    from tapis.simulator.vboot import firmware_image
-    from tapis.simulator.vtable import BusBridge, VirtualBoardTable
+    from tapis.simulator.table.supervisor import EmuSupervisor
+    from tapis.simulator.boards.vboard import VirtualBoard
+    from tapis.simulator.boards.vboot import firmware_image
+    from tapis.simulator.boards.vtable import BusBridge, VirtualBoardTable
 
     for path, data in firmware_image().items():  # the code it runs from, as VirtualBoard writes it
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)

@@ -168,7 +168,7 @@ def test_the_emulated_product_pico_answers_the_supervisors_seed_with_its_image()
     from tapis.host.flash.sign import public_key
     from tapis.host.image.build import build
     from tapis.host.pico.table import PicoTable
-    from tapis.simulator.supervisor import EmuSupervisor
+    from tapis.simulator.table.supervisor import EmuSupervisor
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     path = build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]

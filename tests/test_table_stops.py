@@ -11,7 +11,7 @@ from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.journal.store import FileStore
 from tapis.host.table import stopped
 from tapis.host.table.identity import table_identity
-from tapis.simulator.table import StalledTable
+from tapis.simulator.table.emulated import StalledTable
 from test_cli_conventions import ROOT, env, tapis
 
 

@@ -13,7 +13,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.writer import Journal
 from table_rig import PowerLoss, Rig
-from tapis.simulator.supervisor import EmuSupervisor
+from tapis.simulator.table.supervisor import EmuSupervisor
 from test_supervisor import step, usb_link, with_supervisor
 
 KEY = bytes(range(32))

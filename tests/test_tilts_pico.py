@@ -8,7 +8,7 @@ import pytest
 from tapis.firmware import wire as W
 from tapis.firmware.wire import CLEAR
 from tapis.simulator.pico.board import IMAGE_ENV
-from tapis.simulator.supervisor import EmuSupervisor
+from tapis.simulator.table.supervisor import EmuSupervisor
 
 IMAGE = os.environ.get(IMAGE_ENV)
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)

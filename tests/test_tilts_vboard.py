@@ -8,8 +8,8 @@ from tapis.firmware.wire import CLEAR
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.offboard.memstore import MemoryStore
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.vtable import VirtualBoardTable
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.boards.vtable import VirtualBoardTable
 
 
 def steps(vb, ms):

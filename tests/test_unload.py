@@ -4,7 +4,7 @@ module (firmware.eventlog.log) is not a game's declaration of its events
 dropped both, and a game module imported after it built a second EVENTS)."""
 import sys
 
-from tapis.simulator import micropython
+from tapis.simulator.boards import micropython
 
 TOP = "tapis.firmware."
 

@@ -4,8 +4,8 @@ on; a device that reboots (a new HELLO session) is noticed and resynchronised.""
 from tapis.firmware.games import panel as B
 from tapis.firmware import wire as W
 from tapis.firmware.games.ecarte import events as R
-from tapis.simulator.devices import EmuConsole
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.devices import EmuConsole
+from tapis.simulator.table.emulated import EmulatedTable
 
 ELDER, DEALER = 1, 0
 
@@ -108,7 +108,7 @@ def test_a_console_that_reboots_gets_its_view_again_and_its_presses_are_taken():
 
 def test_a_shoe_that_reboots_between_deals_is_noticed_and_the_table_goes_on():
     from tapis.firmware.offboard.rng import Seeded
-    from tapis.simulator.devices import EmuShoe
+    from tapis.simulator.table.devices import EmuShoe
 
     t = EmulatedTable(8, "ecarte")
     t.run_deals(2)

@@ -11,9 +11,9 @@ from tapis.firmware.link import frames as F
 from tapis.firmware.offboard import named
 from tapis.firmware import wire as W
 from tapis.simulator import kits
-from tapis.simulator.table import EmulatedTable
-from tapis.simulator.vboard import BoardError, ParityError, VirtualBoard
-from tapis.simulator.vtable import BusBridge, VirtualBoardTable
+from tapis.simulator.table.emulated import EmulatedTable
+from tapis.simulator.boards.vboard import BoardError, ParityError, VirtualBoard
+from tapis.simulator.boards.vtable import BusBridge, VirtualBoardTable
 
 # The webassembly board's high-water, a regression gate (SPEC §9: the heap itself is
 # measured on the emulated Pico and the unix port, docs/performance.md). It was 64 KB until
@@ -101,7 +101,7 @@ def test_deal_records_from_the_virtual_board_equal_the_cpython_ones():
 
 
 def test_a_board_that_answers_differently_is_a_parity_error():
-    from tapis.simulator.pipes import pipe
+    from tapis.simulator.table.pipes import pipe
 
     class FakeBoard:
         def step(self, now, shoe, bus):
@@ -116,7 +116,7 @@ def test_a_board_that_answers_differently_is_a_parity_error():
 def test_the_board_s_two_uarts_go_to_their_own_wires():
     """What the board sends on UART0 reaches the shoe's line only, UART1 the bus only; what
     each line brought is handed to the board on its own UART."""
-    from tapis.simulator.pipes import pipe
+    from tapis.simulator.table.pipes import pipe
 
     shoe_ctrl, shoe_dev = pipe()
     bus_ctrl, bus_dev = pipe()
@@ -144,7 +144,7 @@ def test_an_unknown_game_stops_the_board_with_its_traceback():
 
 
 def test_the_firmware_fits_a_pico_heap_and_mpy_budgets(tmp_path):
-    from tapis.simulator.image import OFF_BOARD, compile_firmware
+    from tapis.simulator.boards.image import OFF_BOARD, compile_firmware
 
     vb, cpy = both(1, heap=True)
     assert vb.board_log == cpy.game.log

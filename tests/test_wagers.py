@@ -14,7 +14,7 @@ from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded
 from tapis.firmware.games.ecarte import rules as R
 from tapis.firmware.games.ecarte.wagers import MAX_BET, Wagers
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 def test_the_loser_pays_the_stake_times_the_game_value():

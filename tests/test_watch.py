@@ -10,7 +10,7 @@ import pytest
 from tapis.host.cli import main
 from tapis.host.table.watch import DELAY, Quit, Watch, styled, watch_game
 from tapis.simulator import kits
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 CARD = re.compile(r"(?:10|[2-9TJQKA])[♠♥♦♣]")
 RED = "\x1b[1;31m"

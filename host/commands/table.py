@@ -47,7 +47,7 @@ def register(sub):
 
 def run(args):
     from tapis.cython_core.twins import evaluate
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
 
     if args.interactive:  # SPEC §5's name for a person at the table: tapis play at seat 0
         from tapis.host.commands import play
@@ -66,7 +66,7 @@ def run(args):
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
     from tapis.host.table.stopped import STOPPED, TableStopped, stalled
-    from tapis.simulator.table import StalledTable
+    from tapis.simulator.table.emulated import StalledTable
     try:
         extra = _devices(args, options)
     except TableStopped as e:
@@ -75,7 +75,7 @@ def run(args):
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
-        from tapis.simulator.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
+        from tapis.simulator.boards.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
     elif args.board == "pico":
         from tapis.host.pico.table import PicoTable
 
@@ -177,7 +177,7 @@ def _devices(args, options):
     elif args.image:
         args.parser.error("--image is for --board pico")
     if args.faults is not None:
-        from tapis.simulator.wires import parse_faults
+        from tapis.simulator.table.wires import parse_faults
         try:
             if not args.faults.strip():
                 raise ValueError("--faults takes drop=P,corrupt=P,shoe=P (P from 0 to 1), not %r" % args.faults)

@@ -84,7 +84,7 @@ def compiler_version():
     import re
     import subprocess
 
-    from tapis.simulator.image import ImageError, mpy_cross
+    from tapis.simulator.boards.image import ImageError, mpy_cross
 
     try:
         out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True, timeout=30).stdout

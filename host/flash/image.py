@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tapis.firmware.verify import fwimage
 from tapis.host.errors import FlashError
-from tapis.simulator.image import NOT_DEPLOYED, ImageError, compile_firmware
+from tapis.simulator.boards.image import NOT_DEPLOYED, ImageError, compile_firmware
 
 DEFAULT_ENTRY = "firmware.boot.main"
 IMAGE = fwimage.IMAGE

@@ -37,8 +37,8 @@ def firmware_root():
 
 def board_files(port):
     """The firmware's files frozen: those a board can import, all but firmware/offboard/ (the
-    host's); on the unix port, a virtual board, its entry too (simulator/image.py VBOARD)."""
-    from tapis.simulator.image import OFF_BOARD, VBOARD, sources
+    host's); on the unix port, a virtual board, its entry too (simulator/boards/image.py VBOARD)."""
+    from tapis.simulator.boards.image import OFF_BOARD, VBOARD, sources
 
     return sources(OFF_BOARD, VBOARD if port == "unix" else ())
 

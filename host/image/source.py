@@ -12,7 +12,7 @@ import subprocess
 import tarfile
 from pathlib import Path
 
-from tapis.simulator.micropython import cache_dir
+from tapis.simulator.boards.micropython import cache_dir
 
 MICROPYTHON_ENV = "TAPIS_MICROPYTHON_SRC"
 PICOTOOL_ENV = "TAPIS_PICOTOOL_SRC"

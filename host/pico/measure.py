@@ -8,7 +8,7 @@ import json
 import sys
 
 from tapis.host.pico.table import PicoTable
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 def measure(seed=7, deals=4, cycle_in_deal=3, image=None, log=print, game="ecarte"):

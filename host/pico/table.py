@@ -3,12 +3,12 @@
 the game, a power cycle starts main.py (manifest check, configuration, self-test, UART0 to
 the shoe, UART1 to the RS-485 bus with its driver enable on GPIO6), and the host's
 emulated shoe, consoles (with bots) and table display answer on the same wires as the
-CPython board's (simulator/table.py), stepped in lockstep with the chip one emulated
+CPython board's (simulator/table/emulated.py), stepped in lockstep with the chip one emulated
 millisecond at a time.
 
 The board reports each (action, events) it applies on its USB console (firmware/boot/report.py,
 switched on by the file report.on); a CPython mirror of the game is fed the board's actions
-and each report is checked against it (ParityError otherwise), as simulator/vtable.py does
+and each report is checked against it (ParityError otherwise), as simulator/boards/vtable.py does
 for the webassembly board. Recorders and `until` predicates read the mirror. The flash and
 the raw REPL are host/pico/flash.py's; the figures measured on it, host/pico/measure.py's.
 
@@ -22,8 +22,8 @@ from tapis.firmware.boot.report import APPLIED, HEAP
 from tapis.host.pico import flash as picoflash
 from tapis.host.pico.flash import BOOT_MS
 from tapis.simulator.pico.board import EmulatedPico, PicoError
-from tapis.simulator.table import EmulatedTable, StalledTable  # noqa: F401
-from tapis.simulator.vboard import ParityError
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable  # noqa: F401
+from tapis.simulator.boards.vboard import ParityError
 
 BUS_DE_GPIO = 6  # firmware/link/boards.py: the RS-485 transceiver's driver enable
 DOOR_GPIO = 7  # ... the door's switch (undriven, rp2040js reads it low: shut)

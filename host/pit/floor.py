@@ -1,4 +1,4 @@
-# A table `tapis pit --floor N` starts itself: a simulated table (simulator/table.py, the
+# A table `tapis pit --floor N` starts itself: a simulated table (simulator/table/emulated.py, the
 # firmware's controller with its emulated shoe, consoles and bots) with an identity of its own
 # (host/table/identity.py's device name, a key of its own), dealt at a pace by the floor's process
 # (floorproc.py), keeping what a board keeps for its host interface: its finished deal
@@ -104,7 +104,7 @@ class FloorTable:
         from tapis.cython_core.twins import evaluate
         from tapis.firmware.offboard import named
         from tapis.simulator import kits
-        from tapis.simulator.table import EmulatedTable
+        from tapis.simulator.table.emulated import EmulatedTable
 
         options = named.options(self.game, self.variant) if self.variant else None
         # the first session is `tapis table --seed S`'s deals; the next ones seeded apart

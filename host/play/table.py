@@ -10,9 +10,9 @@ from tapis.firmware.meters.holder import Meters
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator import kits
-from tapis.simulator.pipes import pipe
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.table.emulated import EmulatedTable
 
 from tapis.host.play.seats import KeyPanel, Paced
 

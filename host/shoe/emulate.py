@@ -1,5 +1,5 @@
 # `tapis shoe emulate`: act as a shoe on a port, answering SHUFFLE and DRAW frames as the
-# table's shoe (simulator/devices.py EmuShoe), or dealing the pack unasked; what goes through
+# table's shoe (simulator/table/devices.py EmuShoe), or dealing the pack unasked; what goes through
 # the port is shown as the monitor would show it.
 import sys
 import time
@@ -80,7 +80,7 @@ def emulate(args):
     try:
         if streaming:
             return _stream(args, port, clock, rng)
-        from tapis.simulator.devices import EmuShoe
+        from tapis.simulator.table.devices import EmuShoe
 
         tap = _Tap(port, args, clock)
         shoe = EmuShoe(tap, rng, key=key)

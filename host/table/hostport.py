@@ -38,7 +38,7 @@ class Pty:
 def attach(sim, path, device_key=None):
     """The operator's link of `sim` (a simulator.table.EmulatedTable) on a pty linked at
     `path`, keyed with device_key (else the test key); which key, in words."""
-    from tapis.simulator import table
+    from tapis.simulator.table import emulated as table
     table.STALL_STEPS = 1 << 62  # disabled or locked, it waits for its host: never "stalled"
     port = Pty()
     if os.path.islink(path):

@@ -10,7 +10,7 @@ from tapis.firmware.offboard import dialect as D
 from tapis.firmware import wire as W
 from tapis.firmware.cards import parse
 from tapis.firmware.link.link import Link
-from tapis.simulator.pipes import pipe
+from tapis.simulator.table.pipes import pipe
 
 
 class TextShoe:

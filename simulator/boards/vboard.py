@@ -1,10 +1,10 @@
 # The virtual board, host side: the firmware runs under real MicroPython (firmware/offboard/vboard.py
-# in the webassembly port, in Node, or the unix port), booted as simulator/vboot.py says,
+# in the webassembly port, in Node, or the unix port), booted as simulator/boards/vboot.py says,
 # and its two UARTs (the shoe's link and the bus) are carried over this process's pipe;
 # each millisecond the host sends the time and what each UART received, and the board
 # answers with what it sent on each and the (action, events) its game applied. At the
-# table (simulator/vtable.py) the board stands in the controller's place, in lockstep with
-# the same wires and devices as simulator/table.py.
+# table (simulator/boards/vtable.py) the board stands in the controller's place, in lockstep with
+# the same wires and devices as simulator/table/emulated.py.
 import ast
 import os
 import select
@@ -13,8 +13,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tapis.simulator import micropython
-from tapis.simulator.vboot import (LOADER, MEASURE, MEASURE_HEAP, ROM_IMAGE, UNIX, UNIX_MEASURE, UNIX_MEASURE_ROM,
+from tapis.simulator.boards import micropython
+from tapis.simulator.boards.vboot import (LOADER, MEASURE, MEASURE_HEAP, ROM_IMAGE, UNIX, UNIX_MEASURE, UNIX_MEASURE_ROM,
                                    firmware_image, flash_preamble, romfs)
 
 HELLO = b"TAPIS-VBOARD 1 "  # then the resident heap, 10 digits, and a newline
@@ -67,7 +67,7 @@ class VirtualBoard:
             return
         micropython.ensure_installed()
         if source is None:
-            from tapis.simulator.image import available
+            from tapis.simulator.boards.image import available
             source = not available()
         self.source = source
         args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])

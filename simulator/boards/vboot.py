@@ -1,4 +1,4 @@
-# How the virtual board (simulator/vboard.py) boots: the programs MicroPython runs first
+# How the virtual board (simulator/boards/vboard.py) boots: the programs MicroPython runs first
 # (the loader that takes the flashed image over stdin, the heap measured before any
 # firmware is imported), the firmware image itself (the .mpy files `tapis flash` deploys,
 # compiled once per source change), and for the unix port the directory or the ROMFS image
@@ -50,7 +50,7 @@ MEASURE_HEAP = MEASURE.replace("await main(sys.argv[1:], base)", "import js\nawa
 
 @functools.lru_cache(maxsize=4)
 def _image(key):
-    from tapis.simulator.image import OFF_BOARD, VBOARD, compile_firmware
+    from tapis.simulator.boards.image import OFF_BOARD, VBOARD, compile_firmware
 
     with tempfile.TemporaryDirectory() as tmp:
         sizes = compile_firmware(tmp, OFF_BOARD, VBOARD)
@@ -60,7 +60,7 @@ def _image(key):
 def firmware_image():
     """{board path: .mpy bytes} of the board's firmware modules and the virtual board's entry,
     compiled by mpy-cross (cached until a source changes)."""
-    from tapis.simulator.image import OFF_BOARD, VBOARD, sources
+    from tapis.simulator.boards.image import OFF_BOARD, VBOARD, sources
 
     return _image(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sources(OFF_BOARD, VBOARD)))
 

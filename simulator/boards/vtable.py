@@ -1,10 +1,10 @@
-# The table with the firmware on the virtual board (simulator/vboard.py): the same wires,
-# emulated shoe, consoles and table display as simulator/table.py, the board in the
+# The table with the firmware on the virtual board (simulator/boards/vboard.py): the same wires,
+# emulated shoe, consoles and table display as simulator/table/emulated.py, the board in the
 # controller's place. A CPython mirror of the game is fed the board's actions: `until`
 # predicates and recorders read it, and every step checks that MicroPython's events are
 # exactly the mirror's (ParityError otherwise). `board_log` is the board's own event log.
-from tapis.simulator.table import EmulatedTable
-from tapis.simulator.vboard import BoardError, ParityError, VirtualBoard
+from tapis.simulator.table.emulated import EmulatedTable
+from tapis.simulator.boards.vboard import BoardError, ParityError, VirtualBoard
 
 
 class BusBridge:

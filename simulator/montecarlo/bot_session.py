@@ -1,14 +1,15 @@
 # `tapis simulate` on the rules engine, a bot of the chosen strength at each seat (the
-# kits' BOTS, simulator/kits): a chunk's session on simulator/direct.py, the bots seeing
-# their seat's view only, tallied by simulator/tallies.py.
+# kits' BOTS, simulator/kits): a chunk's session on simulator/montecarlo/direct.py, the bots seeing
+# their seat's view only, tallied by simulator/montecarlo/tallies.py.
 import random
 
 from tapis.cython_core import twins as core
 from tapis.firmware.games import find as find_game
 from tapis.firmware.offboard import named
-from tapis.simulator import kits, tallies
-from tapis.simulator.chunks import chunk_seed
-from tapis.simulator.direct import DirectTable
+from tapis.simulator import kits
+from tapis.simulator.montecarlo import tallies
+from tapis.simulator.montecarlo.chunks import chunk_seed
+from tapis.simulator.montecarlo.direct import DirectTable
 
 ECARTE_STAKING = ("each player stakes 1 unit a game and the loser pays the winner the game's "
                   "value (treble if he has no point, double with 1 or 2, single with 3 or 4); "
@@ -48,7 +49,7 @@ def check(spec):
 
 
 def table_session(spec, k, n):
-    """One chunk of n rounds on the rules engine (simulator/direct.py), the spec's bots at
+    """One chunk of n rounds on the rules engine (simulator/montecarlo/direct.py), the spec's bots at
     the seats; the game's tally of it."""
     game = spec["game"]
     rng = random.Random(chunk_seed(spec["seed"], k))

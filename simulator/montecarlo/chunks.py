@@ -1,4 +1,4 @@
-# The rounds of a `tapis simulate` run cut into fixed chunks (simulator/montecarlo.py):
+# The rounds of a `tapis simulate` run cut into fixed chunks (simulator/montecarlo/simulate.py):
 # chunk k is an independent session seeded from (seed, k) alone, so the figures are the
 # same whatever the number of workers, and wherever the chunks run.
 import hashlib

@@ -12,8 +12,8 @@ from tapis.firmware.games import club as R
 from tapis.firmware.offboard import named
 from tapis.firmware.games.club import duel as pure_duel
 from tapis.firmware.games.club.events import LIMITED, RESPONSIBLE
-from tapis.simulator.chunks import chunk_seed
-from tapis.simulator.club_sums import Sums
+from tapis.simulator.montecarlo.chunks import chunk_seed
+from tapis.simulator.montecarlo.club_sums import Sums
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT, bank_choice, stake_for
 
 SHOE = 104

@@ -1,7 +1,7 @@
-# Club écarté's fast path, its tally (simulator/club_session.py): integer sums per seat,
+# Club écarté's fast path, its tally (simulator/montecarlo/club_session.py): integer sums per seat,
 # merged exactly whatever the order, and the report made of them.
 from tapis.firmware.games.club import duel as pure_duel
-from tapis.simulator import stats, tallies
+from tapis.simulator.montecarlo import stats, tallies
 
 
 class Sums:

@@ -1,6 +1,6 @@
 # The table without its devices, for Monte Carlo: the game's rules and its table adapter,
 # a bot per seat, and a shoe that deals a seeded shuffle, with no frames, links or
-# controller in between. What the emulated table (simulator/table.py) does, done directly:
+# controller in between. What the emulated table (simulator/table/emulated.py) does, done directly:
 # - after each round of actions every seat's view is encoded as the controller's display
 #   would send it (JSON), and a bot is shown its seat's view, decoded, only when it
 #   changed: it sees exactly what its display would show, and nothing else;
@@ -19,7 +19,7 @@ from tapis.firmware.games import find
 from tapis.firmware.offboard.rng import source
 from tapis.firmware.games.rules import CHANCE, IllegalAction
 from tapis.simulator import kits
-from tapis.simulator.table import StalledTable
+from tapis.simulator.table.emulated import StalledTable
 
 
 class DirectTable:

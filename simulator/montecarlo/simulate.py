@@ -1,27 +1,27 @@
 # Monte Carlo for `tapis simulate`: écarté, piquet and club écarté with a bot of a chosen
 # strength at each seat (the kits' BOTS, simulator/kits): win rates, points per deal,
 # game values, each seat's return to player and house edge, with 95 % confidence
-# intervals (simulator/tallies.py, simulator/stats.py).
+# intervals (simulator/montecarlo/tallies.py, simulator/montecarlo/stats.py).
 #
 # Reproducibility whatever the number of workers: the rounds are cut into fixed chunks,
-# chunk k is an independent session seeded from (seed, k) alone (simulator/chunks.py), and
+# chunk k is an independent session seeded from (seed, k) alone (simulator/montecarlo/chunks.py), and
 # each chunk returns integer sums, so merging them is exact and order-free. Workers
-# (processes, or Dask distributed with a scheduler address: simulator/workers.py) only
+# (processes, or Dask distributed with a scheduler address: simulator/montecarlo/workers.py) only
 # decide where the chunks run; the results are merged in chunk order, so the convergence
 # trace is the same too.
 #
 # How a deal is played: écarté, piquet, and club with other bots than "rules", on the
-# rules with the table adapter's views and the bots' presses (simulator/bot_session.py),
+# rules with the table adapter's views and the bots' presses (simulator/montecarlo/bot_session.py),
 # the bots seeing their seat's view only; club with "rules" bots at every seat in one call
-# of the compiled club_bank twin (simulator/club_session.py, its staking pattern stated there).
+# of the compiled club_bank twin (simulator/montecarlo/club_session.py, its staking pattern stated there).
 import functools
 from contextlib import closing
 
-from tapis.simulator import tallies, workers as W
-from tapis.simulator.bot_session import ECARTE_STAKING, MONEY, PIQUET_STAKING, check, options_for, table_session
-from tapis.simulator.chunks import CHUNK, chunks
-from tapis.simulator.club_session import CLUB_STAKING, club_options, club_session
-from tapis.simulator.club_sums import club_summary
+from tapis.simulator.montecarlo import tallies, workers as W
+from tapis.simulator.montecarlo.bot_session import ECARTE_STAKING, MONEY, PIQUET_STAKING, check, options_for, table_session
+from tapis.simulator.montecarlo.chunks import CHUNK, chunks
+from tapis.simulator.montecarlo.club_session import CLUB_STAKING, club_options, club_session
+from tapis.simulator.montecarlo.club_sums import club_summary
 
 
 def club_chunk(spec, k, n):

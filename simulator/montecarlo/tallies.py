@@ -7,7 +7,7 @@
 # payee is a units staked by each, 2a returned to the payee. So a seat's return to player
 # is what came back over what it had at risk, the house edge is 1 - RTP, and in a game
 # with no house the returns of all the seats weigh out to 1.
-from tapis.simulator import stats
+from tapis.simulator.montecarlo import stats
 
 MONEY = ("n", "x", "y", "xx", "yy", "xy")  # a seat's settlements, staked, returned, and the products
 

@@ -22,8 +22,8 @@ from tapis.firmware.link.bus import BusMaster
 from tapis.firmware.table.controller import Controller
 from tapis.firmware.offboard.device import BusDevice
 from tapis.firmware.games.rules import CHANCE
-from tapis.simulator.devices import EmuConsole, EmuDisplay, EmuShoe
-from tapis.simulator.faults import FaultyShoe
+from tapis.simulator.table.devices import EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.table.faults import FaultyShoe
 
 CHECK_MS = 50  # controller.py's _CHECK_MS: the device health, looked at this often
 RESEND_MS = 2000  # outgoing.py's _RESEND_MS: the shoe asked again after this long
@@ -134,7 +134,7 @@ def controller_wake(c, now):
 
 
 def fits(sim):
-    """Can this table be run here? The controller and devices as simulator/table.py builds
+    """Can this table be run here? The controller and devices as simulator/table/emulated.py builds
     them, the board's wires, no journal, no pacer: else every part is stepped each ms."""
     c = sim.controller
     return (type(c) is Controller and c.journal is None and c.keep_log and sim.pacer is None

@@ -3,7 +3,7 @@
 # virtual: each step is one millisecond. The game and its host-side kit are found by name
 # (tapis.firmware.games, tapis.simulator.kits).
 #
-# By default the wires are the board's (simulator/wires.py): the shoe on a UART of its
+# By default the wires are the board's (simulator/table/wires.py): the shoe on a UART of its
 # own, every console and the table display on one half-duplex RS-485 bus of which the
 # controller is the master (firmware/link/bus.py), both at 115200 baud with receive buffers
 # that lose bytes when full. wires=False gives each device an infinitely fast pipe of
@@ -16,12 +16,13 @@ from tapis.firmware.games import find
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.rng import source
 from tapis.firmware.operator.handler import frame
-from tapis.simulator import clock, codecache, kits
+from tapis.simulator.table import clock, codecache
+from tapis.simulator import kits
 from tapis.firmware.link.hello import TEST_KEY
-from tapis.simulator.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
-from tapis.simulator.faults import FaultyShoe
-from tapis.simulator.pipes import pipe
-from tapis.simulator.wires import BAUD, Wire
+from tapis.simulator.table.devices import RTO_MS, EmuConsole, EmuDisplay, EmuShoe
+from tapis.simulator.table.faults import FaultyShoe
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.wires import BAUD, Wire
 
 codecache.install()  # the firmware's modules a board loads for a moment, compiled once
 
@@ -49,7 +50,7 @@ class EmulatedTable:
                  on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
                  shoe=None, bus=None, pacer=None, device_key=None, events=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
-        "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
+        "corrupt": p, "shoe": p} for the lines and the shoe (simulator/table/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
         journal: a firmware Journal the controller keeps, built by firmware.boot.build.build
         as a board builds it (resuming the journal's unfinished game). shoe: a device
@@ -183,7 +184,7 @@ class EmulatedTable:
     def run(self, until, on_events=None):
         """Step the table until until(game) is true; on_events(new events) as they come.
         A table as built here runs each part only in the milliseconds it may act in
-        (simulator/clock.py): the same run, faster."""
+        (simulator/table/clock.py): the same run, faster."""
         if self.skip and self.wired and clock.fits(self):
             return clock.run(self, until, on_events, STALL_STEPS, StalledTable)
         game, idle, seen = self.game, 0, len(self.game.log)
@@ -236,7 +237,7 @@ class EmulatedTable:
 
 
 def faulty_table(seed, faults=None, stack=None, **kw):
-    """An EmulatedTable whose shoe is a FaultyShoe (simulator/faults.py: `faults` by
+    """An EmulatedTable whose shoe is a FaultyShoe (simulator/table/faults.py: `faults` by
     (pack, delivery), `stack` the packs to load first; kw: game, options, players, ...)."""
     sim = EmulatedTable(seed, **kw)
     port = sim.devices[0].link.port

@@ -22,7 +22,7 @@ import random
 from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
 from tapis.firmware.link.hello import TEST_KEY
-from tapis.simulator.devices import EmuShoe
+from tapis.simulator.table.devices import EmuShoe
 
 
 class FaultyShoe(EmuShoe):

@@ -7,7 +7,7 @@ import json
 from tapis.firmware import wire as W
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.device import BusDevice
-from tapis.simulator.devices import RTO_MS, TEST_KEY, paired
+from tapis.simulator.table.devices import RTO_MS, TEST_KEY, paired
 
 
 class EmuSupervisor:

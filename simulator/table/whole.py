@@ -1,4 +1,4 @@
-# Clean frames handed whole (simulator/clock.py, issue 33.3). A wire (wires.py) moves a few
+# Clean frames handed whole (simulator/table/clock.py, issue 33.3). A wire (wires.py) moves a few
 # bytes a millisecond; a lazy end is handed each clean frame whole instead, in the
 # millisecond its last byte arrives. Its reader's decoder (firmware/link/frames.py) finds the same
 # frame in the same millisecond: a frame is clean when a decoder at rest takes it in exactly

@@ -8,11 +8,11 @@
 # Faults for the links (tapis table --faults): each write (one frame) is dropped with
 # probability `drop` or has one bit flipped with probability `corrupt`, from a seeded rng.
 #
-# A lazy end (simulator/clock.py makes them) is handed each clean frame whole, in the
+# A lazy end (simulator/table/clock.py makes them) is handed each clean frame whole, in the
 # millisecond its last byte arrives: whole.py.
 import random
 
-from tapis.simulator.whole import WholeEnd, WholeLine, clean
+from tapis.simulator.table.whole import WholeEnd, WholeLine, clean
 
 BAUD = 115200
 RX_BUFFER = 256  # bytes a receiver holds until it is read (a UART's ring buffer)
