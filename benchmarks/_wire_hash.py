@@ -6,7 +6,7 @@ state of the wires and the consoles' latencies. A change meant to keep the run b
     cd TREE && PYTHONPATH=. .venv/bin/python benchmarks/_wire_hash.py > /tmp/TREE.txt
 
 (a helper, not a benchmark: run_all.py passes over files beginning with "_"). The sessions
-and nonces (os.urandom) are drawn from the seed, as tests/test_clock.py draws them.
+and nonces (os.urandom) are drawn from the seed, as tests/simulator/table/test_clock.py draws them.
 """
 import hashlib
 import os

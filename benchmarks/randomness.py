@@ -247,7 +247,7 @@ def _ecarte_games(spec, n, below):
 
 
 def main(argv=None):
-    from _quick import parse  # here: tests/test_randomness.py imports this file, benchmarks/ off the path
+    from _quick import parse  # here: tests/firmware/offboard/test_randomness.py imports this file, benchmarks/ off the path
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")

@@ -4,7 +4,7 @@ sequence or counter bytes, forged challenges, POLL answers, garbage) for the fir
 --attack-ms of a table's play, then falls silent. Measured: the milliseconds from its
 silence until every session is up again and every seat's display shows the last view the
 controller sent it; median and worst over --seeds seeds for each game and attack mix.
-Every run must recover and deal on (the bound tests/test_bus_recovery.py holds: 5 s).
+Every run must recover and deal on (the bound tests/firmware/link/test_bus_recovery.py holds: 5 s).
 
     .venv/bin/python benchmarks/recovery.py [--seeds N] [--attack-ms MS] [--rate P] [--quick]
 """

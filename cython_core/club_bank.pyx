@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-# Compiled twin of firmware/offboard/club_bank.py: same names, same answers (tests/test_club_bank.py).
+# Compiled twin of firmware/offboard/club_bank.py: same names, same answers (tests/firmware/offboard/test_club_bank.py).
 # A whole club session in C: the shuffles, the duels, the bank's life and the money.
 #
 # The shoes. The pure twin sorts the two decks by rng.random() keys and draws the cut with

@@ -1,4 +1,4 @@
-# The meters' oracle (tests/test_meters*.py): games played by bots on the direct table with
+# The meters' oracle (tests/firmware/meters/test_meters*.py): games played by bots on the direct table with
 # every input journaled as the controller journals it (a keyed journal with meters), and
 # beside them what an independent sum over the game's deal records (simulator/kits/*/
 # records.py, docs/records.md) says the meters must be.

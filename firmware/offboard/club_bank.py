@@ -8,7 +8,7 @@
 # standing bank `hold_talias` more talias and then passes; the k-th punter from the
 # banker's left backs tableau k mod 3 + 1 with `unit` (the minimum on the bank's first
 # card when the rules ask for more), within what the bank answers. The settlement is
-# firmware/games/club/duel.py's `settle`, inlined. tests/test_club_bank.py checks it all, money for
+# firmware/games/club/duel.py's `settle`, inlined. tests/firmware/offboard/test_club_bank.py checks it all, money for
 # money, against the rules engine.
 #
 # The shoes: a random.Random consumed as simulator/montecarlo/simulate.py's club_deals does: per

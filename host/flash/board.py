@@ -8,7 +8,7 @@ from tapis.host.errors import FlashError, NoBoard
 
 # mpremote's Python API (SerialTransport: enter_raw_repl, exec, exit_raw_repl, close, and its two
 # errors) is not a public promise: pyproject pins mpremote to the minor version these calls were
-# tested with, and tests/test_flash.py checks that the names are there.
+# tested with, and tests/host/flash/test_flash.py checks that the names are there.
 def _mpremote():
     try:
         from mpremote.transport import TransportError, TransportExecError

@@ -1,6 +1,6 @@
 # Club écarté with the "rules" bots at every seat, on the fast path of `tapis simulate`:
 # the shoes, the duels and the money of a chunk in one call of the compiled club_bank twin,
-# or the Python loop it replaced (the same figures: tests/test_club_bank.py), the bots'
+# or the Python loop it replaced (the same figures: tests/firmware/offboard/test_club_bank.py), the bots'
 # banking and staking pattern (simulator/kits/club/bots.py) played from the seat's
 # balances alone.
 import random
@@ -72,7 +72,7 @@ def club_session(seed, k, rounds, options=None, duel=None):
     The bank's life follows firmware/games/club step for step (a test checks it
     against the rules engine). The whole chunk, shoes, duels and money, is one call of
     the club_bank twin; given a `duel` core, the Python loop below plays it instead (the
-    same figures: tests/test_club_bank.py)."""
+    same figures: tests/firmware/offboard/test_club_bank.py)."""
     o = options or R.Options(seats=4, balance=BIG)
     rng = random.Random(chunk_seed(seed, k))
     if duel is None:

@@ -10,7 +10,7 @@
 #   randbelow, the cut card where the emulated shoe puts it, its faults turned into
 #   actions by the adapter.
 # Played from the same seed it plays the emulated table's game event for event
-# (tests/test_simulate.py); about three times as fast (docs/performance.md).
+# (tests/simulator/montecarlo/test_simulate.py); about three times as fast (docs/performance.md).
 import json
 
 from tapis.firmware.offboard import deck

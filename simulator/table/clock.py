@@ -11,10 +11,10 @@
 # check). A part not stepped in a millisecond is one whose step would have changed
 # nothing, and a millisecond in which no part is stepped and no byte is handed over is
 # skipped (the wires spend its credit later, at once): the run is the same, millisecond for
-# millisecond, byte for byte (tests/test_clock.py plays it both ways).
+# millisecond, byte for byte (tests/simulator/table/test_clock.py plays it both ways).
 #
 # A wake may come early (the step then does nothing) but never late. The firmware's
-# timings are its own constants, mirrored here (tests/test_clock.py holds them equal).
+# timings are its own constants, mirrored here (tests/simulator/table/test_clock.py holds them equal).
 # `until` is asked after each millisecond in which something happened: a predicate on
 # the game or the devices sees every change, one on the clock alone would not.
 from tapis.firmware import wire as W

@@ -11,7 +11,7 @@ import pytest
 
 import twin_select as S
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("firmware", "cython_core", "simulator", "host")
 
 

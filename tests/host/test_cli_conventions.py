@@ -20,7 +20,7 @@ from tapis.host import args as A
 from tapis.firmware.offboard import deck
 from tapis.firmware.cards import name, names
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def env(**extra):

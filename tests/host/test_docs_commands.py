@@ -41,9 +41,9 @@ def not_run(argv):
     if any(w.startswith("/dev/") for w in argv) or "--port auto" in line or "--board ID" in line:
         return "needs a board or device plugged in"
     if argv[0] == "play" or "--interactive" in argv:
-        return "needs a person at a terminal (tests/test_play*.py drive it with Textual's pilot)"
+        return "needs a person at a terminal (tests/host/play/test_play*.py drive it with Textual's pilot)"
     if argv[0] == "pit":
-        return "serves until stopped (tests/test_pit*.py run it)"
+        return "serves until stopped (tests/host/pit/test_pit*.py run it)"
     if "--scheduler" in argv:
         return "needs a dask cluster"
     return None

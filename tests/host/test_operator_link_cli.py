@@ -12,7 +12,7 @@ import pytest
 from helpers import within
 from tapis.host.schemas import validate
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
 def tapis(*args, env=None, stdin=None):

@@ -17,7 +17,7 @@ from test_shoe_tool import pty_pair  # noqa: F401 (a fixture)
 
 from tapis.host import schemas as S
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 GAMES = ("ecarte", "piquet", "club")
 HAS_PLOT = subprocess.run([sys.executable, "-c", "import matplotlib"], capture_output=True).returncode == 0

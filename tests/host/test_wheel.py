@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # one worker takes the whole module under `--dist loadgroup` (the other one then never waits for
 # the shared build below); under other modes the build is still shared, the second worker waiting
 pytestmark = pytest.mark.xdist_group("wheel")

@@ -17,7 +17,7 @@ from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.store import FileStore
 from table_rig import Rig, total_events
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import Rig
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 # the board's key and id (what the journal takes; a journal of before issue 12.4 took none)
 KEYED = dict(key=TEST_KEY, device=TEST_DEVICE) if "key" in inspect.signature(Journal).parameters else {}
 

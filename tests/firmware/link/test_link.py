@@ -225,7 +225,7 @@ def play_over_lossy_wires(seed, drop, corrupt, deals=3):
             Lossy(b, seed * 100 + 50 + counter[0], drop, corrupt)
 
     # a pipe per device (wires=False): the link alone against the loss; the wires as
-    # built, lossy, are tests/test_bus.py's
+    # built, lossy, are tests/firmware/link/test_bus.py's
     clean = T.EmulatedTable(3, wires=False)
     clean.run_deals(deals)
     orig = T.pipe
@@ -283,7 +283,7 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
     import re
 
     from tapis.firmware.journal.writer import frame
-    doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")).read()
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "protocol.md")).read()
     examples = {
         (0x10, 1, W.CARD, b"\x1b"): "A5 10 01 10 00 01 1B 35 09",
         (0x10, 2, W.FAULT, b"E"): "A5 10 02 11 00 01 45 16 54",
@@ -305,11 +305,11 @@ def test_every_frame_type_has_a_byte_level_example_in_the_docs_that_holds():
         # the supervisor's LIMITS (club: a bank of 20, minimums 8 and 4), on a link of its own
         (0x70, 3, W.SUPERVISE, bytes.fromhex("02 0014 0008 0004")):
             "A5 70 03 21 00 07 02 00 14 00 08 00 04 ED 79",
-        # a sealed frame of a session, as a frame (its counter and MAC: tests/test_link_pair.py)
+        # a sealed frame of a session, as a frame (its counter and MAC: tests/firmware/link/test_link_pair.py)
         (0x21, 7, W.BUTTON, bytes.fromhex("0503 01 EB3255FA")):
             "A5 21 07 20 00 07 05 03 01 EB 32 55 FA AD BD",
         # the sealed shoe line: CARD (king of hearts encrypted), DRAW 11, FAULT E, each with
-        # its counter's low byte and MAC (tests/test_shoe_line.py derives them)
+        # its counter's low byte and MAC (tests/firmware/link/test_shoe_line.py derives them)
         (0x10, 1, W.CARD, bytes.fromhex("9A 01 6D7D2D1F")): "A5 10 01 10 00 06 9A 01 6D 7D 2D 1F 97 32",
         (0x10, 2, W.DRAW, bytes.fromhex("0B 01 4C0D9D3F")): "A5 10 02 12 00 06 0B 01 4C 0D 9D 3F C8 03",
         (0x10, 2, W.FAULT, bytes.fromhex("2F 02 6FA02398")): "A5 10 02 11 00 06 2F 02 6F A0 23 98 93 6C",

@@ -2,7 +2,7 @@
 # (simulator/kits/*/records.py) says, for every game and variant, over many deals; a stateful
 # test reboots them at any point (the copies behind the journal, one of them damaged) and
 # they still agree. The power cut at every write and the damaged copies on a table:
-# tests/test_meters_power.py.
+# tests/firmware/meters/test_meters_power.py.
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule

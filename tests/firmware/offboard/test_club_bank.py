@@ -154,7 +154,7 @@ def test_the_monte_carlo_chunks_are_the_python_loops_chunks():
         assert CLUB.club_session(seed, k, n) == CLUB.club_session(seed, k, n, duel=core.duel)
 
 
-# ---- the twins (which one the host uses: tests/test_twins.py) ------------------------------------
+# ---- the twins (which one the host uses: tests/cython_core/test_twins.py) ------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(0, 3000), options(), st.integers(1, 6), st.integers(0, 3))
 def test_pure_and_compiled_sessions_agree_and_leave_the_generator_alike(seed, rounds, o, unit, hold):

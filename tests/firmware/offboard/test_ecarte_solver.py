@@ -19,7 +19,7 @@ from tapis.host.odds.ecarte import count
 from tapis.host.odds.split import ecarte_by_trumps
 from tapis.cython_core import twins
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 # ---- the independent brute force: text cards, plain recursive minimax over every legal play ----
 ORDER = "789TAJQK"  # king high, low to high (SPEC §4)
@@ -204,7 +204,7 @@ def test_eval_stands_on_two_to_one_and_holding_the_trump_king_only_if_the_vole_i
     king = ("K" + turned[1]) in hand.split()
     stand = 3 * odds["wins"] >= 2 * odds["total"] and (not king or 2 * odds["voles"] >= odds["total"])
     # the double-dummy rule's advice sits under "double_dummy"; "advice" is the seed's verdict
-    # (tests/test_ecarte_verdict.py)
+    # (tests/firmware/offboard/test_ecarte_verdict.py)
     assert got["double_dummy"]["advice"] == ("stand" if stand else "propose") and got["double_dummy"]["reason"]
     if hand == FOSTER[0]:
         assert got["double_dummy"]["advice"] == got["advice"] == "stand"

@@ -16,7 +16,7 @@ from tapis.cython_core import ecarte_verdict as compiled
 from tapis.firmware.offboard import ecarte_verdict as pure
 from tapis.firmware.cards import name, names, parse, parse_list
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 TWINS = (pure, compiled)
 
 # ---- the brute force: text cards, every dealer hand itself (no runs), every legal card ----

@@ -12,7 +12,7 @@ from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded, Urandom, source
 
 _spec = importlib.util.spec_from_file_location(
-    "randomness_bench", os.path.join(os.path.dirname(__file__), "..", "benchmarks", "randomness.py"))
+    "randomness_bench", os.path.join(os.path.dirname(__file__), "..", "..", "..", "benchmarks", "randomness.py"))
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 Xorshift32 = bench.Xorshift32

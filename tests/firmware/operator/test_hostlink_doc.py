@@ -9,7 +9,7 @@ from tapis.firmware.link.hello import begin, pair_key
 from tapis.firmware.link.link import Link
 from tapis.simulator.table.pipes import pipe
 
-DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "protocol.md")
+DOC = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "protocol.md")
 
 FRAMES = {
     "DEALS": (W.HOST, 1, W.DEALS, bytes.fromhex("0000000C01")),

@@ -18,7 +18,7 @@ from tapis.simulator.pico.board import IMAGE_ENV
 
 IMAGE = os.environ.get(IMAGE_ENV)
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 WALL = 300  # seconds a host tool may take against the emulated chip on a loaded machine
 
 

@@ -181,7 +181,7 @@ def test_the_supervisor_voids_the_deal_in_play_and_the_journal_says_who(game, tm
         path = str(tmp_path / "journal.bin")
         with open(path, "wb") as f:
             f.write(bytes(t.journal.store.read()))
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
         r = subprocess.run([sys.executable, "-m", "tapis", "recall", "--journal", path, "--last", "1"],
                            cwd=root, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
@@ -362,7 +362,7 @@ def recall_cli(path, *more):
     import os
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
     r = subprocess.run([sys.executable, "-m", "tapis", "recall", "--journal", str(path), "--last", "10"] + list(more),
                        cwd=root, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

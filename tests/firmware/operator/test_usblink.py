@@ -3,7 +3,7 @@ configuration's "host_link" checked, `tapis flash --host-link usb` writing it (a
 without it), and the link's port on the real MicroPython (the unix port, its stdin and
 stdout piped as a board's USB CDC): a keyed host's frames answered through the board's own
 text, frames holding 03 and 0A (Ctrl-C, a newline) and text holding A5 (a false start) among
-them. The emulated Pico's run of it: tests/test_hostlink_usb_pico.py."""
+them. The emulated Pico's run of it: tests/firmware/operator/test_hostlink_usb_pico.py."""
 import json
 import os
 import subprocess
@@ -18,7 +18,7 @@ from tapis.firmware.operator.hostlink import host_end
 from tapis.host.errors import FlashError
 from tapis.host.flash.image import configuration
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 UNIX = os.path.join(os.path.dirname(sys.executable), "micropython")
 KEY = bytes(range(32))
 

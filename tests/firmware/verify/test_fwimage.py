@@ -1,7 +1,7 @@
 """The firmware image (firmware/verify/fwimage.py): `tapis flash` packs the compiled modules into
 firmware.img and main.py mounts it at /fw, the one entry of the import path. Packing on
 CPython; mounting and importing under the unix port's MicroPython (a board's own
-mount, tampering and the check are in tests/test_flash.py, on a flashed virtual board)."""
+mount, tampering and the check are in tests/host/flash/test_flash.py, on a flashed virtual board)."""
 import os
 import subprocess
 import sys

@@ -3,7 +3,7 @@ firmware/verify/swcheck.py, host/flash/verify.py, tapis verify): HMAC-SHA256(see
 runs) answers differently for two seeds, changes with one byte of any file the board runs,
 and is what the host computes from what it flashed; the periodic check in pieces between
 deals; the VERIFY request on the supervisor's path only. On the CPython board here; under
-MicroPython and on the emulated Pico in tests/test_swcheck_boards.py."""
+MicroPython and on the emulated Pico in tests/firmware/verify/test_swcheck_boards.py."""
 import hashlib
 import json
 import subprocess
@@ -261,7 +261,7 @@ def test_the_supervisor_device_gets_it_and_a_seats_console_does_not(board):
     for _ in range(4000):
         t.step()
     # each refused: as the panel's, for want of the credential; as the host's, by the keyed
-    # bus's link, each time it is resent (no device paired there: tests/test_bus_recovery.py)
+    # bus's link, each time it is resent (no device paired there: tests/firmware/link/test_bus_recovery.py)
     assert heard == [] and t.controller.errors.get("credentials", 0) - before[0] == 1
     assert sum(ln.forged for ln in t.controller.links) > before[1]
 

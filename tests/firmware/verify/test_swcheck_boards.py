@@ -1,7 +1,7 @@
 """The seeded software check under MicroPython: the unix port (the virtual board's
 interpreter, in a fixed heap) and the emulated Pico flashed by tapis flash give the answer the host computes
 from what it flashed, and another for another seed or one changed byte; the periodic check
-passes in pieces (tests/test_swcheck.py has the CPython board)."""
+passes in pieces (tests/firmware/verify/test_swcheck.py has the CPython board)."""
 import json
 import os
 import subprocess

@@ -20,7 +20,7 @@ from tapis.firmware.offboard.deck import deck32
 from tapis.host.atlas import row as AR
 from tapis.host.atlas import classes as K
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def tapis(*argv):

@@ -2,7 +2,7 @@
 device's hash-based signing key (the host keeps it; the board gets the public key), deploys
 with mpremote to a virtual board on a pseudo-terminal (the real MicroPython raw REPL), and
 reads the hashes back. At boot the board refuses modified, added or re-signed code (the
-attacks of issue 12.5 are in tests/test_firmware_signing.py)."""
+attacks of issue 12.5 are in tests/firmware/verify/test_firmware_signing.py)."""
 import hashlib
 import hmac
 import json

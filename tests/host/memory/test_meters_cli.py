@@ -25,7 +25,7 @@ from tapis.host.memory.meters import as_dict
 from tapis.simulator.table.pipes import pipe
 from tapis.simulator.testkey import TEST_KEY
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 def run(tmp_path, *args):

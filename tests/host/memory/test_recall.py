@@ -16,7 +16,7 @@ from tapis.host.commands import recall
 from tapis.simulator.table.pipes import pipe
 from table_rig import Rig
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 def tapis(*args):

@@ -62,7 +62,7 @@ def _table(tmp_path, monkeypatch):
     p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--host-port", path, "--journal",
                           str(tmp_path / "t.jnl"), "--deals", "5000", "--seed", "5", "--json", "--quiet"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                         cwd=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")))
     deadline = time.time() + 30
     while not os.path.exists(path):
         assert p.poll() is None and time.time() < deadline, p.stderr.read()

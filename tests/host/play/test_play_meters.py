@@ -15,7 +15,7 @@ from tapis.host.play.app import KeysScreen
 from tapis.host.play.pilot import SIZE, make_app, play, screen_text, until
 from tapis.simulator.kits.show import meters_lines
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 def tapis_meters(table, tmp_path):

@@ -12,7 +12,7 @@ import pytest
 
 TMUX = shutil.which("tmux")
 _SERVERS = itertools.count(1)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 pytestmark = pytest.mark.skipif(
     TMUX is None, reason="tmux is not installed: the real-terminal test of `tapis play` needs it "
                          "(apt-get install tmux)")

@@ -180,7 +180,7 @@ def cycled(game, heap, deals, cycles, seed=3, marks=(), before_cycle=None, rom=F
     """A seeded table on the unix port in a heap of `heap` bytes, power-cycled a few events
     into the deal after each of `cycles` (the board killed between two steps, down 200 ms
     while its devices go on, booted again from its journal); played to `deals` deals.
-    frozen: a unix port with the firmware frozen in (tests/test_image.py).
+    frozen: a unix port with the firmware frozen in (tests/host/image/test_image.py).
     Returns (table, {"resident": [once booted, after each resume], "high": {deal: the
     high-water so far, for each of `marks`}})."""
     vb = VirtualBoardTable(seed, game, heap=True, unix_heap=heap, rom=rom, frozen=frozen)

@@ -324,7 +324,7 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
     seats may act at once, and the chip's timing is not CPython's.) `make test` plays one
     deal cut in its middle; the long one (make soak) 100 deals, cut in the 50th, about 18
     minutes on an idle machine (200 took 35: the heap over a thousand deals is the unix
-    port's, tests/test_vboard.py)."""
+    port's, tests/simulator/boards/test_vboard.py)."""
     from tapis.host.pico.measure import measure
 
     lines = []
@@ -369,7 +369,7 @@ def test_the_freeze_manifest_names_the_port_manifest_and_the_firmware_package(mo
 
     from tapis.simulator.boards.image import FIRMWARE_DIR, OFF_BOARD, sources
 
-    here = os.path.join(os.path.dirname(__file__), "..", "freeze")
+    here = os.path.join(os.path.dirname(__file__), "..", "..", "..", "freeze")
     calls = []
     env = {"include": lambda path: calls.append(("include", path)),
            "package": lambda name, files=None, base_path=".": calls.append(("package", name, base_path, files))}

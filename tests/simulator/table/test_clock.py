@@ -10,7 +10,7 @@ import pytest
 from tapis.simulator.table import clock, whole, wires
 from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 def _played(monkeypatch, game, seed, deals, faults, skip, **kw):

@@ -20,7 +20,7 @@ from tapis.firmware.offboard import named
 from tapis.firmware.games import piquet as PQ
 import piquet_driver
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def H(text):
