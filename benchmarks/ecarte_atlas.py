@@ -34,7 +34,7 @@ def per_call(fn, sample):
 def rows_per_class(keys, twin_env):
     """Seconds a class for atlas rows, in a child process with TAPIS_PURE as given."""
     code = ("import sys, time; sys.path.insert(0, %r)\n"
-            "from tapis.host import atlas_row as A, ecarte_classes as K\n"
+            "from tapis.host.atlas import row as A, classes as K\n"
             "keys = K.classes(); step = len(keys) // %d; keys = keys[::step][:%d]\n"
             "t0 = time.perf_counter(); [A.row(k) for k in keys]\n"
             "print((time.perf_counter() - t0) / len(keys))" % (ROOT, len(keys), len(keys)))
