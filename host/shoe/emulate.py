@@ -6,9 +6,10 @@ import time
 
 from tapis.host import args as A
 from tapis.host.shoe.session import Clock, emit, expired, opened, table_key
+from tapis.simulator.port import Port
 
 
-class _Tap:
+class _Tap(Port):
     """A Port that logs what goes through it, decoded, as the monitor would show it (a frame
     the link sends again is marked resent)."""
 

@@ -7,9 +7,10 @@ import tty
 from tapis.firmware import wire as W
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.operator.hostlink import board_end
+from tapis.simulator.port import Port
 
 
-class Pty:
+class Pty(Port):
     """The table's end of a pty, raw and non-blocking, as a Port (read, write)."""
 
     def __init__(self):

@@ -1,8 +1,10 @@
 # In-memory serial links: a pair of ends, each with the Port interface (read/write).
 from collections import deque
 
+from tapis.simulator.port import Port
 
-class End:
+
+class End(Port):
     def __init__(self, inbox, outbox):
         self.inbox, self.outbox = inbox, outbox
 

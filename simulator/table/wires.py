@@ -12,13 +12,14 @@
 # millisecond its last byte arrives: whole.py.
 import random
 
+from tapis.simulator.port import Port
 from tapis.simulator.table.whole import WholeEnd, WholeLine, clean
 
 BAUD = 115200
 RX_BUFFER = 256  # bytes a receiver holds until it is read (a UART's ring buffer)
 
 
-class WireEnd(WholeEnd):
+class WireEnd(WholeEnd, Port):
     """One end of a line: a Port (read() -> bytes, write(b)) with a receive buffer."""
 
     def __init__(self, wire, name, rx_size):
