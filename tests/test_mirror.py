@@ -13,7 +13,7 @@ FW = ROOT / "firmware"
 UNTESTED = {
     "boot.main", "boot.report", "boot.start", "eventlog.opening", "games.club.bank", "games.club.deal",
     "games.club.legal", "games.club.options", "games.ecarte.deal", "games.ecarte.legal", "games.ecarte.limits",
-    "games.ecarte.play", "games.ecarte.questions", "games.ecarte.selftest", "games.faults", "games.piquet.deal",
+    "games.ecarte.play", "games.ecarte.questions", "games.ecarte.selftest", "games.piquet.deal",
     "games.piquet.declare", "games.piquet.events", "games.piquet.faults", "games.piquet.legal",
     "games.piquet.options", "games.piquet.play", "journal.played", "link.delivery", "offboard.ecarte_search",
     "offboard.variants", "offboard.variants.club", "offboard.variants.piquet", "offboard.vboard",
