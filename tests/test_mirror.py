@@ -14,8 +14,8 @@ UNTESTED = {
     "boot.main", "boot.report", "boot.start", "eventlog.opening", "games.club.bank", "games.club.deal",
     "games.ecarte.deal", "games.ecarte.play", "games.ecarte.questions", "games.ecarte.selftest",
     "games.piquet.deal", "games.piquet.declare", "games.piquet.events", "games.piquet.play",
-    "journal.played", "link.delivery", "offboard.ecarte_search", "offboard.vboard", "operator.handler",
-    "operator.usb", "table.packcount", "table.tilts",
+    "journal.played", "offboard.ecarte_search", "offboard.vboard", "operator.handler", "operator.usb",
+    "table.packcount", "table.tilts",
 }
 
 
