@@ -15,7 +15,7 @@ import collections
 import sys
 import time
 
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 pc = time.perf_counter
 

@@ -6,14 +6,14 @@ state of the wires and the consoles' latencies. A change meant to keep the run b
     cd TREE && PYTHONPATH=. .venv/bin/python benchmarks/_wire_hash.py > /tmp/TREE.txt
 
 (a helper, not a benchmark: run_all.py passes over files beginning with "_"). The sessions
-and nonces (os.urandom) are drawn from the seed, as tests/test_clock.py draws them.
+and nonces (os.urandom) are drawn from the seed, as tests/simulator/table/test_clock.py draws them.
 """
 import hashlib
 import os
 import random
 
-from tapis.simulator import wires
-from tapis.simulator.table import EmulatedTable, StalledTable
+from tapis.simulator.table import wires
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 
 RUNS = [("ecarte", 1, 30, None), ("piquet", 2, 8, None), ("club", 3, 15, None),
         ("ecarte", 5, 20, {"drop": 0.03, "corrupt": 0.03, "shoe": 0.02}),

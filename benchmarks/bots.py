@@ -1,6 +1,6 @@
 """The bots' strengths, measured: each level against the next weaker one, seat for seat
 and deal order for deal order (each session is played twice, the levels swapping
-seats), on the rules alone (simulator/direct.py), with the time each level takes.
+seats), on the rules alone (simulator/montecarlo/direct.py), with the time each level takes.
 
     .venv/bin/python benchmarks/bots.py [--game G] [--sessions N] [--deals N] [--seed S] [--quick]
 
@@ -17,7 +17,7 @@ import time
 from _quick import parse
 from tapis.cython_core.twins import evaluate
 from tapis.simulator import kits
-from tapis.simulator.direct import DirectTable
+from tapis.simulator.montecarlo.direct import DirectTable
 
 PAIRS = (("rules", "random"), ("advisor", "rules"))
 WON = {"ecarte": "game", "piquet": "partie"}  # the event whose seat won a game

@@ -20,8 +20,8 @@ from _quick import parse
 from tapis.cython_core import club_bank as compiled, duel as compiled_duel
 from tapis.firmware.games.club import duel as pure_duel, rules as R
 from tapis.firmware.offboard import club_bank as pure
-from tapis.simulator import chunks as CH
-from tapis.simulator import club_session as CLUB
+from tapis.simulator.montecarlo import chunks as CH
+from tapis.simulator.montecarlo import club_session as CLUB
 from tapis.simulator.kits.club.bots import HOLD_TALIAS, UNIT
 
 N = CH.CHUNK
@@ -36,7 +36,7 @@ def twin_chunk(twin):
 
 
 def loop_chunk(duel):
-    def run(seed, k):  # the Python loop of simulator/club_session.py before club_bank
+    def run(seed, k):  # the Python loop of simulator/montecarlo/club_session.py before club_bank
         _seats, data, house, _rounds = CLUB.club_session(seed, k, N, OPTIONS, duel=duel)
         return data, house
     return run

@@ -18,7 +18,7 @@ sys.path.insert(0, ROOT)
 
 from tapis.cython_core import ecarte_verdict as compiled  # noqa: E402
 from tapis.firmware.offboard import ecarte_verdict as pure  # noqa: E402
-from tapis.host import ecarte_classes as K  # noqa: E402
+from tapis.host.atlas import classes as K  # noqa: E402
 
 from _quick import parse  # noqa: E402
 from ecarte_odds import hands as positions  # noqa: E402  the seeded positions the odds benchmark times
@@ -34,7 +34,7 @@ def per_call(fn, sample):
 def rows_per_class(keys, twin_env):
     """Seconds a class for atlas rows, in a child process with TAPIS_PURE as given."""
     code = ("import sys, time; sys.path.insert(0, %r)\n"
-            "from tapis.host import atlas_row as A, ecarte_classes as K\n"
+            "from tapis.host.atlas import row as A, classes as K\n"
             "keys = K.classes(); step = len(keys) // %d; keys = keys[::step][:%d]\n"
             "t0 = time.perf_counter(); [A.row(k) for k in keys]\n"
             "print((time.perf_counter() - t0) / len(keys))" % (ROOT, len(keys), len(keys)))

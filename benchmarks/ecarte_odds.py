@@ -94,7 +94,7 @@ def table_rates(deals):
     before (a bare trump suit makes `ecarte_stands` fall back to it), interleaved, best of 2."""
     from tapis.cython_core import evaluate
     from tapis.simulator.kits.ecarte import bots
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
 
     advisor = bots.ecarte_stands
 

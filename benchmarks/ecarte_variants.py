@@ -9,9 +9,9 @@ import time
 
 from _quick import parse
 from tapis.cython_core import evaluate as compiled
-from tapis.simulator.table import faulty_table
+from tapis.simulator.table.emulated import faulty_table
 from tapis.firmware.offboard import named
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 def rate(make, deals):

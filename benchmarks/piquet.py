@@ -19,7 +19,7 @@ from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded
 from tapis.cython_core import evaluate as compiled_evaluate
 from tapis.firmware import evaluate as pure_evaluate
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 def deals(n, seed):

@@ -1,5 +1,5 @@
 """The product image on the emulated Pico (issue 32, points 4 and 5): per game, power-on to
-playing with a fresh journal and resuming from a full one (host/picomeasure.py measure_resume,
+playing with a fresh journal and resuming from a full one (host/pico/measure.py measure_resume,
 the measure the stock image's 0.75-0.81 s and 1.25-1.94 s came from), and the heap over DEALS
 deals: free at boot and the lowest free at a deal's start (firmware/boot/report.py's line, after
 a collection), with the firmware frozen in flash instead of loaded into the heap.
@@ -22,8 +22,8 @@ from _quick import parse
 
 
 def product_image():
-    from tapis.host.flash_sign import public_key
-    from tapis.host.image_build import build
+    from tapis.host.flash.sign import public_key
+    from tapis.host.image.build import build
     from tapis.simulator.testkey import TEST_SIGNING_SEED
 
     return build(public_key=public_key(TEST_SIGNING_SEED).hex())["path"]
@@ -31,7 +31,7 @@ def product_image():
 
 def heap(game, image, deals, seed):
     """{free at boot, lowest free at a deal's start, highest in use, deals, wall s}."""
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
 
     wall = time.monotonic()
     with PicoTable(seed, game, image=image) as t:
@@ -46,8 +46,8 @@ def heap(game, image, deals, seed):
 
 def main():
     from tapis.firmware.journal.writer import KEEP
-    from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
-    from tapis.host.picomeasure import measure_resume
+    from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
+    from tapis.host.pico.measure import measure_resume
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=200)

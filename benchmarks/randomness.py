@@ -203,13 +203,13 @@ def report(r):
 
 
 def montecarlo_cost(shoes=2000, rounds=4000, games=200):
-    """What a CSPRNG would cost tapis simulate (simulator/montecarlo.py, random.Random):
+    """What a CSPRNG would cost tapis simulate (simulator/montecarlo/simulate.py, random.Random):
     seconds for `shoes` club shoes shuffled its way (sorted on random() keys) and by
     deck.shuffle on Seeded; a whole club chunk of `rounds` deals on the compiled core; and
     `games` of écarté on the rules engine dealt from random.Random and from Seeded."""
     import random
 
-    from tapis.simulator.club_session import club_session
+    from tapis.simulator.montecarlo.club_session import club_session
 
     out = {}
     rng, base = random.Random(1), list(range(deck.SHOE_104))
@@ -237,8 +237,8 @@ def _ecarte_games(spec, n, below):
     from tapis.cython_core import twins
     from tapis.firmware.games import find as find_game
     from tapis.simulator import kits
-    from tapis.simulator.bot_session import options_for
-    from tapis.simulator.direct import DirectTable
+    from tapis.simulator.montecarlo.bot_session import options_for
+    from tapis.simulator.montecarlo.direct import DirectTable
 
     o = options_for("ecarte", None)
     rules = find_game("ecarte").Rules(o, first_dealer=0, evaluator=twins.evaluate)
@@ -247,7 +247,7 @@ def _ecarte_games(spec, n, below):
 
 
 def main(argv=None):
-    from _quick import parse  # here: tests/test_randomness.py imports this file, benchmarks/ off the path
+    from _quick import parse  # here: tests/firmware/offboard/test_randomness.py imports this file, benchmarks/ off the path
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shuffles", type=int, default=10 ** 6, help="shuffles of each pack, and seeds paired (default 10^6)")

@@ -1,10 +1,10 @@
 """The bus's recovery (issue 29.3): a device spliced into the RS-485 bus sends what a forger
-makes of the frames it hears (simulator/attacker.py: replays, other addresses, changed
+makes of the frames it hears (simulator/attack/splice.py: replays, other addresses, changed
 sequence or counter bytes, forged challenges, POLL answers, garbage) for the first
 --attack-ms of a table's play, then falls silent. Measured: the milliseconds from its
 silence until every session is up again and every seat's display shows the last view the
 controller sent it; median and worst over --seeds seeds for each game and attack mix.
-Every run must recover and deal on (the bound tests/test_bus_recovery.py holds: 5 s).
+Every run must recover and deal on (the bound tests/firmware/link/test_bus_recovery.py holds: 5 s).
 
     .venv/bin/python benchmarks/recovery.py [--seeds N] [--attack-ms MS] [--rate P] [--quick]
 """
@@ -13,7 +13,7 @@ import statistics
 import time
 
 from _quick import parse
-from tapis.simulator.attacker import MIXES, attacked
+from tapis.simulator.attack.splice import MIXES, attacked
 
 GAMES = ("ecarte", "piquet", "club")
 ATTACKS = {"replays": ("verbatim", "address", "sequence"),  # issue 29's measured wedge

@@ -17,9 +17,9 @@ import time
 
 from _quick import parse
 from tapis.firmware.table import watch
-from tapis.simulator.attacker import BusAttacker
-from tapis.simulator.table import EmulatedTable, StalledTable
-from tapis.simulator.wires import parse_faults
+from tapis.simulator.attack.splice import BusAttacker
+from tapis.simulator.table.emulated import EmulatedTable, StalledTable
+from tapis.simulator.table.wires import parse_faults
 
 GAMES = ("ecarte", "piquet", "club")
 LEVELS = (0.01, 0.05, 0.10, 0.20)  # drop = corrupt = p on every wire
@@ -27,7 +27,7 @@ ATTACKS = {"replays": ("verbatim", "address", "sequence"),  # benchmarks/recover
            "forgeries": ("counter", "challenge", "poll", "garbage"),
            "all": ("verbatim", "address", "sequence", "counter", "challenge", "poll", "garbage")}
 RATES = (0.002, 0.05)
-JAM = {"shoe": (32, 6), "bus": (8, 16)}  # tests/test_soak.py's RATE: bytes a burst at most, one ms in  # the attacker's chance to speak in a silent ms: patient, and recovery.py's
+JAM = {"shoe": (32, 6), "bus": (8, 16)}  # tests/simulator/table/test_soak.py's RATE: bytes a burst at most, one ms in  # the attacker's chance to speak in a silent ms: patient, and recovery.py's
 
 
 def watched(t):
@@ -86,7 +86,7 @@ def noisy(game, seed, p, deals):
 
 
 def jammed(game, seed, port, total, burst, every):
-    """Random bytes into the board's receive buffer of `port` (tests/test_soak.py's Noise:
+    """Random bytes into the board's receive buffer of `port` (tests/simulator/table/test_soak.py's Noise:
     `burst` bytes at most, one ms in `every`), `total` of them, as the table plays."""
     t = EmulatedTable(seed, game)
     seen, tilted = watched(t)

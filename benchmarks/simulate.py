@@ -1,5 +1,5 @@
 """`tapis simulate` for écarté, piquet and club: a deal on the direct table (rules, the table
-adapters' views as JSON, the bots' presses: simulator/direct.py) against the same deal on the
+adapters' views as JSON, the bots' presses: simulator/montecarlo/direct.py) against the same deal on the
 emulated table (frames, the bus, devices, the firmware controller), then whole runs on one and
 two workers, and where a direct deal's time goes. All in one run; the deals' outcomes are
 compared.
@@ -24,10 +24,10 @@ import time
 from _quick import parse
 from tapis.cython_core import twins
 from tapis.simulator import kits
-from tapis.simulator import montecarlo as MC
-from tapis.simulator.direct import DirectTable
+from tapis.simulator.montecarlo import simulate as MC
+from tapis.simulator.montecarlo.direct import DirectTable
 from tapis.simulator.kits.ecarte import bots as ecarte_bots
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 DEALS = {"ecarte": 400, "piquet": 60, "club": 400}
 RUNS = {"ecarte": 400, "piquet": 40, "club": 4_000_000}  # rounds of a whole run: games, parties, deals

@@ -1,7 +1,7 @@
 """Full-stack deals per second, écarté and piquet: rules, frames and emulated devices through
 the firmware controller on the board's wires (the bus, pairing and sessions on), with the
 compiled core against the pure twin in the same run, beside the direct rules' rate (the
-same game without frames, links or controller: simulator/direct.py).
+same game without frames, links or controller: simulator/montecarlo/direct.py).
 
     PYTHONPATH=. .venv/bin/python benchmarks/table_deals.py [--deals N] [--repeat R] [--seed S] [--quick]
 
@@ -14,8 +14,8 @@ import time
 from _quick import parse
 from tapis.cython_core import evaluate as compiled
 from tapis.firmware import evaluate as pure
-from tapis.simulator.direct import DirectTable
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.montecarlo.direct import DirectTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 def deals_per_second(make, game, evaluator, deals, seed):

@@ -11,7 +11,7 @@ import statistics
 
 from _quick import parse
 from tapis.firmware.link.frames import Decoder
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 GAMES = {"ecarte": 20, "piquet": 6, "club": 20}
 TARGET_MS = {"ecarte": 150, "piquet": 600}

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-# Compiled twin of firmware/offboard/club_bank.py: same names, same answers (tests/test_club_bank.py).
+# Compiled twin of firmware/offboard/club_bank.py: same names, same answers (tests/firmware/offboard/test_club_bank.py).
 # A whole club session in C: the shuffles, the duels, the bank's life and the money.
 #
 # The shoes. The pure twin sorts the two decks by rng.random() keys and draws the cut with
@@ -419,7 +419,7 @@ cdef inline int _result(uint32_t b1, uint32_t b2, uint32_t p1, uint32_t p2) noex
 
 def deals(rng, rounds, cut_lo, cut_hi):
     """The deals alone: (17 cards per deal end to end, last-of-talia flags), as bytes,
-    as simulator/montecarlo.py's club_deals(rng, rounds, (cut_lo, cut_hi)) gives them;
+    as simulator/montecarlo/simulate.py's club_deals(rng, rounds, (cut_lo, cut_hi)) gives them;
     `rng` (a random.Random) ends where club_deals leaves it."""
     cdef int span = _cut_span(rounds, cut_lo, cut_hi), cut, pos, j, lo = cut_lo
     cdef Py_ssize_t n = rounds, i = 0

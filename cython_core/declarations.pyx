@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # Compiled twin of firmware/declarations.py: same names, same answers
-# (tests/test_piquet_declarations.py). The hot path works on bitmask hands: a hand is
+# (tests/firmware/games/piquet/test_piquet_declarations.py). The hot path works on bitmask hands: a hand is
 # one 64-bit int with bit `card` set, split into four 13-bit rank masks, and every
 # per-suit figure (point key, best sequence, sequences' score) is a lookup in tables
 # of 8192 entries built once at import.

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# Compiled twin of firmware/duel.py: same names, same answers (tests/test_club_duel.py).
+# Compiled twin of firmware/duel.py: same names, same answers (tests/firmware/games/club/test_club_duel.py).
 # The duel reduces to a pattern code (< 512) after the equal trumps cancel; the minimax
 # value of every pattern is computed once at import into a C table, so a batch of duels
 # is a loop over typed memoryviews with no Python object inside.

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# Compiled twin of firmware/ecarte_solver.py: same names, same answers (tests/test_ecarte_solver.py).
+# Compiled twin of firmware/ecarte_solver.py: same names, same answers (tests/firmware/offboard/test_ecarte_solver.py).
 # Card sets are 32-bit masks, bit suit*8 + order (order 0..7 = 7 8 9 T A J Q K, king high), so
 # "higher in the suit" is "a higher bit in the suit's byte". The search is alpha-beta over those
 # masks, playing one card of each run of touching cards (cards with none of the other side's

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# Compiled twin of firmware/offboard/ecarte_verdict.py: same names, same answers (tests/test_ecarte_verdict.py).
+# Compiled twin of firmware/offboard/ecarte_verdict.py: same names, same answers (tests/firmware/offboard/test_ecarte_verdict.py).
 # The same and-or search over information sets, in C: elder's cards are a 32-bit mask (bit
 # suit*8 + order, order 0..7 = 7 8 9 T A J Q K), a dealer hand is 3 bits of count per run of
 # unseen cards, and the set of dealer hands still consistent with the play is an array. Each

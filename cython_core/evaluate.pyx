@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-# Compiled twin of firmware/evaluate.py: same names, same answers (tests/test_twins.py).
+# Compiled twin of firmware/evaluate.py: same names, same answers (tests/cython_core/test_twins.py).
 
 ECARTE_STRENGTH = (0, 0, 0, 0, 0, 1, 2, 3, 4, 6, 7, 8, 5)
 ACE_HIGH = tuple(range(1, 14))

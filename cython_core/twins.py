@@ -44,7 +44,7 @@ ecarte_verdict = _chosen["ecarte_verdict"][0]
 def for_players(name):
     """The twin `name` as the simulated players' advisors use it, to choose their moves: the
     same module the table gets, never watched. Both twins give the same answers
-    (tests/test_twins.py), and a test compares a table with one played by the same players, so a
+    (tests/cython_core/test_twins.py), and a test compares a table with one played by the same players, so a
     test that reaches a twin only through a player cannot tell the twins apart: it runs once, in
     the compiled half (tests/twin_select.py)."""
     return _players[name]

@@ -11,7 +11,7 @@
 # firmware package is frozen as `firmware` (the name the board imports it by), all but
 # firmware/offboard/, the host's code, which no board imports (docs/architecture.md).
 # See docs/hardware.md, "A custom image with the firmware frozen". `tapis image build`
-# (host/image_build.py) builds the same for RPI_PICO, with the signing key baked in as well.
+# (host/image/build.py) builds the same for RPI_PICO, with the signing key baked in as well.
 # The port's manifest, not the board's: RPI_PICO has no manifest of its own, and
 # $(BOARD_DIR)/manifest.py stopped the build ("No such file or directory").
 import os

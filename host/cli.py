@@ -38,7 +38,7 @@ def build_parser():
 
 def main(argv=None):
     from tapis.host import console
-    from tapis.simulator.micropython import MissingRuntime
+    from tapis.simulator.boards.micropython import MissingRuntime
 
     console.fit(sys.stdout)
     console.fit(sys.stderr)

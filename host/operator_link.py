@@ -15,7 +15,7 @@ def add_option(p):
 def key_of(spec):
     """The device key `spec` names: a key file's path, else a device in the key store;
     None for None. FlashError when it is not there."""
-    from tapis.host.flash_keys import load_key
+    from tapis.host.keys import load_key
     if spec is None:
         return None
     return load_key(None, spec) if os.path.exists(spec) else load_key(spec)
@@ -23,7 +23,7 @@ def key_of(spec):
 
 def _key(spec):
     import argparse
-    from tapis.host.flash_errors import FlashError
+    from tapis.host.errors import FlashError
     try:
         return key_of(spec)
     except FlashError as e:

@@ -43,7 +43,7 @@ def _save(fig, path):
 
 def rtp_convergence(report, path):
     """Each seat's RTP after each stretch of rounds, its 95 % interval as a band, from
-    report["trace"] (simulator/montecarlo.py simulate(trace=...))."""
+    report["trace"] (simulator/montecarlo/simulate.py simulate(trace=...))."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     trace = report["trace"]
@@ -72,7 +72,7 @@ def rtp_convergence(report, path):
 
 
 def ecarte_by_trumps(split, hand, turned, path):
-    """split: [(dealer's trumps, dealer hands, elder's points, elder's voles)] (host/odds_split.py)."""
+    """split: [(dealer's trumps, dealer hands, elder's points, elder's voles)] (host/odds/split.py)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     rows = [r for r in split if r[1]]
@@ -100,7 +100,7 @@ def ecarte_by_trumps(split, hand, turned, path):
 
 def club_by_pattern(split, path):
     """split: {(banker's trumps, punter's trumps): (punter wins, pushes, banker wins)} as
-    probabilities of the whole (host/odds_split.py)."""
+    probabilities of the whole (host/odds/split.py)."""
     plt = _pyplot()
     keys = sorted(k for k, v in split.items() if sum(v) > 0)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,

@@ -1,8 +1,10 @@
 """Serial ports on the host, by pyserial URL: a device path (/dev/ttyUSB0, COM3, a pty such
-as /dev/pts/4), socket://host:port, loop://, rfc2217://... A Port has the read()/write()
+as /dev/pts/4), socket://host:port, loop://, rfc2217://... A SerialPort is a Port (simulator/port.py), the read()/write()
 interface of the firmware's Link (firmware/link/link.py): read() returns what has arrived,
 b"" when nothing has, and never blocks."""
 import serial
+
+from tapis.simulator.port import Port
 
 DEFAULT_BAUD = 115200
 
@@ -11,7 +13,9 @@ class PortError(OSError):
     pass
 
 
-class Port:
+class SerialPort(Port):
+    """A Port on a pyserial URL."""
+
     def __init__(self, ser):
         self.ser = ser
 
@@ -46,7 +50,7 @@ def open_port(url, baudrate=DEFAULT_BAUD):
         ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
     except (serial.SerialException, ValueError, OSError) as e:
         raise PortError("cannot open %r: %s" % (url, e)) from None
-    return Port(ser)
+    return SerialPort(ser)
 
 
 # ---- finding a board -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 # docs/schemas.md): find an output's schema by the name it carries, and validate it. A
 # schema's name is "tapis.<what>/<version>"; its file is docs/schemas/tapis.<what>-<version>.json.
 # A deal record names its schema by a number (its "schema": 2, which byte-identical records
-# keep): it is "tapis.record/2". The tests use this (tests/test_schemas.py); no command
+# keep): it is "tapis.record/2". The tests use this (tests/host/test_schemas.py); no command
 # validates at run time, so the jsonschema package is a development dependency only.
 import json
 import re

@@ -52,7 +52,7 @@ def records_heard(console, ftype=None):
 
 # The table's end of a pseudo-terminal, raw and non-blocking, as a Port (read, write): a host
 # tool opens its `name` with pyserial as it would a board's USB (tapis table --host-port's).
-from tapis.host.hostport import Pty as PtyEnd  # noqa: E402
+from tapis.host.table.hostport import Pty as PtyEnd  # noqa: E402
 
 
 def until(step, done, most, what="steps"):

@@ -1,4 +1,4 @@
-# The meters' oracle (tests/test_meters*.py): games played by bots on the direct table with
+# The meters' oracle (tests/firmware/meters/test_meters*.py): games played by bots on the direct table with
 # every input journaled as the controller journals it (a keyed journal with meters), and
 # beside them what an independent sum over the game's deal records (simulator/kits/*/
 # records.py, docs/records.md) says the meters must be.
@@ -7,9 +7,9 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
 from tapis.firmware.meters.tally import ROLL, held
-from tapis.host.meters_show import as_dict
+from tapis.host.memory.meters import as_dict
 from tapis.simulator import kits
-from tapis.simulator.direct import DirectTable
+from tapis.simulator.montecarlo.direct import DirectTable
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 
 FIELDS = ("wagered", "won", "lost", "pushed", "commission")

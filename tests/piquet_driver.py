@@ -1,5 +1,5 @@
 # Random legal piquet, the shoe dealing seeded shuffles, in code that runs unchanged
-# under CPython and MicroPython (tests/test_piquet_rules.py compares the two).
+# under CPython and MicroPython (tests/firmware/games/piquet/test_piquet_rules.py compares the two).
 from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded
 from tapis.firmware.games.rules import CHANCE

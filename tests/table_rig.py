@@ -5,7 +5,7 @@ from tapis.firmware.boot.build import build
 from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.emulated import EmulatedTable
 
 
 class PowerLoss(Exception):

@@ -12,7 +12,7 @@ from counter_driver import bad_answers, crc_vectors, framing, increments, limit,
 
 from tapis.firmware.link import counter
 from tapis.firmware.offboard.atecc608 import ATECC608, I2C, WATCHDOG_US
-from tapis.simulator import micropython
+from tapis.simulator.boards import micropython
 
 HERE = micropython.REPO / "tests"
 UNIX = os.path.join(os.path.dirname(sys.executable), "micropython")

@@ -14,8 +14,8 @@ from tapis.firmware.journal.writer import Journal
 from tapis.firmware.link import counter
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.offboard.atecc608 import ATECC608, I2C
-from tapis.host.verify import ask, counter_value, expected
-from tapis.simulator.table import EmulatedTable
+from tapis.host.flash.verify import ask, counter_value, expected
+from tapis.simulator.table.emulated import EmulatedTable
 from test_swcheck import SEED1, board, board_table, usb  # noqa: F401  (board: the flashed board's fixture)
 
 
@@ -85,8 +85,8 @@ def test_a_counter_that_answers_wrongly_is_said_failed_not_absent():
 
 # ---- the MicroPython board: the unix port's virtual board ------------------------------------
 def test_the_unix_boards_power_up_says_its_counter_and_a_flash_put_back_does_not_roll_it_back(tmp_path):
-    from tapis.simulator.vboard import BoardError, VirtualBoard
-    from tapis.simulator.vboot import UNIX
+    from tapis.simulator.boards.vboard import BoardError, VirtualBoard
+    from tapis.simulator.boards.vboot import UNIX
     if not UNIX.exists():
         pytest.skip("the MicroPython unix port is not installed (make install)")
     off = tmp_path / "atecc608.bin"
@@ -125,8 +125,8 @@ def test_the_unix_boards_power_up_says_its_counter_and_a_flash_put_back_does_not
 
 
 def test_a_unix_board_without_one_says_so():
-    from tapis.simulator.vboard import VirtualBoard
-    from tapis.simulator.vboot import UNIX
+    from tapis.simulator.boards.vboard import VirtualBoard
+    from tapis.simulator.boards.vboot import UNIX
     if not UNIX.exists():
         pytest.skip("the MicroPython unix port is not installed (make install)")
     b = VirtualBoard("ecarte", unix_heap=512 * 1024)

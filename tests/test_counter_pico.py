@@ -180,7 +180,7 @@ def test_the_flashed_firmware_says_the_pico_s_counter_at_power_up_and_a_flash_pu
     """main.py on the emulated Pico (flashed as tapis flash flashes it) probes the part on I2C0
     before it writes anything: its power-up entry, in the event log in the chip's flash, says
     the count; the count raised, the whole flash put back, the next power-up says the part's."""
-    from tapis.host.picotable import PicoTable
+    from tapis.host.pico.table import PicoTable
     from test_tilts_pico import events_on_the_chip
     part = tmp_path / "atecc608.bin"
     with PicoTable(5, "ecarte", image=IMAGE, flash_path=tmp_path / "flash.bin", atecc=part) as t:

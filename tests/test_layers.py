@@ -79,10 +79,12 @@ FW = ROOT / "firmware"
 TOP_MOST = 15  # modules at firmware/'s top (the base), at most
 
 
-def firmware_layers(doc=None):
-    """The firmware's layers, lowest first, as docs/architecture.md declares them."""
-    found = re.findall(r"^\s*layers: (.+)$", (doc or DOC).read_text(), re.M)
-    assert len(found) == 1, "docs/architecture.md declares the firmware's layers once"
+def firmware_layers(doc=None, part="firmware"):
+    """A part's layers, lowest first, as docs/architecture.md declares them: the firmware's on
+    its `layers:` line, the host's and the simulator's on `host layers:`, `simulator layers:`."""
+    label = "layers" if part == "firmware" else part + " layers"
+    found = re.findall(r"^\s*%s: (.+)$" % label, (doc or DOC).read_text(), re.M)
+    assert len(found) == 1, "docs/architecture.md declares the %s's layers once" % part
     return [name.strip() for name in found[0].split("<")]
 
 
@@ -116,13 +118,17 @@ def firmware_imports(path, root):
     return out
 
 
-def climbs(root=FW, doc=None):
-    order = firmware_layers(doc)
+def tree(root):
+    return sorted(p for p in root.rglob("*.py") if not {"__pycache__", "node_modules"} & set(p.parts))
+
+
+def climbs(root=FW, doc=None, part="firmware", imports=firmware_imports):
+    order = firmware_layers(doc, part)
     bad = []
-    for path in sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts):
+    for path in tree(root):
         mine = layer_of(module_name(path, root), root)
         assert mine in order, "%s: its package %s is not in the layers docs/architecture.md declares" % (path, mine)
-        for line, target in firmware_imports(path, root):
+        for line, target in imports(path, root):
             theirs = layer_of(target, root) if target else "base"
             if order.index(theirs) > order.index(mine):
                 bad.append("%s:%d imports %s: %s is above %s" % (path.relative_to(root.parent), line, target, theirs, mine))
@@ -157,10 +163,10 @@ def test_the_firmware_keeps_few_modules_at_its_top():
     assert len(top) <= TOP_MOST, top
 
 
-def documented_tree(doc=None):
-    """Every firmware file docs/architecture.md's tree lists ('link/bus.py')."""
+def documented_tree(doc=None, part="firmware"):
+    """Every file of a part (firmware, simulator, host) docs/architecture.md's tree lists ('link/bus.py')."""
     text = (doc or DOC).read_text()
-    block = text[text.index("\nfirmware/ ") + 1:]
+    block = text[text.index("\n%s/ " % part) + 1:]
     listed, folders = set(), []
     for line in block.splitlines()[1:]:
         if line.startswith("```") or (line and not line.startswith(" ")):
@@ -184,3 +190,79 @@ def test_the_architecture_document_lists_every_firmware_module():
     listed = documented_tree()
     assert not tree - listed, "not in docs/architecture.md's tree: %s" % sorted(tree - listed)
     assert not listed - tree, "in docs/architecture.md's tree, not in firmware/: %s" % sorted(listed - tree)
+
+
+# ---- the host and the simulator: their packages in the declared order, no _private import ------
+PARTS = {"host": ROOT / "host", "simulator": ROOT / "simulator"}
+
+
+def absolute_imports(path, root):
+    """(line, imported module below the part, name) of every `tapis.<part>` import in a file,
+    anywhere in it; a name imported from a package may be a module."""
+    package = "tapis." + root.name
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module == package or node.module.startswith(package + "."):
+                target = node.module[len(package) + 1:]
+                for a in node.names:
+                    sub = (target + "." if target else "") + a.name
+                    is_module = (root / sub.replace(".", "/")).is_dir() or (root / (sub.replace(".", "/") + ".py")).is_file()
+                    out.append((node.lineno, sub if is_module else target))
+        elif isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name[len(package) + 1:]) for a in node.names if a.name.startswith(package + "."))
+    return out
+
+
+def private_imports(root):
+    """Every import of another module's _private name in a part."""
+    bad = []
+    for path in tree(root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                bad.extend("%s:%d imports %s from %s" % (path.relative_to(ROOT), node.lineno, a.name, node.module or ".")
+                           for a in node.names if a.name.startswith("_") and not a.name.startswith("__"))
+            elif isinstance(node, ast.Import):
+                bad.extend("%s:%d imports %s" % (path.relative_to(ROOT), node.lineno, a.name)
+                           for a in node.names if any(n.startswith("_") and not n.startswith("__") for n in a.name.split(".")))
+    return bad
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_the_host_and_simulator_packages_import_only_down_their_declared_order(part):
+    assert firmware_layers(part=part)[0] == "base"
+    bad = climbs(PARTS[part], part=part, imports=absolute_imports)
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_no_module_imports_another_modules_private_name(part):
+    bad = private_imports(PARTS[part])
+    assert not bad, "\n".join(bad)
+
+
+def test_the_host_order_catches_a_climb_and_a_private_import(tmp_path, monkeypatch):
+    root = tmp_path / "host"
+    for folder in ("flash", "pico"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "keys.py").write_text("from tapis.host.flash import sign\n")
+    (root / "flash" / "sign.py").write_text("from tapis.host import keys\ndef f():\n    import tapis.host.pico.table\n")
+    (root / "pico" / "table.py").write_text("from tapis.host.flash.sign import _leaf\nfrom tapis.host.flash import sign\n")
+    doc = tmp_path / "architecture.md"
+    doc.write_text("    host layers: base < flash < pico\n")
+    got = climbs(root, doc, "host", absolute_imports)
+    assert len(got) == 2 and "sign.py:3 imports pico.table" in got[0] and "keys.py:1 imports flash.sign" in got[1], got
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    got = private_imports(root)
+    assert len(got) == 1 and "table.py:1 imports _leaf" in got[0], got
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_the_architecture_document_lists_every_host_and_simulator_module(part):
+    root = PARTS[part]
+    files = {p.relative_to(root).as_posix() for p in tree(root)}
+    listed = documented_tree(part=part)
+    assert not files - listed, "not in docs/architecture.md's tree: %s" % sorted(files - listed)
+    assert not listed - files, "in docs/architecture.md's tree, not in %s/: %s" % (part, sorted(listed - files))

@@ -6,7 +6,7 @@
 # tests those records name and deselects the rest. A record that names no collected test, a twin
 # used outside anything named, or no record at all fails the one test always kept (CHECK):
 # no test that uses a twin can be left out.
-# Only twins.py and its watch read TAPIS_PURE (tests/test_twin_select.py checks it), so a test
+# Only twins.py and its watch read TAPIS_PURE (tests/cython_core/test_twin_select.py checks it), so a test
 # that uses no twin runs the same code either way.
 import os
 from pathlib import Path

@@ -9,7 +9,7 @@
 # exactly what the host signed. A boot.py, main.py or lib/ file on the filesystem runs only
 # when that manifest signs it. Each boot that verifies records the manifest's version and
 # the image's SHA-256 it saw in SEEN when they change (the host keeps the images it built:
-# host/image_uf2.py record()).
+# host/image/uf2.py record()).
 import sys
 
 SEEN = "/image.seen"

@@ -1,5 +1,5 @@
 # Club écarté Monte Carlo: a whole session (shoes, duels, money) in one call, for `tapis simulate`
-# (simulator/montecarlo.py). The pure twin of cython_core/club_bank.pyx: same names, same
+# (simulator/montecarlo/simulate.py). The pure twin of cython_core/club_bank.pyx: same names, same
 # answers. Only the host runs it; it stays MicroPython syntax like the rest of firmware/.
 #
 # It plays, deal by deal, what firmware/games/club/rules.py does when the seats follow the
@@ -8,10 +8,10 @@
 # standing bank `hold_talias` more talias and then passes; the k-th punter from the
 # banker's left backs tableau k mod 3 + 1 with `unit` (the minimum on the bank's first
 # card when the rules ask for more), within what the bank answers. The settlement is
-# firmware/games/club/duel.py's `settle`, inlined. tests/test_club_bank.py checks it all, money for
+# firmware/games/club/duel.py's `settle`, inlined. tests/firmware/offboard/test_club_bank.py checks it all, money for
 # money, against the rules engine.
 #
-# The shoes: a random.Random consumed as simulator/montecarlo.py's club_deals does: per
+# The shoes: a random.Random consumed as simulator/montecarlo/simulate.py's club_deals does: per
 # shoe, 104 random() as sort keys for the two decks (a stable sort), then randrange for
 # where the cut card lands.
 from . import deck
@@ -215,7 +215,7 @@ def _shoes(rng, rounds, cut_lo, span):
 
 def deals(rng, rounds, cut_lo, cut_hi):
     """The deals alone: (17 cards per deal end to end, last-of-talia flags), as bytes,
-    as simulator/montecarlo.py's club_deals(rng, rounds, (cut_lo, cut_hi)) gives them;
+    as simulator/montecarlo/simulate.py's club_deals(rng, rounds, (cut_lo, cut_hi)) gives them;
     `rng` (a random.Random) ends where club_deals leaves it."""
     cards = bytearray()
     last = bytearray()

@@ -4,7 +4,7 @@
 # The controller is built as firmware/boot/main.py builds it: self-test, then
 # firmware.boot.build.build from the journal.
 #
-# It runs in lockstep with the host (simulator/vboard.py), which sends the time along with
+# It runs in lockstep with the host (simulator/boards/vboard.py), which sends the time along with
 # the bus bytes, so a run is deterministic. The envelope (big-endian):
 #
 #   host -> board  "S" now_ms:u32 n:u16 m:u16 shoe[n] bus[m]   what each UART received,

@@ -21,7 +21,7 @@
 #                 each shoe in club)
 #   note()        a result to the event log (Controller.event), a failure a tilt (Controller.tilt)
 #                 (packcount.py's as well); seeded(): a seeded check's, once for one request
-# The host computes the same answer from the files it flashed (host/verify.py).
+# The host computes the same answer from the files it flashed (host/flash/verify.py).
 import json
 from hashlib import sha256
 

@@ -1,9 +1,9 @@
 # The firmware's signature, verified at boot by manifest.py and made by the host
-# (host/flash.py): hash-based, so the board can verify it but not make it.
+# (host/flash/steps.py): hash-based, so the board can verify it but not make it.
 # hashlib.sha256 is the one primitive every port has (cryptolib is missing from some), so
 # the signature is Winternitz (WOTS, w = 16) one-time keys on a Merkle tree of 2^HEIGHT leaves. The board
 # holds only the tree's root (32 bytes, manifest.pub): it verifies, and holds no secret.
-# Firmware version v is signed with leaf v (host/flash.py keeps which leaves were used and
+# Firmware version v is signed with leaf v (host/flash/steps.py keeps which leaves were used and
 # refuses to sign a second, different manifest with one), so no one-time key signs twice
 # and the version is bound to the signature. Every hash is tweaked with where it is (leaf,
 # chain, step), so a hash computed for one place is no help at another. A signature is the

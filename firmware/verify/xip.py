@@ -5,7 +5,7 @@
 # pico-sdk records it in the image's binary info (picotool reads the same): a header in the
 # first 256 bytes after boot2, two markers around the bounds of a table of pointers to
 # entries, one of which is (ID_AND_INT, 'RP', BINARY_END, end). walk() finds it through any
-# read32, so that the host (reading a UF2, host/image_uf2.py) and the board (reading its
+# read32, so that the host (reading a UF2, host/image/uf2.py) and the board (reading its
 # flash) run the same code and agree on the region they hash.
 #
 # feed(h) is the board's: it feeds the region into a hash object in pieces (hashlib.sha256,

@@ -59,8 +59,8 @@ print('/journal.bin.aside-%d' % n)
 
 def journal(args):
     """tapis board journal: export the journal, then (--move-aside) rename it on the board."""
-    from tapis.host.flash_board import connect, device_id
-    from tapis.host.flash_errors import FlashError
+    from tapis.host.flash.board import connect, device_id
+    from tapis.host.errors import FlashError
 
     try:
         t = connect(args.port)

@@ -25,7 +25,7 @@ def send_clear(port, ram, timeout=10.0, step=None, key=None):
     """Ask the table on `port` to clear; the entries it answers with (the clear's, or none)."""
     from tapis.firmware import wire as W
     from tapis.firmware.wire import CLEAR
-    from tapis.host.events_read import answer
+    from tapis.host.memory.events import answer
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-clear", key, timeout)
     link.send(W.HOST, W.BUTTON, bytes((CLEAR, 1 if ram else 0)))
@@ -33,7 +33,7 @@ def send_clear(port, ram, timeout=10.0, step=None, key=None):
 
 
 def run(args):
-    from tapis.host.events_read import document, line
+    from tapis.host.memory.events import document, line
     what = ("a RAM clear of %s: its meters, its journal (every game) and its event log" if args.ram
             else "clear the open tilts of %s") % args.port
     if not args.yes and not sys.stdin.isatty():

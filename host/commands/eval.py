@@ -1,5 +1,5 @@
 # `tapis eval GAME ...`: the hand evaluator, a hand's value by the rules
-# (host/eval_<game>.py).
+# (host/eval/<game>.py).
 from tapis.host.commands import by_game
 
 

@@ -1,5 +1,5 @@
 # tapis events: a table's event log (firmware/eventlog/log.py: power-ups, tilts, refused frames,
-# supervisor actions, clears), from a file (beside a journal, host/events_read.py: its chain
+# supervisor actions, clears), from a file (beside a journal, host/memory/events.py: its chain
 # checked under the device's key) or from a running table over its link (the supervisor's
 # credential: the operator's USB), as text or as one tapis.events/2 document (--json).
 import json
@@ -36,7 +36,7 @@ def register(sub):
 
 
 def run(args):
-    from tapis.host import events_read as R
+    from tapis.host.memory import events as R
     try:
         if args.port:
             from tapis.host.ports import open_port

@@ -84,10 +84,10 @@ def parse_options(items):
 def run(args):
     from functools import partial
 
-    from tapis.host.flash import flash
-    from tapis.host.flash_errors import FlashError
-    from tapis.host.flash_image import configuration, extra_files
-    from tapis.host.flash_verify import verify
+    from tapis.host.flash.steps import flash
+    from tapis.host.errors import FlashError
+    from tapis.host.flash.image import configuration, extra_files
+    from tapis.host.flash.readback import verify
     from tapis.host.progress import progress
 
     entry = None if args.entry.lower() == "none" else args.entry
@@ -105,7 +105,7 @@ def run(args):
         args.parser.error("--drive copies the product image: give it with --image")
     try:
         if args.drive:
-            from tapis.host.flash_product import copy_to_drive, find_drive, read_uf2, wait_for_port
+            from tapis.host.flash.product import copy_to_drive, find_drive, read_uf2, wait_for_port
 
             read_uf2(args.image)  # a Pico image, before anything is copied
             log("copied %s to the Pico's BOOTSEL drive" % copy_to_drive(args.image, find_drive(args.drive)))

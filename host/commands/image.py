@@ -1,11 +1,11 @@
 # `tapis image build`: the product image (issue 32), MicroPython built from its source with the
-# firmware frozen in (host/image_build.py). Missing source or tools exit 2 saying where to get
+# firmware frozen in (host/image/build.py). Missing source or tools exit 2 saying where to get
 # them; a build step that fails exits 1 with the end of its log.
 import json
 import os
 import sys
 
-from tapis.host.image_source import MICROPYTHON_ENV, PICOTOOL_ENV
+from tapis.host.image.source import MICROPYTHON_ENV, PICOTOOL_ENV
 
 
 def register(sub):
@@ -41,11 +41,11 @@ def register(sub):
 
 
 def build(args):
-    from tapis.host.flash_errors import FlashError
-    from tapis.host.image_build import build as build_image
-    from tapis.host.image_source import BuildError, SourceError, given_path
+    from tapis.host.errors import FlashError
+    from tapis.host.image.build import build as build_image
+    from tapis.host.image.source import BuildError, SourceError, given_path
 
-    from tapis.host.image_build import BUILD_STEPS
+    from tapis.host.image.build import BUILD_STEPS
     from tapis.host.progress import progress
 
     args.key_default = not (args.device or args.public_key or args.test_key or args.key_file)
@@ -89,7 +89,7 @@ def _picotool(given, mp):
 
 
 def _check_out(out):
-    from tapis.host.flash_errors import FlashError
+    from tapis.host.errors import FlashError
 
     if not out.strip() or (os.path.exists(out) and not os.path.isdir(out)):
         raise FlashError("--out %r: give a folder to write the image to" % out)
@@ -98,7 +98,7 @@ def _check_out(out):
 
 
 def public_key_of(args):
-    from tapis.host.flash_errors import FlashError
+    from tapis.host.errors import FlashError
 
     if args.public_key is not None:
         try:
@@ -108,7 +108,7 @@ def public_key_of(args):
             pass
         raise FlashError("--public-key is not 64 hex digits")
     if getattr(args, "test_key", False):
-        from tapis.host.flash_sign import public_key
+        from tapis.host.flash.sign import public_key
         from tapis.simulator.testkey import TEST_SIGNING_SEED
 
         return public_key(TEST_SIGNING_SEED).hex()
@@ -119,8 +119,8 @@ def public_key_of(args):
     if args.key_file is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.key_file))):
         raise FlashError("--key-file %s: no folder %s" % (args.key_file, os.path.dirname(os.path.abspath(args.key_file))))
     if args.device or getattr(args, "key_file", None):
-        from tapis.host.flash_keys import sign_path
-        from tapis.host.flash_sign import Signer
+        from tapis.host.keys import sign_path
+        from tapis.host.flash.sign import Signer
 
         # made here when the device has none yet: the image is built before its first flash
         return Signer.provision(sign_path(args.device, args.key_file)).public.hex()

@@ -11,7 +11,7 @@ def run(args):
     import tapis
     from tapis.cython_core.twins import CORE
     from tapis.host.commands.setup import tools
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
 
     runtime = micropython.package()
     info = {"version": tapis.__version__, "core": CORE, "micropython": micropython.version_or_none(),

@@ -15,7 +15,7 @@ from tapis.host import operator_link as OL
 
 
 def register(sub):
-    from tapis.host.meters_show import LEGEND
+    from tapis.host.memory.meters import LEGEND
     p = sub.add_parser("meters", help="show a table's accounting meters",
                        description="A table's accounting meters, checked under its device key. What each "
                        "counts: " + "; ".join(LEGEND) + ". docs/protocol.md \"Meters\" names the journal "
@@ -39,13 +39,13 @@ def from_journal(path, key_file=None, note=None):
     from tapis.firmware.offboard.memstore import MemoryStore
     from tapis.firmware.meters.holder import Meters
     from tapis.firmware.meters.tally import beside, held
-    from tapis.host.recall_journal import chained
+    from tapis.host.memory.journal import chained
 
     with open(path, "rb") as f:
         data = f.read()
     key, torn = None, 0
     if data[:1] == b"\x4c":  # keyed: its chain checked under the device's key
-        from tapis.host.flash_keys import load_key
+        from tapis.host.keys import load_key
         info = chained(data, key_file)
         key, torn = load_key(info["device"], key_file), info["torn"]
     elif data:
@@ -89,7 +89,7 @@ def fetch(port, step=None, timeout=10.0, key=None):
 
 
 def run(args):
-    from tapis.host.meters_show import as_dict, text
+    from tapis.host.memory.meters import as_dict, text
 
     def fail(why):
         sys.stderr.write("tapis meters: %s\n" % why)

@@ -1,4 +1,4 @@
-# `tapis odds GAME ...`: exact odds, by complete enumeration (host/odds_<game>.py).
+# `tapis odds GAME ...`: exact odds, by complete enumeration (host/odds/<game>.py).
 from tapis.host.commands import by_game
 
 

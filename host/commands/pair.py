@@ -69,8 +69,8 @@ def ask(port, payload, timeout):
 
 
 def run(args):
-    from tapis.host.flash_errors import FlashError
-    from tapis.host.flash_keys import load_key
+    from tapis.host.errors import FlashError
+    from tapis.host.keys import load_key
     from tapis.host.ports import PortError, open_port
     try:
         device_key = load_key(args.board, args.key_file)

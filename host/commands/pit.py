@@ -125,7 +125,7 @@ def run(args):
     games = ((args.game, args.variant),) if args.game else GAME_ORDER
     floor, links = floor_links(args.floor, credential, games, args.seed, args.pace, args.tilt_rate) \
         if args.floor else (None, [])
-    from tapis.host.flash_errors import FlashError
+    from tapis.host.errors import FlashError
     from tapis.host.pit.service import board_links
     try:
         links += board_links(args.table, args.table_key, args.timeout)

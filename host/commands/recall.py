@@ -1,6 +1,6 @@
-# tapis recall: the journal's past games, from a journal file (host/recall_journal.py: the chain
+# tapis recall: the journal's past games, from a journal file (host/memory/journal.py: the chain
 # and its head checked) or from a running table over its link (RECALL/RECORD frames,
-# docs/protocol.md), readably or as JSON (host/recall_show.py): the deal records of
+# docs/protocol.md), readably or as JSON (host/memory/games.py): the deal records of
 # docs/records.md, the schema tapis table --json prints.
 import json
 import sys
@@ -10,8 +10,8 @@ from tapis.host import args as A
 from tapis.host import operator_link as OL
 from tapis.firmware import wire as W
 from tapis.firmware.journal.store import JournalError
-from tapis.host.recall_journal import check_head, from_journal
-from tapis.host.recall_show import deal_records, text
+from tapis.host.memory.journal import check_head, from_journal
+from tapis.host.memory.games import deal_records, text
 
 
 def register(sub):
@@ -143,7 +143,7 @@ def run(args):
         for r in deal_records(games):
             print(json.dumps(r))
     else:
-        from tapis.host.watch import print_lines
+        from tapis.host.table.watch import print_lines
         utf8 = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"
         print_lines([text(games, utf8)])
     return 0

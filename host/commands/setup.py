@@ -1,6 +1,6 @@
 # `tapis setup`: install what pip cannot, once per user: the MicroPython webassembly port
 # (an npm package) that `tapis table --board micropython` and the virtual boards run, fetched
-# with npm into the user's cache (simulator/micropython.py install()). Then it checks that
+# with npm into the user's cache (simulator/boards/micropython.py install()). Then it checks that
 # MicroPython starts, and names the other tools the boards use (installed with the package).
 import json
 import sys
@@ -30,7 +30,7 @@ def tools():
 
 
 def run(args):
-    from tapis.simulator import micropython
+    from tapis.simulator.boards import micropython
 
     log = (lambda msg: None) if args.json else (lambda msg: print(msg, flush=True))
     where = micropython.install(log)

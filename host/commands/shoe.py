@@ -1,13 +1,13 @@
 # `tapis shoe`: its parser, and `tapis shoe draw`; the monitor and the emulator are
-# host/shoe_monitor.py and host/shoe_emulate.py.
+# host/shoe/monitor.py and host/shoe/emulate.py.
 import json
 import sys
 import time
 
 from tapis.host import args as A
-from tapis.host.shoe_emulate import emulate
-from tapis.host.shoe_monitor import monitor
-from tapis.host.shoe_session import add_key_options, opened, table_key
+from tapis.host.shoe.emulate import emulate
+from tapis.host.shoe.monitor import monitor
+from tapis.host.shoe.session import add_key_options, opened, table_key
 
 DIALECTS = ("auto", "frames", "text")
 DRAW = "tapis.shoe.draw/1"  # each line of `tapis shoe draw --json` (docs/schemas.md)

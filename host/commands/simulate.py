@@ -1,6 +1,6 @@
 # `tapis simulate --game G --rounds N [--bots LEVEL[,LEVEL...]] [--workers K] [--seed S]
 # [--scheduler ADDRESS] [--json | --csv] [--plot FILE.png] [--quiet]`: Monte Carlo
-# (simulator/montecarlo.py): win rates, points per deal, game values, each seat's return
+# (simulator/montecarlo/simulate.py): win rates, points per deal, game values, each seat's return
 # to player and house edge with 95 % confidence intervals. The same seed gives the same
 # figures whatever the workers, here or on Dask.
 import csv
@@ -15,7 +15,7 @@ ROUNDS = {"club": "deals", "ecarte": "games", "piquet": "parties"}
 
 
 def register(sub):
-    from tapis.simulator.montecarlo import SIMULATORS
+    from tapis.simulator.montecarlo.simulate import SIMULATORS
 
     p = sub.add_parser("simulate", help="Monte Carlo: win rates, points, return to player, 95%% confidence")
     p.add_argument("--game", choices=sorted(SIMULATORS), default="club", help="the game (default: club)")
@@ -49,7 +49,7 @@ def levels(text):
 
 def check(args):
     """Refuse what cannot run, before anything runs (exit 2, one line)."""
-    from tapis.simulator import workers
+    from tapis.simulator.montecarlo import workers
 
     if args.scheduler is not None:
         if args.workers is not None:
@@ -71,7 +71,7 @@ def check(args):
 
 def run(args):
     from tapis.host.progress import progress
-    from tapis.simulator import montecarlo as MC
+    from tapis.simulator.montecarlo import simulate as MC
 
     check(args)
     seed = args.seed if args.seed is not None else A.new_seed()

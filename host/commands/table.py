@@ -4,7 +4,7 @@ import sys
 from tapis.firmware.games import GAMES, find
 from tapis.host import args as A
 from tapis.host.progress import progress
-from tapis.host.watch import DELAY, Watch, watch_game
+from tapis.host.table.watch import DELAY, Watch, watch_game
 from tapis.simulator import kits
 
 
@@ -47,7 +47,7 @@ def register(sub):
 
 def run(args):
     from tapis.cython_core.twins import evaluate
-    from tapis.simulator.table import EmulatedTable
+    from tapis.simulator.table.emulated import EmulatedTable
 
     if args.interactive:  # SPEC §5's name for a person at the table: tapis play at seat 0
         from tapis.host.commands import play
@@ -65,8 +65,8 @@ def run(args):
         sys.stderr.write("tapis table: %s\n" % e)
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
-    from tapis.host.stopped import STOPPED, TableStopped, stalled
-    from tapis.simulator.table import StalledTable
+    from tapis.host.table.stopped import STOPPED, TableStopped, stalled
+    from tapis.simulator.table.emulated import StalledTable
     try:
         extra = _devices(args, options)
     except TableStopped as e:
@@ -75,9 +75,9 @@ def run(args):
     seed = args.seed if args.seed is not None else A.new_seed()
     out = sys.stdout
     if args.board == "micropython":
-        from tapis.simulator.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
+        from tapis.simulator.boards.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
     elif args.board == "pico":
-        from tapis.host.picotable import PicoTable
+        from tapis.host.pico.table import PicoTable
 
         image = extra.pop("image")
 
@@ -87,7 +87,7 @@ def run(args):
     if args.host_port and args.board != "cpython":
         args.parser.error("--host-port needs --board cpython (the firmware here)")
     if args.host_port and "pacer" not in extra:
-        from tapis.host.realtable import Pacer
+        from tapis.host.table.real import Pacer
         extra["pacer"] = Pacer()  # a host on the pty answers in real time
     try:
         sim = EmulatedTable(seed, args.game, options=options, evaluator=evaluate, players=players, **extra)
@@ -177,7 +177,7 @@ def _devices(args, options):
     elif args.image:
         args.parser.error("--image is for --board pico")
     if args.faults is not None:
-        from tapis.simulator.wires import parse_faults
+        from tapis.simulator.table.wires import parse_faults
         try:
             if not args.faults.strip():
                 raise ValueError("--faults takes drop=P,corrupt=P,shoe=P (P from 0 to 1), not %r" % args.faults)
@@ -202,7 +202,7 @@ def _devices(args, options):
             args.parser.error("--journal %s: no directory %s" % (args.journal, d))
         if os.path.isdir(args.journal):
             args.parser.error("--journal %s is a folder, not a journal file" % args.journal)
-        from tapis.host.tableid import IdentityError, table_identity
+        from tapis.host.table.identity import IdentityError, table_identity
         try:  # each journal a device of its own, its key in the host's key store (issue 33.4)
             device, key = table_identity(args.journal)
             args.device_key = key  # (--host-port keys the operator's link with it)
@@ -224,18 +224,18 @@ def _devices(args, options):
         except JournalError as e:
             args.parser.error("--journal %s: its event log %s: %s" % (args.journal, beside(args.journal), e))
         if events.locked() and not args.host_port:
-            from tapis.host.stopped import TableStopped, locked
+            from tapis.host.table.stopped import TableStopped, locked
             raise TableStopped("--journal %s: %s" % (args.journal, locked(
                 events.locked(), "PATH with the table run as tapis table --journal %s --host-port PATH" % args.journal,
                 events.open)))
         from tapis.firmware.meters.holder import Meters  # the meters beside it, as on a board (tapis meters)
         from tapis.firmware.meters.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)
-        from tapis.host.tableid import table_counter
+        from tapis.host.table.identity import table_counter
         extra["counter"] = table_counter(device)  # its secure element's, off its flash
     if real:
         from tapis.host.ports import PortError, open_port
-        from tapis.host.realtable import Pacer, TextShoe
+        from tapis.host.table.real import Pacer, TextShoe
         try:
             if args.shoe:
                 port = open_port(args.shoe)
@@ -251,6 +251,6 @@ def _devices(args, options):
 
 def _host_port(sim, args):
     """--host-port PATH: the operator's link (firmware/operator/hostlink.py) on a pty linked at PATH."""
-    from tapis.host.hostport import attach
+    from tapis.host.table.hostport import attach
     keyed = attach(sim, args.host_port, getattr(args, "device_key", None))
     sys.stderr.write("tapis table: the operator's link at %s (keyed with the %s)\n" % (args.host_port, keyed))

@@ -1,7 +1,7 @@
 # tapis verify: the seeded software check (SPEC §10, issue 30; GLI's GAT, SAS's ROM
 # signature): a 128-bit seed to a running table over its link (the supervisor's path, a
 # VERIFY frame), its answer HMAC-SHA256(seed, every byte it runs) beside the host's own
-# from the files it flashed there (host/verify.py), and on a product image from the UF2 it
+# from the files it flashed there (host/flash/verify.py), and on a product image from the UF2 it
 # flashed (the image's region after the files): match, or mismatch and exit 2.
 import json
 import sys
@@ -27,7 +27,7 @@ def register(sub):
 
 
 def run(args, step=None):
-    from tapis.host.verify import ask, counter_value, expected, load_kept, parse_seed
+    from tapis.host.flash.verify import ask, counter_value, expected, load_kept, parse_seed
 
     def _fail(text):
         """One line on stderr, exit 2; with --json the object too (match false, the error)."""
@@ -58,7 +58,7 @@ def run(args, step=None):
                    "tapis table's emulated board runs the host's files unsigned; flash a board, or an emulated "
                    "Pico from tapis board emulate, with tapis flash, then verify it)")
         return _fail("the table could not answer: %s" % why)
-    from tapis.host.flash_keys import image_path
+    from tapis.host.keys import image_path
     path = args.image or str(image_path(device, args.key_file))
     try:
         image, uf2 = load_kept(path)
@@ -94,5 +94,5 @@ def run(args, step=None):
 
 def image_bytes(uf2):
     """How many bytes of the product image the answer covers (None: a stock MicroPython)."""
-    from tapis.host.image_uf2 import region
+    from tapis.host.image.uf2 import region
     return len(region(uf2)) if uf2 is not None else None

@@ -54,7 +54,7 @@ def meters(link):
     journal's end) as tapis.meters/1, or None: the board keeps none. LinkLost if it is silent."""
     from tapis.firmware import wire as W
     from tapis.firmware.meters.tally import parse
-    from tapis.host.meters_show import as_dict
+    from tapis.host.memory.meters import as_dict
     got = link.answer(W.METERS, b"", W.METERED)
     t = parse(bytes(got)) if got else None
     return as_dict(t) if t is not None else None
@@ -65,7 +65,7 @@ def deals(link, since, limit=500):
     last games asked for, one more each time, until their first deal reaches back to since
     + 1 or the board has no more. gap: (first, last), the deals after `since` the board no
     longer keeps (its journal compacted them), or None; the records then begin after it."""
-    from tapis.host.recall_show import deal_records
+    from tapis.host.memory.games import deal_records
     n = 1
     while True:
         games = link.ask(W.DEALS, since.to_bytes(4, "big") + bytes((n,)))

@@ -182,9 +182,9 @@ class BoardLink(TableLink):
 
     def expected(self, seed):
         """What the board must answer the seed: from what the host flashed to the device it is
-        named after (flash_keys.image_path, host/verify.py); None when the host holds none."""
-        from tapis.host.flash_keys import image_path
-        from tapis.host.verify import expected, load_kept
+        named after (flash_keys.image_path, host/flash/verify.py); None when the host holds none."""
+        from tapis.host.keys import image_path
+        from tapis.host.flash.verify import expected, load_kept
         try:
             files, uf2 = load_kept(image_path(self.name))
             return expected(files, bytes.fromhex(seed), uf2).hex()

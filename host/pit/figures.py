@@ -5,7 +5,7 @@
 # checks.py) are the authoritative figures, and these sums their cross-check.
 #
 # Club écarté: a punter's tableau against the banker's from a fresh 2x52 shoe has the exact
-# chances host/club_count.py counts (fractions). Every deal of a shoe has the same chances as
+# chances host/odds/club_count.py counts (fractions). Every deal of a shoe has the same chances as
 # the first, the cards before it unseen (the deals are exchangeable), so each stake's
 # expectation is exact: with p (punter wins), b (banker wins) and the commission's fee f on a
 # win, the punter expects p(a - f) - b a, the banker b(a - f) - p a, the house (p + b) f.
@@ -33,7 +33,7 @@ NOT_COVERED = "a limited bank that may not cover every stake: the settlement in 
 def club_chances():
     """(punter wins, banker wins) from a fresh 2x52 shoe, exact (tapis odds club's count)."""
     from tapis.cython_core import twins
-    from tapis.host.club_count import odds
+    from tapis.host.odds.club_count import odds
 
     o = odds(twins.duel.solve)
     return o["punter_win"], o["banker_win"]

@@ -1,6 +1,6 @@
-# A table `tapis pit --floor N` starts itself: a simulated table (simulator/table.py, the
+# A table `tapis pit --floor N` starts itself: a simulated table (simulator/table/emulated.py, the
 # firmware's controller with its emulated shoe, consoles and bots) with an identity of its own
-# (host/tableid.py's device name, a key of its own), dealt at a pace by the floor's process
+# (host/table/identity.py's device name, a key of its own), dealt at a pace by the floor's process
 # (floorproc.py), keeping what a board keeps for its host interface: its finished deal
 # records and its events, each numbered from 1, and its meters: the board's own (the
 # firmware's journal and its two copies of the meters, in memory), read at the end of each
@@ -47,7 +47,7 @@ def image_digest(seed, config, image=None):
     host/verify.expected): HMAC-SHA256(seed, every file in path order, each framed by its
     path and length, then the configuration as one more), hex. `image`: the files as the pit
     took them at its start (its reference); None: as they are now (what the table runs)."""
-    from tapis.host.verify import expected
+    from tapis.host.flash.verify import expected
 
     files = dict(image if image is not None else floor_image(), **{CONFIG: config.encode()})
     return expected(files, seed).hex()
@@ -65,7 +65,7 @@ class FloorTable:
     out); tilt_rate: the chance after each deal that it tilts (locks until cleared)."""
 
     def __init__(self, game, seed, credential, variant=None, pace=1.0, tilt_rate=0.0):
-        from tapis.host.tableid import new_device
+        from tapis.host.table.identity import new_device
 
         self.device, self.key = new_device(), os.urandom(32)  # its identity, as issue 33.4 makes one
         self.game, self.variant, self.seed, self.pace = game, variant or "", seed, pace
@@ -125,7 +125,7 @@ class FloorTable:
         from tapis.firmware.offboard import named
         from tapis.firmware.offboard.memstore import MemoryStore
         from tapis.simulator import kits
-        from tapis.simulator.table import EmulatedTable
+        from tapis.simulator.table.emulated import EmulatedTable
 
         options = named.options(self.game, self.variant) if self.variant else None
         # the first session is `tapis table --seed S`'s deals; the next ones seeded apart
@@ -143,7 +143,7 @@ class FloorTable:
     def _read_meters(self):
         """The board's meters as METERS answers them (tapis.meters/1), at the end of a deal."""
         from tapis.firmware.meters.tally import held
-        from tapis.host.meters_show import as_dict
+        from tapis.host.memory.meters import as_dict
         j = self.sim.journal
         j.flush()
         return as_dict(held(self.meters, j))

@@ -36,7 +36,7 @@ class TableLink:
          never a deal in play),
          "events": [{"seq", "at", "kind", "tilt", "detail", "who"}],
          "state": "running" | "locked" | "disabled",
-         "meters": the board's own meters as tapis.meters/1 (host/meters_show.py) with
+         "meters": the board's own meters as tapis.meters/1 (host/memory/meters.py) with
                    "whole": True when they count exactly the records given up to the last
                    (read before and after them, alike), or None: the table gives none (the
                    pit's figures are then the records' sums: figures.py; checks.py),

@@ -81,7 +81,7 @@ class Meters(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("pit_table.id"), primary_key=True)
     at: Mapped[float] = mapped_column(Float)  # when read
     generation: Mapped[int] = mapped_column(Integer)  # the copies' commit count
-    meters: Mapped[str] = mapped_column(Text)  # tapis.meters/1 (host/meters_show.py), JSON
+    meters: Mapped[str] = mapped_column(Text)  # tapis.meters/1 (host/memory/meters.py), JSON
     checked_seq: Mapped[int] = mapped_column(Integer, default=0)  # the records agreed up to here (0: not yet)
 
 

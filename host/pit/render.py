@@ -1,4 +1,4 @@
-# A stored deal told as `tapis recall` tells a recalled game (host/recall_show.py text: the
+# A stored deal told as `tapis recall` tells a recalled game (host/memory/games.py text: the
 # game's renderer as a watcher of the whole log): the deal is put where its record says it
 # began (the kit's records.at_start, as tapis replay does), its inputs applied to the rules,
 # and the events they give rendered. The deal is over, so nothing in it is hidden any more.

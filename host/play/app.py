@@ -206,7 +206,7 @@ class PlayApp(App):
             view = self.table.view()
             self.hint_text = self.ui.hint(view) if view else "Nothing to decide yet."
             self.drawn = None
-        elif key in ("M", "shift+m"):  # the supervisor's meters screen (host/meters_show.py),
+        elif key in ("M", "shift+m"):  # the supervisor's meters screen (host/memory/meters.py),
             # and the supervisor device asks the table display for its own (supervise.py SCREEN)
             self.push_screen(KeysScreen("Meters · the supervisor's screen", [(ln, "") for ln in self.table.meters()]),
                              self._meters_closed)

@@ -1,7 +1,7 @@
 # Drives `tapis play` (host/play/app.py) under Textual's pilot as a person would: it
 # reads the seat's display view - what the screen shows - and presses keys. What to
 # press is the house bot's choice, turned back into the keys of the game's panel map.
-# The tests (tests/test_play.py) and the screenshots (docs/screenshots/make.py) use it.
+# The tests (tests/host/play/test_play.py) and the screenshots (docs/screenshots/make.py) use it.
 import asyncio
 import io
 

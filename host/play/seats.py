@@ -1,5 +1,5 @@
 # Who sits behind each console at a played table. Every seat is an emulated console
-# (panel + display over its own link, simulator/devices.py); here a seat's player may
+# (panel + display over its own link, simulator/table/devices.py); here a seat's player may
 # also press buttons between views (`take`): the person presses when a key is hit, and
 # a bot's presses wait a short while (real time), so that a person can follow the play.
 import time

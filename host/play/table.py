@@ -10,9 +10,9 @@ from tapis.firmware.meters.holder import Meters
 from tapis.firmware.link.link import Link
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.simulator import kits
-from tapis.simulator.pipes import pipe
-from tapis.simulator.supervisor import EmuSupervisor
-from tapis.simulator.table import EmulatedTable
+from tapis.simulator.table.pipes import pipe
+from tapis.simulator.table.supervisor import EmuSupervisor
+from tapis.simulator.table.emulated import EmulatedTable
 
 from tapis.host.play.seats import KeyPanel, Paced
 
@@ -117,7 +117,7 @@ class PlayTable(EmulatedTable):
     def meters(self):
         """The supervisor's meters screen, as lines of text (the journal's meters)."""
         from tapis.firmware.meters.tally import held
-        from tapis.host.meters_show import as_dict, text
+        from tapis.host.memory.meters import as_dict, text
         self.journal.flush()
         return text(as_dict(held(self.journal.meters, self.journal)))
 

@@ -15,13 +15,15 @@ one unless flash_path is given): power_cycle() saves it and restarts the chip fr
 """
 import struct
 
+from tapis.simulator.port import Port
+
 from tapis.simulator.pico.pty import PtyBridge
 from tapis.simulator.pico.runner import Runner
 from tapis.simulator.pico.setup import (IMAGE_ENV, RUNNER, PicoError, bootrom_path, ensure_installed,  # noqa: F401
                                   image_path)
 
 
-class PicoPort:
+class PicoPort(Port):
     """One of the chip's serial lines, from the host's side."""
 
     def __init__(self, pico, index):

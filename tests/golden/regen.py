@@ -1,7 +1,7 @@
 # The golden games (issue 33.2, docs/records.md "Golden games"): for every game and each of
 # its variants, whole games played by `tapis table` on seeds SEEDS, their deal records kept
 # in tests/golden/<game>[-<variant>].jsonl, one record a line, exactly as `tapis table --json`
-# prints them. tests/test_golden.py plays them again (on both twins, and a few deals on the
+# prints them. tests/firmware/games/test_golden.py plays them again (on both twins, and a few deals on the
 # MicroPython virtual board) and replays each record: a change in any rule shows up there.
 #
 # When a rule is meant to change, regenerate them, from the checkout's root:

@@ -1,5 +1,5 @@
 # The club écarté bot behind a panel, and the staking pattern it follows (the Monte Carlo
-# of simulator/club_session.py follows it too).
+# of simulator/montecarlo/club_session.py follows it too).
 from tapis.firmware.games import panel as B
 from tapis.firmware.offboard.rng import Seeded
 

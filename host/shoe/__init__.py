@@ -1,0 +1,1 @@
+# tapis shoe: the shoe's traffic decoded in either dialect, its monitor and its emulator.

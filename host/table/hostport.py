@@ -1,0 +1,52 @@
+# tapis table --host-port PATH: a CPython table's operator's link (firmware/operator/hostlink.py, the
+# board's host interface) on a pseudo-terminal linked at PATH, as a board's USB is a serial
+# port: `tapis pit --table PATH` (or any host tool) opens it with pyserial.
+import os
+import tty
+
+from tapis.firmware import wire as W
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.operator.hostlink import board_end
+from tapis.simulator.port import Port
+
+
+class Pty(Port):
+    """The table's end of a pty, raw and non-blocking, as a Port (read, write)."""
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()  # the slave held open: no EIO while no host is on it
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.name = os.ttyname(self.slave)
+
+    def read(self):
+        try:
+            return os.read(self.master, 4096)
+        except OSError:
+            return b""
+
+    def write(self, b):
+        try:
+            return os.write(self.master, bytes(b))
+        except OSError:  # full (no host reading): the link resends
+            return 0
+
+    def close(self):
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def attach(sim, path, device_key=None):
+    """The operator's link of `sim` (a simulator.table.EmulatedTable) on a pty linked at
+    `path`, keyed with device_key (else the test key); which key, in words."""
+    from tapis.simulator.table import emulated as table
+    table.STALL_STEPS = 1 << 62  # disabled or locked, it waits for its host: never "stalled"
+    port = Pty()
+    if os.path.islink(path):
+        os.unlink(path)
+    os.symlink(port.name, path)
+    key = device_key or TEST_KEY
+    link = board_end(port, key)
+    sim.controller.route[W.HOST] = link
+    sim.controller.links.append(link)
+    return "journal's device key" if device_key else "test key"

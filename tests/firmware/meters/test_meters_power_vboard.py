@@ -1,0 +1,232 @@
+"""A power cut at a write of the MicroPython board (the unix port's virtual board: its
+journal, meters and event log are files that outlive the cut), as test_meters_power.py and
+test_events.py cut the CPython board's: the board dies right after (or in the middle of) its
+N-th write, whatever file it was writing (journal, a meters copy, the event log, a rename),
+and boots again from its flash. After each reboot the meters (the copies brought up to the
+journal's end, as the board reads them) equal the independent sum over the deal records the
+journal's game gives (tests/meters_sums.py), the event log's chain verifies under the device
+key, nothing was set aside and nothing locks (certification.md, "The same on the
+MicroPython boards")."""
+from pathlib import Path
+
+import pytest
+
+from meters_sums import expected, records_of
+from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.link.hello import TEST_KEY
+from tapis.firmware.journal.writer import Journal
+from tapis.firmware.offboard.memstore import MemoryStore
+from tapis.firmware.meters.holder import Meters
+from tapis.firmware.boot.build import resume
+from tapis.firmware.games import find
+from tapis.firmware.games.replay import rebuild
+from tapis.firmware.journal.resume import load
+from tapis.firmware.journal.store import FileStore
+from tapis.firmware.meters.tally import beside, held
+from tapis.host.memory.meters import as_dict
+from tapis.simulator.boards import vboard as V
+from tapis.simulator.boards.vtable import BoardError, BusBridge, VirtualBoardTable
+
+# Imported before the firmware (UNIX_MEASURE): every write the board makes to its flash
+# goes through here, counted (cut.n, written outside the count); the one numbered in cut.at
+# ("N" or "N t": torn, half its bytes) is the last: the board is dead from then on, every
+# later write refused, and SystemExit ends the process (the host sees it exit: the cut).
+CUT = b'''
+import builtins, os, sys
+_open, _os = builtins.open, os
+try:
+    with _open("cut.at") as f:
+        AT = f.read().split()
+    os.remove("cut.at")
+except OSError:
+    AT = []
+at, torn = (int(AT[0]), len(AT) > 1) if AT else (0, False)
+n = [0, False]
+
+def _count():
+    if n[1]:
+        raise SystemExit(3)
+    n[0] += 1
+    with _open("cut.n", "w") as f:
+        f.write(str(n[0]))
+    return n[0] == at
+
+def _die():
+    n[1] = True
+    raise SystemExit(3)
+
+class _F:
+    def __init__(self, f):
+        self.f = f
+    def write(self, b):
+        if _count():
+            self.f.write(b[:len(b) // 2] if torn else b)
+            self.f.close()
+            _die()
+        return self.f.write(b)
+    def close(self):
+        self.f.close()
+    def __enter__(self):
+        return self
+    def __exit__(self, *a):
+        self.f.close()
+
+def _opened(path, mode="r", *a):
+    f = _open(path, mode, *a)
+    return _F(f) if ("w" in mode or "a" in mode) else f
+
+class _OS:
+    def __getattr__(self, k):
+        return getattr(_os, k)
+    def rename(self, a, b):
+        cut = _count()
+        if not (cut and torn):
+            _os.rename(a, b)
+        if cut:
+            _die()
+    def remove(self, p):
+        cut = _count()
+        if not (cut and torn):
+            _os.remove(p)
+        if cut:
+            _die()
+
+builtins.open = _opened
+sys.modules["os"] = _OS()
+'''
+DEALS = 2  # within écarté's first game (a partie is 5 points): the journal holds it whole
+
+
+class Bridge(BusBridge):
+    """The bus bridge of a board that may die in a step: at its reboot the CPython mirror is
+    the game the board's journal holds (the step it died in never answered: its input may
+    be journaled or not)."""
+
+    def _resume(self, events, now_ms):
+        self.resumed = False
+        self.game = self.sim.game = journal_game(self.sim)
+        self.log = list(self.game.log)
+
+
+class CutBoard(VirtualBoardTable):
+    """The virtual board on the unix port, its flash laid here with the cutter beside the
+    firmware and told where to cut (cut.at): a cut while it first boots is a reboot too."""
+
+    def __init__(self, seed, at, torn=False):
+        import tempfile
+        self.disk = tempfile.TemporaryDirectory()
+        self.seed, self.cuts, self.count = seed, 0, 0
+        flash = Path(self.disk.name)
+        for path, data in dict(V.firmware_image(), **{"cut.py": CUT}).items():
+            (flash / path).parent.mkdir(parents=True, exist_ok=True)
+            (flash / path).write_bytes(data)
+        (flash / "cut.at").write_text("%d%s" % (at, " t" if torn else ""))
+        VirtualBoardTable.__init__(self, seed, "ecarte", unix_heap=400 * 1024)
+
+    def _controller(self):
+        try:
+            self.board = V.VirtualBoard(self.name, self.options, unix_heap=self.unix_heap, flash=self.disk)
+        except BoardError:
+            self.died()
+            self.board = V.VirtualBoard(self.name, self.options, unix_heap=self.unix_heap, flash=self.disk)
+        bridge = Bridge(self.board, self.wires, self.game)
+        bridge.sim = self
+        return bridge
+
+    def died(self):
+        assert not self.cuts, "cut twice"
+        self.cuts += 1
+        self.count = int((self.flash / "cut.n").read_text())
+
+    @property
+    def flash(self):
+        return Path(self.disk.name)
+
+
+def journal_game(vb):
+    j = Journal(MemoryStore((vb.flash / "journal.bin").read_bytes()), key=TEST_KEY, device="vboard")
+    load(j, False, True)
+    return resume(j, True)[0]
+
+
+def journal_records(flash, seed, key=TEST_KEY, device="vboard"):
+    """(the deal records of every game the board's journal (in the directory `flash`)
+    holds, each game replayed from its journaled inputs on CPython; the deals voided in it:
+    its "v" records, whose inputs the replay leaves out)."""
+    j = Journal(MemoryStore((flash / "journal.bin").read_bytes()), key=key, device=device)
+    out, voided = [], 0
+    for u in load(j, True, True):
+        voided += len(u["voided"])
+        kit = find(u["game"])
+        options = kit.Options.restore(u["options"])
+        game = kit.Rules(options)
+        if u["state"] is not None:
+            game.restore(u["state"])
+        rebuild(game, u["inputs"])
+        out += records_of(u["game"], options, seed, game.log)
+    return out, voided
+
+
+def agrees(flash, seed, key=TEST_KEY, device="vboard"):
+    """The board's files (in the directory `flash`), read as the lab would: the meters
+    against the sum over the deal records of its journal's game; the event log's chain;
+    no log set aside, no lock."""
+    j = Journal(FileStore(str(flash / "journal.bin")), key=key, device=device)
+    load(j, False, False)
+    m = Meters(*beside(str(flash / "journal.bin")), key=key)
+    got = as_dict(held(m, j))
+    records, voided = journal_records(flash, seed, key, device)
+    want = expected("ecarte", records, len(got["seats"]))
+    want["voids"] += voided  # a deal the power cut while it was dealt: voided at the reboot
+    assert {k: (got[k], want[k]) for k in want if got[k] != want[k]} == {}
+    assert not getattr(m, "events", None), m.events  # no copy found bad: each written whole, then renamed
+    log = EventLog(FileStore(str(flash / "events.bin")), key, device)  # (JournalError if broken)
+    entries = log.since(0)
+    assert entries[0]["c"] == "power-up" and log.locked() == []
+    assert not (flash / "events.bad").exists()
+    return entries
+
+
+def run(monkeypatch, at, torn=False, seed=3):
+    """The board cut at its write `at` (0: never) while DEALS deals are played, booted again,
+    played on to DEALS + 1; (writes counted before the cut, cut or not)."""
+    monkeypatch.setattr(V, "UNIX_MEASURE", V.UNIX_MEASURE.replace("gc.collect()", "import cut\ngc.collect()", 1))
+    with CutBoard(seed, at, torn) as vb:
+        while vb.game.finished_deals() < DEALS + vb.cuts:
+            try:
+                vb.step()
+            except BoardError:
+                vb.died()
+                vb.power_cycle()
+                for _ in range(5):  # booted, its meters committed at the power-up
+                    vb.step()
+                agrees(vb.flash, vb.seed)
+        entries = agrees(vb.flash, vb.seed)
+        if not vb.cuts:
+            vb.count = int((vb.flash / "cut.n").read_text())
+        # each boot's power-up (one torn by the cut is dropped at the next boot)
+        assert 1 <= [e["c"] for e in entries].count("power-up") <= 1 + vb.cuts
+    vb.disk.cleanup()
+    return vb.count, bool(vb.cuts)
+
+
+def _writes(monkeypatch):
+    count, cut = run(monkeypatch, 0)
+    assert not cut and count > 20
+    return count
+
+
+def test_a_power_cut_at_a_sample_of_writes_leaves_meters_journal_and_event_log_agreeing(monkeypatch):
+    count = _writes(monkeypatch)
+    for at in range(1, count + 1, 7):
+        got, cut = run(monkeypatch, at, torn=at % 2 == 0)
+        assert cut and got == at
+
+
+@pytest.mark.slow
+def test_a_power_cut_at_every_write_leaves_meters_journal_and_event_log_agreeing(monkeypatch):
+    count = _writes(monkeypatch)
+    for at in range(1, count + 1):
+        for torn in (False, True):
+            got, cut = run(monkeypatch, at, torn)
+            assert cut and got == at
