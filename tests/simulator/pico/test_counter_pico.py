@@ -20,7 +20,7 @@ IMAGE = os.environ.get(IMAGE_ENV)
 needs_image = pytest.mark.skipif(
     not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image to boot the emulated Pico "
     "(e.g. /work/shared/boards/RPI_PICO-v1.27.0.uf2)" % IMAGE_ENV)
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]  # tests/simulator/pico/ -> the repository
 PART = REPO / "simulator" / "pico" / "atecc608.mjs"
 DRIVER = ("firmware/__init__.py", "firmware/compat.py", "firmware/link/__init__.py", "firmware/link/counter.py")
 
