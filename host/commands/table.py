@@ -237,7 +237,7 @@ def _devices(args, options):
         try:
             if args.shoe:
                 port = open_port(args.shoe)
-                extra["shoe"] = TextShoe(port) if args.shoe_dialect == "text" else port
+                extra["shoe"] = TextShoe(port, args.shoe) if args.shoe_dialect == "text" else port
             if args.bus:
                 extra["bus"] = open_port(args.bus)
         except PortError as e:
