@@ -151,7 +151,8 @@ def meters(ctrl, link, addr):
 
 
 def verify(ctrl, link, addr, seed):
-    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
+    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs) ([2]: an
+    emulated board's, over the files it runs, having no manifest: Controller.runs)
     (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
     image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
@@ -161,14 +162,17 @@ def verify(ctrl, link, addr, seed):
     hexed = "".join("%02x" % b for b in seed)
     root = ctrl.root
     try:
-        more = ()
-        if image(root) is not None:  # a product image: its frozen code is most of what it runs
-            from ..verify import xip
-            from ..journal.store import FileStore  # the watchdog's feed (main.py), between the pieces
-            more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
-        mac = answer(seed, root, more)
+        more, how = (), b"\0"
+        if ctrl.runs is not None:  # the CPython board of tapis table: no manifest, the files it runs
+            mac, how = ctrl.runs(seed), b"\2"
+        else:
+            if image(root) is not None:  # a product image: its frozen code is most of what it runs
+                from ..verify import xip
+                from ..journal.store import FileStore  # the watchdog's feed (main.py), between the pieces
+                more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
+            mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
-        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
+        link.send(addr, W.CHECKED, how + mac + (j.device.encode() if j is not None else b""))
         seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:
