@@ -175,3 +175,20 @@ def test_the_supervisors_actions_through_the_pits_web_need_the_credential(tmp_pa
     pit.ingest.round()
     kinds = [e[1] for e in stored(pit.engine, "event")]
     assert "disabled" in kinds and kinds[-1] == "clear"
+
+
+def test_the_pits_software_check_of_an_emulated_board_passes(tmp_path, monkeypatch):
+    """Issue 46.2: tapis table --host-port answers VERIFY over the firmware files it runs
+    (CHECKED 02, no manifest); the pit's board link expects the same from this install's."""
+    from tapis.host.pit.service import board_links
+    table, path, device = _table(tmp_path, monkeypatch)
+    link, = board_links([path], [device])
+    try:
+        seed = "0123456789abcdef0123456789abcdef"
+        got = link.act("verify", "sup", "cred", seed)
+        assert link.emulated and got == link.expected(seed)
+        assert link.expected("ff" * 16) != got  # another seed, another answer
+    finally:
+        link.close()
+        table.terminate()
+        table.wait(10)
