@@ -34,7 +34,8 @@ EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's en
 METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
 METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/meters/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
-# controller -> host: [0] + HMAC-SHA256(seed, what the board runs) + its id + 0x00 + its counter's words; [1] + why
+# controller -> host: [0] + HMAC-SHA256(seed, what the board runs) + its id + 0x00 + its counter's words
+# ([2] in place of [0]: an emulated board's, over the files it runs); [1] + why, none
 CHECKED = const(0x56)
 DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over
 SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
@@ -54,6 +55,7 @@ TURN = const(0x80)  # on the bus, or'ed into TYPE: the sender hands the bus over
 # NAK reasons
 NAK_ORDER = const(1)  # a frame came out of order (one was lost)
 NAK_VERSION = const(2)  # HELLO with another protocol version
+NAK_KEY = const(3)  # a frame a keyed operator's link refused: a key is required (hostlink.py)
 # HELLO flags
 HELLO_REPLY = const(1)
 HELLO_SYNC = const(2)  # "this is where my frames stand" (answering a NAK for an old frame)

@@ -2,6 +2,7 @@
 # --port; the pit's boards): in a session under the table's device key when the table keys it
 # (firmware/operator/hostlink.py: `tapis table --host-port`, a board built with it), else the unkeyed
 # link of its own that tables built the old way answer. One place for --table-key's meaning.
+import functools
 import os
 
 
@@ -30,16 +31,44 @@ def _key(spec):
         raise argparse.ArgumentTypeError(str(e))
 
 
+class KeyRequired(ConnectionRefusedError):
+    """The table keys its operator's link and this tool has no key (its NAK [NAK_KEY])."""
+
+    def __init__(self):
+        super().__init__("the table's operator's link is keyed: give its device key with --table-key "
+                         "(a device in the host's key store, or a key file)")
+
+
 def open_link(port, serial, key=None, timeout=None, **kw):
     """The tool's Link on `port` (read()/write()), named `serial` (what the table logs as
     who asked), keyed with the table's device key (bytes, --table-key's; None: unkeyed);
-    with `timeout` (the tool's wait for an answer, s), as patient as the tool (patience())."""
+    with `timeout` (the tool's wait for an answer, s), as patient as the tool (patience()).
+    Its poll() raises KeyRequired as soon as a keyed table says it wants the key."""
     from tapis.firmware.operator.hostlink import host_end
     if timeout is not None:
         rto, retries = patience(timeout)
         kw.setdefault("rto_ms", rto)
         kw.setdefault("retries", retries)
-    return host_end(port, serial, key, **kw)
+    return host_end(port, serial, key, cls=_tool_link(), **kw)
+
+
+@functools.cache
+def _tool_link():
+    """The firmware's Link, and a table's NAK [NAK_KEY] read: an unkeyed tool stops at once
+    (KeyRequired); a keyed one's session the board lost (a reboot) goes on as before, its
+    resends asking for a new one."""
+    from tapis.firmware import wire as W
+    from tapis.firmware.link.link import Link
+
+    class ToolLink(Link):
+        def take(self, addr, seq, ftype, payload, out):
+            if ftype & 0x7F == W.NAK and bytes(payload[:1]) == bytes((W.NAK_KEY,)):
+                self.count(self.peer(addr), "naks_got")
+                if not self.keyed(addr):
+                    raise KeyRequired()
+                return
+            Link.take(self, addr, seq, ftype, payload, out)
+    return ToolLink
 
 
 def patience(timeout):

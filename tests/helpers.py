@@ -73,3 +73,25 @@ def within(seconds, done, what, every=0.05):
 
     if not done():
         until(lambda: time.sleep(every), done, max(1, int(seconds / every)), "%s (%g s)" % (what, seconds))
+
+
+def queued(path):
+    """How many bytes wait in the input queue of the pseudo-terminal's end at `path` (written to
+    its master, not yet read by the process that has it open, nor flushed)."""
+    import fcntl
+    import os
+    import struct
+    import termios
+
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)  # (only asked, never read)
+    try:
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    finally:
+        os.close(fd)
+
+
+def drained(path, seconds=30):
+    """Wait until what was written to the pseudo-terminal at `path` has left its input queue:
+    read by the process that has it open, or flushed as pyserial does as it opens a port (after
+    which nothing written is flushed). Bounded: `seconds` of wall time."""
+    within(seconds, lambda: queued(path) == 0, "the bytes written to %s taken" % path, every=0.005)

@@ -17,6 +17,17 @@ class Operator(Link):
 
     notify = None  # a hostframes.Subscription once a host subscribed
 
+    def take(self, addr, seq, ftype, payload, out):
+        """Link.take; keyed, a host's frame refused there (forged or replayed: a host tool
+        without the key, or with another) answered at once with NAK [NAK_KEY], plain as the
+        link's own are: the tool says a key is required rather than waiting out its timeout
+        (a paired tool ignores it). One NAK a refused frame, no bigger than it, telling
+        nothing a look at the link does not."""
+        n = self.forged
+        Link.take(self, addr, seq, ftype, payload, out)
+        if self.forged != n and addr == W.HOST and self.own == W.HOST:
+            self.control(addr, W.NAK, 0, bytes((W.NAK_KEY,)))
+
     def poll(self, now_ms):
         got = Link.poll(self, now_ms)
         n = self.notify
@@ -39,15 +50,15 @@ def board_end(port, device_key=None, **kw):
     return link
 
 
-def host_end(port, serial, device_key=None, **kw):
-    """A host tool's Link to a table's operator link: with the table's `device_key`, paired
-    as W.HOST under the key pair_key derives for `serial` (the tool's name, which the board
-    logs as who asked); without it, unkeyed (a board built the old way)."""
+def host_end(port, serial, device_key=None, cls=Link, **kw):
+    """A host tool's Link (a `cls`) to a table's operator link: with the table's `device_key`,
+    paired as W.HOST under the key pair_key derives for `serial` (the tool's name, which the
+    board logs as who asked); without it, unkeyed (a board built the old way)."""
     keys = None
     if device_key:
         from ..link.hello import pair_key
         keys = {W.HOST: pair_key(bytes(device_key), W.DEV_HOST, W.HOST, bytes(serial))}
-    return Link(port, W.DEV_HOST, bytes(serial), keys=keys, **kw)
+    return cls(port, W.DEV_HOST, bytes(serial), keys=keys, **kw)
 
 
 def paired(link):

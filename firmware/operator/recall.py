@@ -153,7 +153,8 @@ def meters(ctrl, link, addr):
 
 
 def verify(ctrl, link, addr, seed):
-    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
+    """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs) ([2]: an
+    emulated board's, over the files it runs, having no manifest: Controller.runs)
     (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
     image's own bytes, xip.py's) + the device's id + 0x00 + its monotonic counter in words
     (link/counter.said), or [1] + why when the board cannot say
@@ -164,12 +165,15 @@ def verify(ctrl, link, addr, seed):
     hexed = "".join("%02x" % b for b in seed)
     root = ctrl.root
     try:
-        more = ()
-        if image(root) is not None:  # a product image: its frozen code is most of what it runs
-            from ..verify import xip
-            from ..journal.store import FileStore  # the watchdog's feed (main.py), between the pieces
-            more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
-        mac = answer(seed, root, more)
+        more, how = (), b"\0"
+        if ctrl.runs is not None:  # the CPython board of tapis table: no manifest, the files it runs
+            mac, how = ctrl.runs(seed), b"\2"
+        else:
+            if image(root) is not None:  # a product image: its frozen code is most of what it runs
+                from ..verify import xip
+                from ..journal.store import FileStore  # the watchdog's feed (main.py), between the pieces
+                more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
+            mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
         # and the board's monotonic counter read now, or that it has none (link/counter.NONE,
         # said here: neither the driver's 2.4 KB loaded for it, nor a name resident on every board)
@@ -177,7 +181,7 @@ def verify(ctrl, link, addr, seed):
         if ctrl.counter is not None:
             from ..link.counter import said as read
             said = read(ctrl.counter)
-        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b"") + b"\0" + said.encode())
+        link.send(addr, W.CHECKED, how + mac + (j.device.encode() if j is not None else b"") + b"\0" + said.encode())
         seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:

@@ -20,6 +20,8 @@ _TABLE_SHOW_MS = const(100)  # ... the table display, between bursts of events
 
 
 class Controller:
+    runs = None  # an emulated board's seeded check, seed -> 32 bytes: no manifest, the files it runs (host/table/hostport.py)
+
     def __init__(self, table, route, journal=None, resumed=False, keep_log=True, supervisor=None):
         """table: a game's table adapter (firmware/games/<name>/table.py), with .game, .SEATS,
         press(), view(), shoe_fault(), done() and refuse(); route: {device address: Link};

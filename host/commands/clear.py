@@ -49,6 +49,9 @@ def run(args):
     try:
         from tapis.host.ports import open_port
         got = send_clear(open_port(args.port), args.ram, args.timeout, key=args.table_key)
+    except OL.KeyRequired as e:
+        sys.stderr.write("tapis clear: %s\n" % e)
+        return 2
     except TimeoutError as e:
         sys.stderr.write("tapis clear: %s (the table answers the operator's link only)\n" % e)
         return 2

@@ -60,7 +60,7 @@ def run(args):
     except KeyError as e:
         sys.stderr.write("tapis events: the event log is chained under a device key: %s\n" % e.args[0])
         return 2
-    except TimeoutError as e:
+    except (TimeoutError, OL.KeyRequired) as e:
         sys.stderr.write("tapis events: %s\n" % e)
         return 2
     except OSError as e:

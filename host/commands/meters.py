@@ -107,7 +107,7 @@ def run(args):
         return fail(("the meters are refused: %s" if str(e).startswith("ram error") else "the journal is corrupt: %s") % e)
     except KeyError as e:
         return fail("the journal is chained under a device key: %s" % e.args[0])
-    except (TimeoutError, ValueError) as e:
+    except (TimeoutError, OL.KeyRequired, ValueError) as e:
         return fail(e)
     except OSError as e:
         what = e.strerror if e.strerror and e.filename else e

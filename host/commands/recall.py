@@ -128,7 +128,7 @@ def run(args):
     except KeyError as e:  # a keyed journal, and no key for its device
         sys.stderr.write("tapis recall: the journal is chained under a device key: %s\n" % e.args[0])
         return 2
-    except TimeoutError as e:
+    except (TimeoutError, OL.KeyRequired) as e:
         sys.stderr.write("tapis recall: %s\n" % e)
         return 2
     except OSError as e:  # a journal that cannot be read, a port that cannot be opened

@@ -39,7 +39,8 @@ def register(sub):
     p.add_argument("--quiet", action="store_true", help="no progress bar with --deals N")
     p.add_argument("--host-port", type=A.link_path, metavar="PATH", help="the board's operator's link on a pseudo-terminal "
                    "linked at PATH, paced on the wall clock, keyed with the table's device key (--journal's "
-                   "device's, else the test key): `tapis pit --table PATH` speaks to it (docs/pit.md)")
+                   "device's, else the test key): `tapis pit --table PATH` and `tapis verify --port PATH` speak "
+                   "to it (docs/pit.md); --board pico: the Pico's USB, flashed with the link on it")
     p.add_argument("--interactive", action="store_true",
                    help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
@@ -82,10 +83,10 @@ def run(args):
         image = extra.pop("image")
 
         def EmulatedTable(seed, game, options=None, evaluator=None, **kw):  # noqa: F811
-            return PicoTable(seed, game, options=options, image=image,
+            return PicoTable(seed, game, options=options, image=image, host_link="usb" if args.host_port else None,
                              log=lambda line: sys.stderr.write(line + "\n") if not args.json else None, **kw)
-    if args.host_port and args.board != "cpython":
-        args.parser.error("--host-port needs --board cpython (the firmware here)")
+    if args.host_port and args.board == "micropython":
+        args.parser.error("--host-port needs --board cpython (the firmware here) or pico (its USB)")
     if args.host_port and "pacer" not in extra:
         from tapis.host.table.real import Pacer
         extra["pacer"] = Pacer()  # a host on the pty answers in real time
@@ -239,7 +240,7 @@ def _devices(args, options):
         try:
             if args.shoe:
                 port = open_port(args.shoe)
-                extra["shoe"] = TextShoe(port) if args.shoe_dialect == "text" else port
+                extra["shoe"] = TextShoe(port, args.shoe) if args.shoe_dialect == "text" else port
             if args.bus:
                 extra["bus"] = open_port(args.bus)
         except PortError as e:
@@ -251,6 +252,9 @@ def _devices(args, options):
 
 def _host_port(sim, args):
     """--host-port PATH: the operator's link (firmware/operator/hostlink.py) on a pty linked at PATH."""
+    if args.board == "pico":
+        from tapis.host.table.hostport import attach_pico
+        return sys.stderr.write("tapis table: %s\n" % attach_pico(sim, args.host_port))
     from tapis.host.table.hostport import attach
     keyed = attach(sim, args.host_port, getattr(args, "device_key", None))
     sys.stderr.write("tapis table: the operator's link at %s (keyed with the %s)\n" % (args.host_port, keyed))

@@ -45,26 +45,32 @@ def run(args, step=None):
         port = open_port(args.port)
         try:
             heard = {}
-            board, device, why = ask(port, seed, step=step, timeout=args.timeout, key=args.table_key, heard=heard)
+            got = ask(port, seed, step=step, timeout=args.timeout, key=args.table_key, heard=heard)
         finally:
             getattr(port, "close", lambda: None)()
-    except TimeoutError as e:
+    except (TimeoutError, OL.KeyRequired) as e:
         return _fail(str(e))
     except OSError as e:
         return _fail("cannot open %s: %s" % (args.port, e.strerror or e))
+    board, device, why = got
     if board is None:
         if why.startswith("no signed manifest"):  # the board's words end in its exception's repr
-            why = ("it holds no signed manifest or image to say what it runs (a table it was not flashed to: "
-                   "tapis table's emulated board runs the host's files unsigned; flash a board, or an emulated "
-                   "Pico from tapis board emulate, with tapis flash, then verify it)")
+            why = ("it holds no signed manifest or image to say what it runs (a board not flashed by tapis "
+                   "flash: flash it, or an emulated Pico from tapis board emulate, then verify it)")
         return _fail("the table could not answer: %s" % why)
-    from tapis.host.keys import image_path
-    path = args.image or str(image_path(device, args.key_file))
-    try:
-        image, uf2 = load_kept(path)
-    except (OSError, ValueError) as e:
-        return _fail("no record of what was flashed to device %s at %s (%s): flash it with tapis flash, "
-                     "or name the image with --image" % (device or "?", path, getattr(e, "strerror", None) or e))
+    if got.emulated and not args.image:  # tapis table's CPython board: the files it runs, as here
+        from tapis.host.flash.verify import runs
+        from tapis.firmware.verify import fwimage
+        from pathlib import Path
+        image, uf2, path = runs(), None, str(Path(fwimage.__file__).resolve().parent.parent)
+    else:
+        from tapis.host.keys import image_path
+        path = args.image or str(image_path(device, args.key_file))
+        try:
+            image, uf2 = load_kept(path)
+        except (OSError, ValueError) as e:
+            return _fail("no record of what was flashed to device %s at %s (%s): flash it with tapis flash, "
+                         "or name the image with --image" % (device or "?", path, getattr(e, "strerror", None) or e))
     try:
         if args.uf2:
             from pathlib import Path
@@ -79,6 +85,13 @@ def run(args, step=None):
                           "files": sorted(image), "image": path,
                           "product_image": frozen, "counter": heard.get("counter"),
                           "counter_value": counter_value(heard.get("counter"))}))
+    elif got.emulated and not args.image:
+        print("device %s (an emulated table: no signed manifest), seed %s" % (device or "?", seed.hex()))
+        print("  board  %s" % board.hex())
+        print("  host   %s  (the %d firmware files it runs, as %s has them)" % (host.hex(), len(image), path))
+        print("  counter  %s" % (heard.get("counter") or "not said (firmware before issue 44)"))
+        print("MATCH: the emulated table runs this install's firmware" if match else
+              "MISMATCH: the emulated table does not run this install's firmware (another version, or a file changed)")
     else:
         print("device %s, seed %s" % (device or "?", seed.hex()))
         print("  board  %s" % board.hex())

@@ -56,6 +56,26 @@ def expected(image, seed, uf2=None):
     return h.digest()
 
 
+def runs():
+    """{path: bytes}: the files the CPython board of `tapis table` runs (it holds no signed
+    manifest), the firmware package as this install has it: every .py under it, by its path there."""
+    root = Path(fwimage.__file__).resolve().parent.parent  # tapis.firmware's folder
+    return {"firmware/" + p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.py"))
+            if "__pycache__" not in p.parts}
+
+
+def emulated(seed):
+    """The CPython board's answer to `seed` (Controller.runs, host/table/hostport.py): HMAC-SHA256 of
+    the seed and its files, fed as a board feeds those its manifest lists."""
+    return expected(runs(), seed)
+
+
+class Answer(tuple):
+    """ask()'s (answer: 32 bytes or None, device id, why when None); `emulated`: the board
+    answered over the files it runs, having no manifest (CHECKED [2]: runs())."""
+    emulated = False
+
+
 def parse_seed(text):
     """The seed from 32 hex digits (128 bits); ValueError saying what is wrong."""
     t = text.strip().lower()
@@ -68,7 +88,8 @@ def parse_seed(text):
 
 def ask(port, seed, step=None, timeout=10.0, key=None, heard=None):
     """VERIFY [seed] to the table on `port` (read()/write()); `step()` lets an in-process
-    table run between polls. Returns (answer: 32 bytes or None, device id, why when None);
+    table run between polls. Returns an Answer: (answer: 32 bytes or None, device id, why
+    when None). KeyRequired (host/operator_link.py) at once from a keyed table without `key`.
     heard["counter"]: what the board said of its monotonic counter (counter_value reads it)."""
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-verify", key, timeout)
@@ -81,12 +102,14 @@ def ask(port, seed, step=None, timeout=10.0, key=None, heard=None):
             if ftype == W.CHECKED and payload:
                 payload = bytes(payload)
                 link.poll(ms + 1)  # acknowledge it
-                if payload[0] == 0 and len(payload) >= 33:
+                if payload[0] in (0, 2) and len(payload) >= 33:
                     ident, _, said = payload[33:].partition(b"\0")  # (a board before issue 44: no counter said)
                     if heard is not None:
                         heard["counter"] = said.decode("utf-8", "replace") or None
-                    return payload[1:33], ident.decode("utf-8", "replace"), None
-                return None, "", payload[1:].decode("utf-8", "replace")
+                    got = Answer((payload[1:33], ident.decode("utf-8", "replace"), None))
+                    got.emulated = payload[0] == 2
+                    return got
+                return Answer((None, "", payload[1:].decode("utf-8", "replace")))
         if step is not None:
             step()
         else:

@@ -43,12 +43,25 @@ def flash_key(pico, game, options, key, host_link=None, check_minutes=None):
     return h.hexdigest()[:24]
 
 
+def record(pico, game, options, key, host_link=None, check_minutes=None, device=None):
+    """(path, device id) where the cache keeps what tapis flash kept of this flash (its
+    <device>.image, which tapis verify reads: host/flash/verify.py), beside the flash file: with
+    `device`, where it goes; else the one there, or (None, None)."""
+    stem = "pico-flash-%s" % flash_key(pico, game, options, key, host_link, check_minutes)
+    if device is not None:
+        return cache_dir() / ("%s.%s.image" % (stem, device)), device
+    for p in sorted(cache_dir().glob(stem + ".*.image")):
+        return p, p.name[len(stem) + 1:-len(".image")]
+    return None, None
+
+
 def deploy(pico, game, options, key, say, host_link=None, check_minutes=None):
     """`tapis flash --verify` over a pty to the USB CDC with this game's configuration
     (host_link "usb": --host-link usb; check_minutes: --check-minutes), then report.on. A flash file already made for the same firmware and configuration
-    is taken from the cache instead (the same bytes tapis flash would write)."""
+    is taken from the cache instead (the same bytes tapis flash would write); with the host link
+    (a host's tapis verify may ask), only with the record of what was flashed beside it."""
     cached = cache_dir() / ("pico-flash-%s.bin" % flash_key(pico, game, options, key, host_link, check_minutes))
-    if cached.exists():  # (the runner has not started: it will load this flash)
+    if cached.exists() and (host_link is None or record(pico, game, options, key, host_link, check_minutes)[0]):  # (the runner has not started: it will load this flash)
         shutil.copyfile(cached, pico.flash_path)
         say("tapis: the flashed board from the cache (%s)" % cached.name)
         return
@@ -72,8 +85,14 @@ def deploy(pico, game, options, key, say, host_link=None, check_minutes=None):
             say("tapis: flashing the emulated Pico (tapis flash --verify)...")
             p = subprocess.run(argv, capture_output=True, text=True, timeout=1800,
                                env=dict(os.environ, TAPIS_KEY_DIR=keys))
-        if p.returncode:
-            raise PicoError("tapis flash failed: %s" % (p.stderr.strip() or p.stdout))
+            if p.returncode:
+                raise PicoError("tapis flash failed: %s" % (p.stderr.strip() or p.stdout))
+            from tapis.host.keys import image_path
+            device = json.loads(p.stdout)["device"]  # what it kept of the flash, to the cache
+            kept, _d = record(pico, game, options, key, host_link, check_minutes, device)
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(image_path(device, key_file), str(kept) + ".tmp")
+            os.replace(str(kept) + ".tmp", kept)
     finally:
         pico.stop_pty()
     # report.on, through the raw REPL in lockstep (mpremote's soft reset would wait on a

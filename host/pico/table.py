@@ -92,6 +92,11 @@ class PicoTable(EmulatedTable):
         picoflash.deploy(self.pico, self.name, self.options, self.key, self.say, self.host_link,
                          self.check_minutes)
 
+    def record(self):
+        """(path, device id): the record tapis flash kept of what this board runs (tapis
+        verify's --image), or (None, None)."""
+        return picoflash.record(self.pico, self.name, self.options, self.key, self.host_link, self.check_minutes)
+
     def boot(self, ms=BOOT_MS):
         """Power cycle the board and step until its game reports; the emulated ms it took."""
         self.pico.power_cycle()

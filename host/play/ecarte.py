@@ -21,8 +21,9 @@ HELP = (("1-9", "SELECT card n (the number above it); a choice n of the laws"),
         ("k", "MARK KING: announce the king of trumps"),
         ("x / c", "ABANDON the hand / CLAIM the point (lay the cards down)"),
         ("d / o", "DOUBLE / OFFER the point (in those variants)"),
-        ("1 2, + / -", "gallery seat: back player 1 or 2, raise or lower the bet by 1"),
-        ("] / [", "gallery seat: raise or lower the bet by 10 (0 to the largest bet)"))
+        ("1 2, + / -", "gallery seat: back player 1 or 2, raise or lower the bet by 1 (it starts at 1)"),
+        ("] / [", "gallery seat: raise or lower the bet by 10 (1 to the largest bet)"),
+        ("r", "gallery seat: no bet, the next game sat out (said on a line)"))
 
 
 def me(view):
@@ -73,8 +74,9 @@ def _balance(view, seat):
 def _gallery(view, board):
     side, bet = view["side"], view["bet"]
     return [look.line(("Gallery", "bold"), " · you back a player between the games"),
-            look.line("Backing %s (SELECT %d) · your bet %d on %s" % (
-                board.who(side), side + 1, bet[1], board.who(bet[0]))),
+            look.line("Backing %s (SELECT %d) · %s" % (
+                board.who(side), side + 1, "your bet %d on %s" % (bet[1], board.who(bet[0])) if bet[1] else
+                "no bet: + bets 1 (the least), ] bets 10")),
             look.line(("Score   ", "bold"), "%s %d · %s %d" % (board.who(0), view["scores"][0],
                                                               board.who(1), view["scores"][1])),
             look.line(("Balances ", "bold"), " · ".join(
@@ -85,7 +87,8 @@ def _gallery(view, board):
 def prompt(view, board):
     """What the seat is to do now, with its keys."""
     if view.get("gallery"):
-        return "1 or 2 picks the player to back, + / - sets the bet"
+        return "1 or 2 picks the player to back, + - ] [ set the bet (from 1)%s" % (
+            "; r sits the next game out" if view["bet"][1] else "")
     phase, pos = view["phase"], me(view)
     king = "   k: mark the king (1 point)" if view.get("king") else ""
     if not view["turn"]:
@@ -111,6 +114,14 @@ def prompt(view, board):
     if phase == "answer":
         return "%s asks to %s: a = accept, r = refuse" % (board.who(1 - pos), view["question"])
     return phase
+
+
+def confirm(view, key):
+    """The line that confirms a key whose effect the seat's view shows only as an absence: r
+    at a gallery seat withdrawing its bet (as club's r sitting a deal out)."""
+    if key == "r" and view and view.get("gallery") and view["bet"][1]:
+        return "You sit the next game out: your bet of %d withdrawn. (+ bets again.)" % view["bet"][1]
+    return None
 
 
 def hint(view):

@@ -1,6 +1,7 @@
 # tapis table --host-port PATH: a CPython table's operator's link (firmware/operator/hostlink.py, the
 # board's host interface) on a pseudo-terminal linked at PATH, as a board's USB is a serial
-# port: `tapis pit --table PATH` (or any host tool) opens it with pyserial.
+# port: `tapis pit --table PATH` (or any host tool) opens it with pyserial. With --board pico,
+# the emulated Pico's USB, flashed with the link on it (attach_pico).
 import os
 import tty
 
@@ -42,11 +43,35 @@ def attach(sim, path, device_key=None):
     from tapis.simulator.table import emulated as table
     table.STALL_STEPS = 1 << 62  # disabled or locked, it waits for its host: never "stalled"
     port = Pty()
-    if os.path.islink(path):
-        os.unlink(path)
-    os.symlink(port.name, path)
+    _link(port, path)
     key = device_key or TEST_KEY
     link = board_end(port, key)
+    from tapis.host.flash.verify import emulated
+    sim.controller.runs = emulated  # its seeded check: no manifest, the files it runs (tapis verify)
     sim.controller.route[W.HOST] = link
     sim.controller.links.append(link)
     return "journal's device key" if device_key else "test key"
+
+
+def _link(port, path):
+    if os.path.islink(path):
+        os.unlink(path)
+    os.symlink(port.name, path)
+
+
+def attach_pico(sim, path):
+    """The emulated Pico's USB (a host.picotable.PicoTable flashed with --host-link usb) bridged
+    to a pty linked at `path`; what was flashed kept in the host's key store, as tapis flash
+    keeps it, so that tapis verify finds it. What was done, in words."""
+    import shutil
+    from tapis.host.keys import image_path
+    sim.usb = port = Pty()
+    _link(port, path)
+    kept, device = sim.record()
+    said = "the Pico's USB, its operator's link, at %s (keyed with the test key)" % path
+    if kept is None:
+        return said
+    to = image_path(device)
+    to.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    shutil.copyfile(kept, to)
+    return said + "; what was flashed to it kept at %s (tapis verify reads it)" % to

@@ -83,24 +83,30 @@ class EcarteTable:
         return list(c)
 
     def _bet(self, seat, button, arg):
-        """A gallery seat: SELECT 1 or 2 picks the player to back, BET+/BET- the amount."""
+        """A gallery seat: SELECT 1 or 2 picks the player to back, BET+/BET- the amount (from
+        1), REFUSE withdraws the bet (the next game sat out)."""
         if button == B.SELECT:
             if arg not in (1, 2):
                 raise IllegalAction("SELECT 1 or 2 picks the player to back, not %r" % (arg,))
             self.side[seat] = arg - 1
             return None
+        w = self.game.wagers
+        was = w.standing.get(seat)
+        if button == B.REFUSE:  # sitting the next game out is its own key, as club's (issue 46.6)
+            return ("bet", seat, (was[0], 0)) if was else None
         if button in (B.BET_PLUS, B.BET_MINUS):  # arg: how many units, 0 meaning 1
             side = self.side[seat]
-            w = self.game.wagers
-            was = w.standing.get(seat, (side, 0))
-            amount = was[1] if was[0] == side else 0
+            amount = was[1] if was and was[0] == side else 0
             step = arg or 1
-            # held to 0 .. the largest bet, as club's stakes are to their range (issue 33.5)
-            bet = max(0, min(amount + (step if button == B.BET_PLUS else -step), w.max_bet))
-            if bet == amount and was[0] == side:
-                return None  # at the end of the range already: nothing changes
+            # a bet starts at the least (1) and BET- holds it there: 1 .. the largest bet, as
+            # club's stakes are held to their range (issues 33.5, 46.6); none to lower: nothing
+            if button == B.BET_MINUS and not amount:
+                return None
+            bet = min(amount + step, w.max_bet) if button == B.BET_PLUS else max(1, amount - step)
+            if bet == amount or not bet:
+                return None  # at the end of the range already (or no bet allowed): nothing changes
             return ("bet", seat, (side, bet))
-        raise IllegalAction("seat %d bets: SELECT 1/2 picks a player, BET+/BET- sets the stake" % seat)
+        raise IllegalAction("seat %d bets: SELECT 1/2 picks a player, BET+/BET- sets the bet, REFUSE sits out" % seat)
 
     def shoe_fault(self, code):
         """A shoe fault as a rules action (laws.py), or None for a jam: the controller

@@ -91,13 +91,17 @@ def gallery_table():
     return g, EcarteTable(g)
 
 
-def test_a_gallery_bet_stays_0_to_the_largest_bet():
+def test_a_gallery_bet_starts_at_1_stays_1_to_the_largest_and_r_alone_withdraws_it():
+    """Issue 46.6, the rule of every amount: a bet starts at the least (1), BET- holds it
+    there, and sitting the next game out is its own key (REFUSE), as club's stakes."""
     g, t = gallery_table()
     most = g.wagers.max_bet
-    assert t.press(2, B.BET_MINUS, 0) is None  # at 0 already: nothing to take back, no refusal
-    for _ in range(most):
-        a = t.press(2, B.BET_PLUS, 0)
-        g.apply(a)
+    assert t.press(2, B.BET_MINUS, 0) is None  # no bet: nothing to take back, no refusal
+    assert t.press(2, B.REFUSE, 0) is None  # ... nor to withdraw
+    g.apply(t.press(2, B.BET_PLUS, 0))
+    assert g.wagers.standing[2] == (0, 1)  # the least
+    for _ in range(most - 1):
+        g.apply(t.press(2, B.BET_PLUS, 0))
     assert g.wagers.standing[2] == (0, most)
     assert t.press(2, B.BET_PLUS, 0) is None  # at the largest: stays (was refused: most + 1)
     g.apply(t.press(2, B.BET_MINUS, 10))  # ten at a time, as club's ] [
@@ -105,7 +109,13 @@ def test_a_gallery_bet_stays_0_to_the_largest_bet():
     g.apply(t.press(2, B.BET_PLUS, 255))
     assert g.wagers.standing[2] == (0, most)
     g.apply(t.press(2, B.BET_MINUS, 255))
-    assert 2 not in g.wagers.standing  # 0: no bet
+    assert g.wagers.standing[2] == (0, 1)  # held at the least: BET- never sits the game out
+    assert t.press(2, B.BET_MINUS, 0) is None
+    t.press(2, B.SELECT, 2)  # the other player: a bet on him starts at the least too
+    g.apply(t.press(2, B.BET_PLUS, 0))
+    assert g.wagers.standing[2] == (1, 1)
+    g.apply(t.press(2, B.REFUSE, 0))
+    assert 2 not in g.wagers.standing  # withdrawn: the next game sat out
 
 
 def test_the_play_keys_move_every_amount_by_1_and_by_10():

@@ -37,14 +37,46 @@ def test_a_paired_host_is_answered_and_logged_by_its_serial():
     assert serial(board, W.HOST) == "host:pit-1"
 
 
-@pytest.mark.parametrize("key", [None, b"\x01" * 32])
-def test_a_host_without_the_key_is_refused_and_counted(key):
+def test_a_host_with_another_key_is_refused_and_counted():
     t = rig()
     step(t, 1000)
     board, port = wire_host(t, t.key)
     with pytest.raises(TimeoutError):
-        events(host_end(port, b"pit-1", key), t, 1.0)
+        events(host_end(port, b"pit-1", b"\x01" * 32), t, 1.0)
     assert board.forged > 0 and board.stats(W.HOST)["forged"] > 0
+
+
+def test_a_host_without_the_key_is_told_at_once_that_one_is_required():
+    """Issue 46.2: a keyed table answers an unkeyed request with NAK [NAK_KEY] at its next
+    step; the tool stops there (KeyRequired), before its first resend (patient as a 600 s
+    wait: one a second), where it waited out its whole timeout. Counted in the table's
+    milliseconds, not the wall's: the same under any load. Still refused and counted."""
+    from tapis.host.operator_link import KeyRequired, open_link
+    t = rig()
+    step(t, 1000)
+    board, port = wire_host(t, t.key)
+    host = open_link(port, b"tapis-events", None, timeout=600)
+    host.send(W.HOST, W.EVENTS, bytes(4))
+    ms = 0
+    with pytest.raises(KeyRequired, match="--table-key"):
+        while ms < 600_000:
+            ms += 1
+            host.poll(ms)
+            t.step()
+    assert ms <= 3  # the table's next step answers it
+    assert host.stats(W.HOST)["retransmits"] == 0 and board.stats(W.HOST)["forged"] == 1
+    assert t.controller.locked == []  # one frame refused: no tilt that locks
+
+
+def test_a_keyed_host_is_not_told_a_key_is_required():
+    """The NAK is for a host with no session: a paired host's frames open, none is sent."""
+    from tapis.host.operator_link import open_link
+    t = rig()
+    step(t, 1000)
+    board, port = wire_host(t, t.key)
+    host = open_link(port, b"pit-1", t.key, timeout=5)
+    assert events(host, t)[0]["c"] == "power-up"
+    assert host.stats(W.HOST)["naks_got"] == 0 and board.forged == 0
 
 
 def test_another_serial_with_the_key_of_another_is_refused():

@@ -26,16 +26,25 @@ WALL = 300  # seconds a host tool may take against the emulated chip on a loaded
 def board(tmp_path_factory):
     """A PicoTable flashed with the USB host link, a deal over, its USB on a pty:
     (the table, the pty's path, the device key's file)."""
-    from tapis.host.table.hostport import Pty
+    from tapis.host.table.hostport import attach_pico
     from tapis.host.pico.table import PicoTable
     tmp = tmp_path_factory.mktemp("usb")
-    with PicoTable(5, "ecarte", image=IMAGE, host_link="usb") as t:
-        t.usb = port = Pty()
-        t.run_deals(1)
-        key = tmp / "table.key"
-        key.write_text(t.key.hex() + "\n")
-        yield t, port.name, str(key)
-        port.close()
+    keys, was = tmp / "keys", os.environ.get("TAPIS_KEY_DIR")
+    os.environ["TAPIS_KEY_DIR"] = str(keys)  # the host's key store, for this module's tools
+    try:
+        with PicoTable(5, "ecarte", image=IMAGE, host_link="usb") as t:
+            said = attach_pico(t, str(tmp / "usb"))  # as tapis table --board pico --host-port does
+            assert "what was flashed to it kept at %s" % keys in said, said
+            t.run_deals(1)
+            key = tmp / "table.key"
+            key.write_text(t.key.hex() + "\n")
+            yield t, str(tmp / "usb"), str(key)
+            t.usb.close()
+    finally:
+        if was is None:
+            os.environ.pop("TAPIS_KEY_DIR", None)
+        else:
+            os.environ["TAPIS_KEY_DIR"] = was
 
 
 def stepping(t, argv, until=None):
@@ -72,6 +81,22 @@ def test_the_host_tools_with_the_key_are_answered_on_the_usb(board):
     assert entries and entries[0]["class"] == "power-up"
 
 
+def test_verify_on_the_usb_answers_what_tapis_flash_kept(board):
+    """Issue 46.2: tapis verify against the emulated Pico of tapis table --board pico
+    --host-port: the board answers over the files its signed manifest lists, the host from the
+    record tapis flash kept of them (in the key store, under the board's device id)."""
+    t, path, key = board
+    kept, device = t.record()
+    seed = "0123456789abcdef0123456789abcdef"
+    got = stepping(t, ["verify", "--port", path, "--table-key", key, "--seed", seed, "--json", "--timeout", str(WALL)])
+    assert got.returncode == 0, got.stderr
+    doc = json.loads(got.stdout)
+    assert doc["match"] is True and doc["device"] == device and doc["board"] == doc["host"]
+    assert set(doc["files"]) == {"main.py", "fwimage.mpy", "firmware.img", "config.json"}
+    from tapis.host.flash.verify import expected, load_kept
+    assert doc["host"] == expected(load_kept(kept)[0], bytes.fromhex(seed)).hex()
+
+
 def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path):
     from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W
@@ -80,8 +105,8 @@ def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path
     other.write_text("11" * 32 + "\n")
     got = stepping(t, ["meters", "--port", path, "--table-key", str(other), "--timeout", "10"])
     assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
-    got = stepping(t, ["meters", "--port", path, "--timeout", "10"])  # unkeyed: refused too
-    assert got.returncode == 2 and "no answer" in got.stderr, got.stderr
+    got = stepping(t, ["meters", "--port", path, "--timeout", "10"])  # unkeyed: refused too, and told at once
+    assert got.returncode == 2 and "the table's operator's link is keyed" in got.stderr, got.stderr
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     try:  # a host without the key disabling play: unsealed, a burst of them
         for i in range(40):

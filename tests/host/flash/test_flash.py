@@ -98,14 +98,19 @@ def reboot(board):
     """Ctrl-B then Ctrl-D on the serial line, as a person at a terminal would: what boots."""
     with serial.Serial(board.path, timeout=5) as s:
         s.write(b"\r\x02")
-        time.sleep(0.2)
-        s.reset_input_buffer()
+        prompt(s, b"MicroPython v")  # the friendly REPL's banner: read and dropped, what came before the reset
         s.write(b"\x04")
-        got = b""
-        deadline = time.time() + 30
-        while not got.endswith(b">>> ") and time.time() < deadline:
-            got += s.read(1)
+        got = prompt(s, b"soft reboot")
     return got.decode(errors="replace")
+
+
+def prompt(s, said, seconds=30):
+    """What the board says up to a '>>> ' prompt after `said`, read for at most `seconds`."""
+    got = b""
+    deadline = time.monotonic() + seconds
+    while not (said in got and got.endswith(b">>> ")) and time.monotonic() < deadline:
+        got += s.read(1)
+    return got
 
 
 def image_offset(board, module):

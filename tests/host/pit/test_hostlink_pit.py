@@ -13,6 +13,7 @@ from tapis.firmware.eventlog import log as E
 from tapis.host.pit import db
 from tapis.host.pit.boardlink import BoardLink
 from tapis.host.pit.ingest import Ingest
+from helpers import within
 from test_hostlink import wire_host
 from test_tilts import rig, step
 
@@ -95,7 +96,9 @@ def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypat
         said = link.act("disable", "sup", "cred")  # (the pit's web.py checked the credential)
         assert "disabled" in said
         assert "nothing" in link.act("clear", "sup", "cred")
-        time.sleep(3)  # the board stops at its next safe point, the pit catches up
+        # play stops (the board's NOTICE says so: no seat's press is taken after it, so no deal
+        # ends), then the pit catches up with the numbers the board's NOTICE gives
+        within(30, lambda: link.state == "disabled", "the board's NOTICE that play is disabled")
         deadline = time.time() + 20
         while (ingest.feeds[0].records, ingest.feeds[0].events) != link.counts:  # what the board's NOTICE says
             assert time.time() < deadline, ((ingest.feeds[0].records, ingest.feeds[0].events), link.counts)
@@ -105,9 +108,13 @@ def test_the_pit_ingests_a_board_over_a_pty_across_cut_links(tmp_path, monkeypat
         assert [e[0] for e in evs] == list(range(1, len(evs) + 1))
         assert ("disabled", "host:tapis-pit") in [(e[1], e[3]) for e in evs]
         assert link.state == "disabled"
-        with engine.connect() as c:  # the board's meters read, and the records' sums agree with them
+        def checked():
+            with engine.connect() as c:
+                return c.execute(text("select checked_seq from pit_meters")).scalar() or 0
+        # the board's meters read at each of the pit's rounds, and the records' sums agree with them
+        within(20, lambda: checked() > 0, "the pit's check of the records against the board's meters")
+        with engine.connect() as c:
             assert c.execute(text("select kind, detail from pit_alert")).all() == []
-            assert c.execute(text("select checked_seq from pit_meters")).scalar() > 0
         assert "clear" in link.act("enable", "sup", "cred")
     finally:
         ingest.stop()
@@ -168,3 +175,20 @@ def test_the_supervisors_actions_through_the_pits_web_need_the_credential(tmp_pa
     pit.ingest.round()
     kinds = [e[1] for e in stored(pit.engine, "event")]
     assert "disabled" in kinds and kinds[-1] == "clear"
+
+
+def test_the_pits_software_check_of_an_emulated_board_passes(tmp_path, monkeypatch):
+    """Issue 46.2: tapis table --host-port answers VERIFY over the firmware files it runs
+    (CHECKED 02, no manifest); the pit's board link expects the same from this install's."""
+    from tapis.host.pit.service import board_links
+    table, path, device = _table(tmp_path, monkeypatch)
+    link, = board_links([path], [device])
+    try:
+        seed = "0123456789abcdef0123456789abcdef"
+        got = link.act("verify", "sup", "cred", seed)
+        assert link.emulated and got == link.expected(seed)
+        assert link.expected("ff" * 16) != got  # another seed, another answer
+    finally:
+        link.close()
+        table.terminate()
+        table.wait(10)

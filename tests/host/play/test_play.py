@@ -260,6 +260,36 @@ def test_club_stakes_start_at_the_least_stake_and_r_sits_out_with_a_line():
     run(go())
 
 
+def test_ecarte_gallery_bets_start_at_1_and_r_sits_the_next_game_out_with_a_line():
+    """Issue 46.6, the same rule for every amount: at a gallery seat a bet starts at the least
+    (1), - never takes it to nothing, and r alone withdraws it, said on a line, as club's r."""
+    from tapis.firmware.games.ecarte.rules import Options
+
+    async def go():
+        app = make_app("ecarte", seat=2, seed=3, options=Options(gallery=1))
+        app.target = 10 ** 6  # games on and on: the players' bots never wait for the gallery
+        async with app.run_test(size=SIZE) as pilot:
+            standing = lambda: app.table.game.wagers.standing  # noqa: E731 (the game the table plays now)
+            await until(lambda: app.table.view() is not None)
+            await pilot.pause()
+            assert "no bet: + bets 1 (the least)" in screen_text(app)
+            assert "r sits" not in seat_text(app)  # no bet to withdraw yet
+            await pilot.press("plus")
+            await until(lambda: standing().get(2) == (0, 1))
+            await pilot.press("minus", "plus")  # - held at 1 (else + would make it 1, not 2)
+            await until(lambda: standing().get(2) == (0, 2))
+            await pilot.press("left_square_bracket", "plus")  # [ too: 1, then 2
+            await until(lambda: standing().get(2) == (0, 2) and app.table.controller.errors.get("input", 0) == 0)
+            await pilot.pause()
+            assert "your bet 2 on" in screen_text(app) and "r sits the next game out" in seat_text(app)
+            await pilot.press("r")
+            await until(lambda: 2 not in standing() and app.said)
+            await pilot.pause()
+            assert "You sit the next game out: your bet of 2 withdrawn" in screen_text(app)
+            assert "no bet" in screen_text(app)
+    run(go())
+
+
 @pytest.mark.parametrize("game, seat, seed", [("ecarte", 0, 3), ("club", 1, 3)])
 def test_play_json_hands_on_one_record_per_deal_as_table_json(game, seat, seed):
     """Issue 46.7: tapis play --json: each deal's record as it completes (tapis.record/2, the

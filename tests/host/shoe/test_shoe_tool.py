@@ -19,6 +19,7 @@ from tapis.firmware.cards import name, parse
 from tapis.firmware.offboard.rng import Seeded
 from tapis.host.shoe import traffic as S
 from tapis.host.ports import PortError, open_port
+from helpers import drained
 
 
 @pytest.fixture
@@ -36,8 +37,7 @@ def start(*args):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     notice = p.stderr.readline()
     assert notice.startswith(("monitoring", "emulating")), notice + p.stderr.read()
-    time.sleep(0.1)  # pyserial flushes the input once more right after opening
-    return p
+    return p  # (the notice comes after the port was opened, which flushed its input: nothing later is lost)
 
 
 def read_until(fd, done, timeout=10):
@@ -57,7 +57,8 @@ def test_monitor_decodes_frames_live_with_timestamps(pty_pair):
               F.encode(W.SHOE, 3, W.CARD, bytes([parse("KH")])),
               F.encode(W.SHOE, 4, W.FAULT, b"F" + bytes([parse("7S")])), F.encode(W.SHOE, 5, W.FAULT, b"J")]
     os.write(master, frames[0] + frames[1][:4])  # a frame split across reads
-    time.sleep(0.1)
+    drained(path)
+    time.sleep(0.1)  # not a wait: the span the timestamps must show
     os.write(master, frames[1][4:] + b"\x00\x07" + frames[2] + frames[3] + frames[4])  # and line noise
     out, err = p.communicate(timeout=10)
     assert p.returncode == 0, err
@@ -275,7 +276,7 @@ def test_a_capture_reads_back_as_it_was_seen_live(pty_pair, tmp_path):
               F.encode(W.SHOE, 3, W.FAULT, b"E")]
     for part in stream:
         os.write(master, part)
-        time.sleep(0.05)
+        drained(path)  # each part read on its own, as the capture keeps them
     live, err = p.communicate(timeout=10)
     assert p.returncode == 0, err
     lines = capture.read_text().splitlines()

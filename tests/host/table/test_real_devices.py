@@ -43,21 +43,18 @@ class ShoeOnPty:
         self.t.join(5)
 
 
-def opened(p, path, timeout=60):
-    """Wait until process p has the port open: pyserial empties the input buffer as it opens
-    it, so what a text shoe printed before would be lost (a fixed wait was too short under
-    load: the table's imports alone can take longer)."""
-    fds = "/proc/%d/fd" % p.pid
-    end = time.monotonic() + timeout
+def asked(p, timeout=60):
+    """Wait until the table, process p, asks its text shoe for cards (its notice on stderr):
+    a card dealt before that would be one nobody asked for, and one written before the port
+    was opened would be flushed by pyserial as it opens it (a fixed wait was too short under load)."""
+    import select
+    said, end = [], time.monotonic() + timeout
     while time.monotonic() < end and p.poll() is None:
-        try:
-            if any(os.path.realpath(os.path.join(fds, fd)) == os.path.realpath(path) for fd in os.listdir(fds)):
-                time.sleep(0.5)  # from open to the input buffer emptied: the same call
+        if select.select([p.stderr], [], [], 0.1)[0]:
+            said.append(p.stderr.readline())
+            if "for cards: deal them" in said[-1]:
                 return
-        except OSError:  # an fd closed while we looked
-            pass
-        time.sleep(0.05)
-    raise AssertionError("the table did not open %s" % path)
+    raise AssertionError("the table did not ask its shoe for cards: %r" % said)
 
 
 def records(out):
@@ -156,7 +153,7 @@ def test_table_with_a_text_dialect_shoe_deals_the_lines_it_sends(pty_pair):
     p = subprocess.Popen([sys.executable, "-m", "tapis", "table", "--deals", "1", "--seed", "5", "--json",
                           "--shoe", path, "--shoe-dialect", "text"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    opened(p, path)
+    asked(p)
     for c in dealt:
         os.write(master, (c + "\n").encode())
         time.sleep(0.02)
