@@ -160,15 +160,19 @@ class EmulatedTable:
     def _controller(self):
         """The firmware controller on this process (built from the journal if it has one),
         its door this table's, a power-up in its event log."""
-        if self.events is not None:
-            self.events.log("power-up", "the emulated table started")
+        if self.events is not None:  # held: counted by the meters' commit, then written (boot/custody.py)
+            self.events.log("power-up", "the emulated table started", hold=True)
         if self.journal is not None:
             from tapis.firmware.boot.build import build
+            from tapis.firmware.boot.powerup import deferred
             ctrl = build(self.route(), self.journal, self.name, self.game.options, events=self.events)
+            if self.events is not None:
+                deferred(ctrl, None, "", False)  # the held entries written, as a board once playing
             self.game, self.table = ctrl.game, ctrl.table
         else:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
+                self.events.write()
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
         ctrl.watch.door = lambda now: self.door
         return ctrl

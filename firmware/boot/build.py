@@ -98,6 +98,11 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         from ..eventlog.walk import finish  # (a RAM clear's, clears.py)
         finish(journal, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
+    tilts = []
+    if events is not None:  # the chain of custody compared before the boot writes (custody.py)
+        from .custody import bind
+        tilts = bind(journal, events)
+        compat.unload("boot.custody")
     if journal.last is not None:
         u = journal.last
         game, table, why, voided = resume(journal, keep_log)
@@ -116,16 +121,17 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         from ..table.packcount import resumed as counted  # (loaded for it)
         counted(ctrl, voided)
         compat.unload("table.packcount")
-        return _seats(journal, ctrl)
+        return _seats(journal, ctrl, tilts)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return _seats(journal, _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor), events))
+    return _seats(journal, _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor),
+                                   events), tilts)
 
 
-def _seats(journal, ctrl):
+def _seats(journal, ctrl, tilts=()):
     """The meters (meters.py), if any: the table's seats, a copy rebuilt an event and both
     bad a RAM tilt in the controller's event log (unless the caller handed its own), and a
     power-up counted (their copies checked, brought up to the journal's end and written)."""
@@ -135,5 +141,5 @@ def _seats(journal, ctrl):
         if m.on_event is None:
             m.on_event, m.on_tilt = ctrl.event, ctrl.tilt
         m.ctrl = ctrl  # (an event log cut back behind the copies: a journal-failure tilt, tally.commit)
-        m.commit(journal, power=True)
+        m.commit(journal, power=True, tilt=[{"ram-error": "ram"}.get(c, "journal") for c in tilts])
     return ctrl

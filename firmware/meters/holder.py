@@ -34,6 +34,8 @@ class Meters:
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
         self.ctrl = None  # the controller: its event log's last entry noted in the copies (boot.py)
+        self.counter = None  # an off-flash monotonic counter (link/counter.py), bound into each copy
+        self.floor = 0  # a generation the next commit writes above (custody.py: the copies rebound after a lock)
 
     def clear(self, journal):
         """A RAM clear (clears.py): every meter 0, from the journal's end."""
