@@ -209,8 +209,9 @@ def test_a_piquet_cut_redone_is_no_voided_deal_and_deals_finished_are_metered(tm
     m.play(6)
     t = held(m.m, m.j)
     assert t.m[FINISHED] == m.rules.finished_deals() == 6 and LATER[0] == "finished"
-    e = Metered("ecarte", None, 3).play(9)
-    assert held(e.m, e.j).m[FINISHED] == e.rules.finished_deals()
+    for game, seed, n in (("ecarte", 3, 9), ("club", 4, 7)):  # the rules' own count of deals finished
+        e = Metered(game, None, seed).play(n)
+        assert held(e.m, e.j).m[FINISHED] == e.rules.finished_deals() >= n
     tally = held(m.m, m.j)
     tally.event("void", -1, "the players cut again")
     assert (tally.m[2], tally.m[FINISHED + 1]) == (t.m[2], t.m[FINISHED + 1] + 1)
@@ -226,3 +227,17 @@ def test_an_unedited_board_never_locks_across_power_cycles(tmp_path):
         assert b.ctrl.locked == []
     assert not [e for _o, e in entries(b) if e.get("l") or e["c"] == E.METER]
     shutil.rmtree(tmp_path)
+
+
+def test_a_table_locked_at_its_boot_says_by_what_and_how_it_is_cleared(tmp_path):
+    """Issue 44.6: `tapis table` on a journal whose boot locked (both meter copies deleted):
+    which tilt, what disagreed and how a supervisor clears it; exit 3, no traceback."""
+    from test_cli_conventions import tapis
+    journal = str(tmp_path / "t.jnl")
+    assert tapis("table", "--journal", journal, "--seed", "3", "--deals", "2", "--quiet", "--json").returncode == 0
+    for c in beside(journal):
+        os.remove(c)
+    p = tapis("table", "--journal", journal, "--seed", "3", "--deals", "1", "--quiet", "--json")
+    assert p.returncode == 3 and "Traceback" not in p.stderr, p.stderr
+    assert "locked by the tilt" in p.stderr and "ram-error" in p.stderr and "tapis clear --port" in p.stderr
+    assert "both copies of the meters are missing" in p.stderr and len(p.stderr.strip().splitlines()) == 1

@@ -67,7 +67,7 @@ def test_copies_of_version_1_are_read_and_written_as_version_3():
     old = body + keyed(pads(m.key), b"", body)[:8]  # (docs/protocol.md: CHECK, an HMAC under the meters' key)
     assert len(old) == 320
     got = tally.unpack(m.key, old)
-    assert (got.gen, got.pos, got.tag, got.m[:73], got.m[73:], got.ev) == (now.gen, now.pos, now.tag, now.m[:73], [0, 0], 0)
+    assert (got.gen, got.pos, got.tag, list(got.m[:73]), list(got.m[73:]), got.ev) == (now.gen, now.pos, now.tag, list(now.m[:73]), [0, 0], 0)
     for c in m.copies:
         c.replace(old)
     t.boot()

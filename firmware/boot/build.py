@@ -78,6 +78,15 @@ def configured(journal, name, options, signed, u):
                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
+def _custody(journal, events):
+    """The chain of custody compared before the boot writes (custody.py): the tilts' classes.
+    Its modules unloaded, nothing of theirs left referred to (the replay next: the heap at its tightest)."""
+    from .custody import bind
+    tilts = bind(journal, events)
+    compat.unload("boot.custody", "meters.tally", "meters.layout")
+    return tilts
+
+
 def _attach(ctrl, events):
     """The event log given to the controller, and the tilts open in it: a lock survives a reboot."""
     if events is not None:
@@ -98,11 +107,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         from ..eventlog.walk import finish  # (a RAM clear's, clears.py)
         finish(journal, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
-    tilts = []
-    if events is not None:  # the chain of custody compared before the boot writes (custody.py)
-        from .custody import bind
-        tilts = bind(journal, events)
-        compat.unload("boot.custody")
+    tilts = _custody(journal, events) if events is not None else []
     if journal.last is not None:
         u = journal.last
         game, table, why, voided = resume(journal, keep_log)

@@ -15,7 +15,7 @@
 from binascii import hexlify
 
 from ..eventlog.log import JOURNAL, POWER_UP, RAM, METER
-from ..meters.tally import locate, read, unpack
+from ..meters.layout import read, unpack  # (not tally.py: the boot's heap)
 
 
 def _log_head(events):
@@ -26,6 +26,16 @@ def _log_head(events):
         st.close()
         return events.boot - 1, tag
     return events.seq, events.head
+
+
+def _moved(journal, m):
+    """Whether the meters' record is no longer where their copies say, nor anywhere after a
+    compaction moved it (tally.locate, loaded for it only)."""
+    st = journal.store
+    if st.read_at(m.pos - 8, 8) == m.tag:
+        return False
+    from ..meters.tally import locate
+    return locate(st, m.pos, m.tag, journal.size) < 0
 
 
 def compare(journal, meters, events):
@@ -58,7 +68,7 @@ def compare(journal, meters, events):
     if m.pos > journal.size:
         bad.append((RAM, "the journal ends at byte %d, before the meters' record at byte %d: cut or put back"
                     % (journal.size, m.pos)))
-    elif m.pos and locate(journal.store, m.pos, m.tag, journal.size) < 0:
+    elif m.pos and _moved(journal, m):
         bad.append((RAM, "the journal no longer holds the meters' record (byte %d): edited or put back" % m.pos))
     if m.ev > seq:
         bad.append((JOURNAL, "event log cut at entry %d: the meters saw %d" % (seq, m.ev)))

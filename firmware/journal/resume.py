@@ -97,7 +97,7 @@ def starts(store, chain=None):
                     seg = sha256(head(chain, whole, 0, 0, chains(p, bytes(8), whole, 0, 0)))
                 else:
                     tag = chains(p, bytes(buf[k - 8:k]) if k >= 8 else store.read_at(i - 8, 8), whole, c, i)
-                    chain.claim = sealed(seg, whole, c, i) or getattr(chain, "claim", None)  # (custody)
+                    chain.claim = sealed(seg, whole, c, i) or getattr(chain, "claim", None)  # type: ignore  (p: a chain)
                     seg, trust = sha256(tag), (i + m, tag, c + 1)
                 hashed = i + m
             i += m

@@ -41,7 +41,7 @@ class Meters:
         """A RAM clear (clears.py): every meter 0, from the journal's end."""
         from .tally import commit
         commit(self, journal, fresh=True)
-        unload("meters.tally")
+        unload("meters.tally", "meters.layout")
 
     def saw(self, recs):
         for rec in recs:
@@ -57,6 +57,6 @@ class Meters:
                 journal.flush()
             from .tally import commit
             t = commit(self, journal, power, tilt)
-            unload("meters.tally")
+            unload("meters.tally", "meters.layout")
             self.due = False
             return t

@@ -5,6 +5,7 @@
 # off-flash counter's value and the power-up counted with its entry (docs/security.md).
 # The firmware (tally.py, commands.py) and the host (host/meters_show.py) import it.
 import struct
+from array import array
 from hashlib import sha256
 
 from ..compat import const
@@ -32,7 +33,7 @@ _KING = ("king", "turned king", "void")  # écarté's scores that do not end a d
 
 
 class Tally:
-    """The meters (m, N ints), the copies' gen, the journal's pos and tag, the event log's
+    """The meters (m, N ints: an array("I") read from a copy), the copies' gen, the journal's pos and tag, the event log's
     ev and lt (its last entry written and the tag it ends with), cnt (the off-flash
     counter's value the copies are bound to: 0 without one), pw (the seq of the power-up
     counted whose entry the board held when it committed: 0 if none)."""
@@ -113,6 +114,17 @@ class Tally:
             self.add(_BROKEN)
 
 
+def read(c):
+    """A copy's bytes (b"" if it has none): a file's (its path) or an object's."""
+    if not isinstance(c, str):
+        return c.read()
+    try:
+        with open(c, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
 def _sum(key, body):
     return keyed(pads(key), b"", body)[:8] if key else sha256(body).digest()[:8]
 
@@ -135,7 +147,9 @@ def parse(b):
             b[3] != (N if b[2] > 2 else _OLD):
         return None
     _m, v, n, gen, pos, tag = struct.unpack_from(_HEAD, b)
-    m = list(struct.unpack_from("<%dI" % n, b, _SIZE)) + [0] * (N - n)
+    m = array("I", b[_SIZE:_SIZE + 4 * n])  # (4 bytes a meter: a list of N is twice that on a 64-bit port)
+    if n < N:
+        m.extend(array("I", bytes(4 * (N - n))))  # LATER's
     if v < 3:
         return Tally(gen, pos, tag, m, struct.unpack_from("<I", b, _SIZE + 4 * n)[0] if v > 1 else 0)
     ev, lt, cnt, pw = struct.unpack_from("<I8sII", b, _SIZE + 4 * n)

@@ -11,7 +11,7 @@ from binascii import hexlify
 
 from ..compat import const
 from ..journal.store import JournalError
-from .layout import N, ROLL, SEAT0, TAB0, TILT0, TILTS, Tally, pack, parse, unpack  # noqa: F401 (the layout, named once)
+from .layout import N, ROLL, SEAT0, TAB0, TILT0, TILTS, Tally, pack, parse, read, unpack  # noqa: F401 (the layout, named once)
 
 _SEQ = const(8)  # EventLog.park's list: the last seq,
 _SIZE = const(6)  # the bytes written,
@@ -20,17 +20,6 @@ _HELD = const(13)  # what log(hold=True) framed, not yet written
 _SEATS = const(10)  # layout.TABLE's "seats"
 _POWER = const(3)  # its "power_ups"
 _EVERY = const(16)  # the off-flash counter is stepped every 16th commit, and at each power-up (docs/security.md)
-
-
-def read(c):
-    """A copy's bytes (b"" if it has none): a file's (its path) or an object's."""
-    if not isinstance(c, str):
-        return c.read()
-    try:
-        with open(c, "rb") as f:
-            return f.read()
-    except OSError:
-        return b""
 
 
 def _write(c, b):
