@@ -34,7 +34,9 @@ EVENTS = const(0x52)  # host -> controller: [since: 4 bytes]: the event log's en
 METERS = const(0x53)  # host or supervisor -> controller: no payload (the supervisor's credential)
 METERED = const(0x54)  # controller -> host: a meters copy's bytes (firmware/meters/tally.py), empty: no meters
 VERIFY = const(0x55)  # host or supervisor -> controller: [16-byte seed]: the seeded software check
-CHECKED = const(0x56)  # controller -> host: [0] + HMAC-SHA256(seed, what the board runs); [1] + why, none
+# controller -> host: [0] + HMAC-SHA256(seed, what the board runs) + its id + 0x00 + its counter's words; [1] + why
+CHECKED = const(0x56)
+NO_COUNTER = "no monotonic counter"  # CHECKED's and the power-up's words for a board without one (link/counter.py)
 DEALS = const(0x57)  # host -> controller: [since: 4 bytes, n]: the last n games, if a deal after since is over
 SUBSCRIBE = const(0x58)  # host -> controller: [1]: NOTICE at each deal's end and each event; [0]: no more
 NOTICE = const(0x59)  # controller -> host: [deals over: 4, last event: 4, state: 0 running, 1 locked, 2 disabled]

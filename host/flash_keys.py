@@ -28,6 +28,12 @@ def image_path(device, key_file=None):
     return key_path(device, key_file).with_suffix(".image")
 
 
+def counter_path(device, key_file=None):
+    """Where an emulated table's ATECC608 keeps its counters (firmware/offboard/atecc608.py):
+    beside its key, off the table's flash (its journal's folder), as the part is off a board's."""
+    return key_path(device, key_file).with_suffix(".atecc608")
+
+
 def load_key(device, key_file=None):
     path = key_path(device, key_file)
     try:

@@ -30,11 +30,13 @@ def product(pico):
 
 
 def flash_key(pico, game, options, key, host_link=None, check_minutes=None):
-    """What names a flash file in the cache: the chip's image, the device key, the files."""
+    """What names a flash file in the cache: the chip's image, its unique ID (the manifest names
+    the device: a flash made for another chip is refused at its boot), the device key, the files."""
     from tapis.host.flash_image import build_image, configuration
     config = configuration(game, None, _kwargs(options), check_minutes, host_link=host_link)
     image = {"config.json": config} if product(pico) else build_image(config=config)
     h = hashlib.sha256(pico.image.read_bytes())
+    h.update(pico.unique_id)
     h.update(key)  # the device key it is flashed with (the bus devices are paired with it)
     for path in sorted(image):
         h.update(path.encode() + b"\0" + image[path])

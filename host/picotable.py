@@ -59,8 +59,9 @@ class PicoBridge:
 
 class PicoTable(EmulatedTable):
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None, on_table=None,
-                 image=None, flash_path=None, log=None, host_link=None, check_minutes=None, **kw):
+                 image=None, flash_path=None, log=None, host_link=None, check_minutes=None, atecc=None, **kw):
         self.image, self.flash_path, self.say = image, flash_path, log or (lambda line: None)
+        self.atecc = atecc  # a host path: an ATECC608 on the chip's I2C0 keeps its counters there (Runner.atecc)
         self.host_link = host_link  # "usb": flashed with the operator's link on the USB
         self.check_minutes = check_minutes  # the periodic software check's (tapis flash --check-minutes)
         self.usb = None  # then a Port (host/hostport.py Pty) the USB is bridged to, once given
@@ -81,6 +82,7 @@ class PicoTable(EmulatedTable):
 
     def _controller(self):
         self.pico = EmulatedPico(self.image, self.flash_path, gate={1: BUS_DE_GPIO})
+        self.pico.atecc = self.atecc
         return PicoBridge(self)
 
     # ---- deploying and booting ----

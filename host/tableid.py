@@ -65,3 +65,13 @@ def table_identity(path, key_file=None):
         return device, load_key(device, key_file)
     except FlashError as e:
         raise IdentityError(str(e)) from None
+
+
+def table_counter(device):
+    """The simulated table's monotonic counter: an emulated ATECC608 (firmware/offboard/
+    atecc608.py) whose counters the key store keeps beside its key (flash_keys.counter_path),
+    off the table's flash, so a journal's folder put back does not roll them back."""
+    from tapis.firmware.link.counter import find
+    from tapis.firmware.offboard.atecc608 import ATECC608, I2C
+    from tapis.host.flash_keys import counter_path
+    return find(I2C(ATECC608(str(counter_path(device)))))

@@ -66,9 +66,10 @@ def parse_seed(text):
     return bytes.fromhex(t)
 
 
-def ask(port, seed, step=None, timeout=10.0, key=None):
+def ask(port, seed, step=None, timeout=10.0, key=None, heard=None):
     """VERIFY [seed] to the table on `port` (read()/write()); `step()` lets an in-process
-    table run between polls. Returns (answer: 32 bytes or None, device id, why when None)."""
+    table run between polls. Returns (answer: 32 bytes or None, device id, why when None);
+    heard["counter"]: what the board said of its monotonic counter (counter_value reads it)."""
     from tapis.host.operator_link import open_link
     link = open_link(port, b"tapis-verify", key, timeout)
     link.send(W.HOST, W.VERIFY, seed)
@@ -81,10 +82,21 @@ def ask(port, seed, step=None, timeout=10.0, key=None):
                 payload = bytes(payload)
                 link.poll(ms + 1)  # acknowledge it
                 if payload[0] == 0 and len(payload) >= 33:
-                    return payload[1:33], payload[33:].decode("utf-8", "replace"), None
+                    ident, _, said = payload[33:].partition(b"\0")  # (a board before issue 44: no counter said)
+                    if heard is not None:
+                        heard["counter"] = said.decode("utf-8", "replace") or None
+                    return payload[1:33], ident.decode("utf-8", "replace"), None
                 return None, "", payload[1:].decode("utf-8", "replace")
         if step is not None:
             step()
         else:
             time.sleep(0.001)
     raise TimeoutError("no answer from the table in %.1f s" % timeout)
+
+
+def counter_value(said):
+    """The value in a board's words of its monotonic counter (link/counter.said), else None."""
+    head = "monotonic counter "
+    if said and said.startswith(head) and said[len(head):].isdigit():
+        return int(said[len(head):])
+    return None

@@ -13,7 +13,8 @@ OFF_BOARD = {"offboard"}  # the host's, never on a board, never frozen (docs/arc
 # what tapis flash leaves out: the above, the product image's start-up and its reader of the
 # flash (frozen into that image only)
 NOT_DEPLOYED = OFF_BOARD | {"boot/start.py", "verify/xip.py"}
-VBOARD = {"offboard/__init__.py", "offboard/vboard.py"}  # the virtual board's entry (stdin/stdout, not UARTs)
+# the virtual board's entry (stdin/stdout, not UARTs) and its emulated ATECC608
+VBOARD = {"offboard/__init__.py", "offboard/vboard.py", "offboard/atecc608.py"}
 
 
 class ImageError(RuntimeError):

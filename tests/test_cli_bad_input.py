@@ -61,7 +61,7 @@ BASE = {
 # written to, "port" a serial port, "text" words the command checks.
 KIND = {
     "--image": "in", "--uf2": "in", "--journal": "in", "--from": "in", "--boot-py": "in",
-    "--source": "in", "--picotool": "in", "--lib": "dir", "--flash": "out",
+    "--source": "in", "--picotool": "in", "--lib": "dir", "--flash": "out", "--counter": "out",
     "--capture": "out", "--plot": "out", "--db": "out", "--out": "out",
     "--port": "port", "--shoe": "port", "--bus": "port", "--table": "port",
     "record": "in", "--drive": "dir",

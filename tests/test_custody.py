@@ -49,9 +49,8 @@ class Board:
     def boot(self):
         j = Journal(FileStore(self.path), key=TEST_KEY, device=TEST_DEVICE)
         j.meters = Meters(*beside(self.path), key=TEST_KEY)
-        j.meters.counter = self.counter
         events = EventLog(FileStore(log_beside(self.path)), TEST_KEY, TEST_DEVICE)
-        self.sim = EmulatedTable(self.seed, self.game, journal=j, events=events)
+        self.sim = EmulatedTable(self.seed, self.game, journal=j, events=events, counter=self.counter)
         return self
 
     @property

@@ -114,3 +114,35 @@ def test_an_unedited_micropython_board_never_locks_across_power_cycles():
             assert locked(vb) == [None, None]
         vb.run_deals(4)
         assert not [e for e in logged(vb) if e.get("l") or e["c"] == "meter-repaired"]
+
+
+def test_the_whole_flash_put_back_locks_the_micropython_board_with_its_counter(tmp_path):
+    """The journal, the log and both copies put back from a boot earlier (a consistent older
+    state): the emulated ATECC608's counter, off the board's flash, stepped at the power-up
+    since, is ahead of the copies. (VirtualBoard alone: the table's CPython mirror would not
+    follow a board put back.)"""
+    import shutil
+    from tapis.simulator.vboard import VirtualBoard
+    off, root = tmp_path / "part.atecc608", tmp_path / "flash"
+
+    class Kept:  # VirtualBoard's flash: a folder it does not remove
+        name = str(root)
+
+        def cleanup(self):
+            pass
+
+    def boot(flash=None):
+        b = VirtualBoard("ecarte", unix_heap=512 * 1024, flash=flash, counter=str(off))
+        b.close()
+        return b.flash
+    first = boot()
+    shutil.copytree(first.name, root)
+    first.cleanup()
+    shutil.copytree(root, tmp_path / "older")
+    boot(Kept())  # a boot later: the counter stepped
+    shutil.rmtree(root)
+    shutil.copytree(tmp_path / "older", root)  # the whole flash put back
+    boot(Kept())
+    log = EventLog(MemoryStore((root / "events.bin").read_bytes()), TEST_KEY)
+    tilts = [e for e in log.since(0) if e["c"] == "ram-error"]
+    assert tilts and tilts[-1].get("l") and "the flash was put back" in tilts[-1]["d"], log.since(0)

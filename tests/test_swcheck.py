@@ -252,7 +252,7 @@ def test_the_supervisor_device_gets_it_and_a_seats_console_does_not(board):
     t.run_deals(1)
     sup.verify(SEED2)
     t.run(lambda g: sup.checked is not None)
-    assert sup.checked == b"\0" + expected(image, SEED2) + b"test-board"
+    assert sup.checked == b"\0" + expected(image, SEED2) + b"test-board\0no monotonic counter"
     before = t.controller.errors.get("credentials", 0), sum(ln.forged for ln in t.controller.links)
     spy = t.consoles[0]
     heard = records_heard(spy, W.CHECKED)

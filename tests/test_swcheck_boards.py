@@ -128,4 +128,4 @@ def test_the_virtual_board_answers_the_supervisors_seed_as_the_host_computes(tmp
         for seed in (SEED1, SEED2):
             sup.verify(seed)
             t.run(lambda g: sup.checked is not None)
-            assert sup.checked == b"\0" + expected(image, seed) + b"vboard"
+            assert sup.checked == b"\0" + expected(image, seed) + b"vboard\0no monotonic counter"

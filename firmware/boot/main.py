@@ -132,7 +132,14 @@ def main():
     from ..meters.holder import Meters  # beside the journal (tally.beside), committed after it
     meters = Meters("/journal.meters.a", "/journal.meters.b", key=key)
     full, dropped = make_room(store, key, ident, meters)
-    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True)
+    from ..link.counter import on_board  # the counter the flash cannot roll back (docs/security.md)
+    counter, said = on_board(cfg["counter"])
+    del on_board
+    if counter is None:  # none to read: its code out of the heap before the table is built
+        from ..compat import unload
+        unload("link.counter")
+    meters.counter = counter  # bound into the meters' commits (boot/custody.py, docs/security.md)
+    events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True, counter=said)
     if dropped:
         compacted(events, dropped)
     if full:
@@ -158,6 +165,7 @@ def main():
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
         ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned",
                           events=events)
+        ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)

@@ -32,11 +32,12 @@ def device(root="/"):
         return key, ""
 
 
-def open_events(store, key, ident, crashed=0, quick=False):
+def open_events(store, key, ident, crashed=0, quick=False, counter=None):
     """The event log beside the journal, and this boot's power-up in it (and a watchdog
-    reset, a crash before). A broken one is kept for the lab (/events.bad) and a new one
-    begun, locked by a journal-failure tilt: the supervisor must look before play. quick:
-    opened from its last seal (main.py checks the rest once playing: deferred)."""
+    reset, a crash before; `counter`: link/counter.said's words, the board's monotonic
+    counter or that it has none). A broken one is kept for the lab (/events.bad) and a new
+    one begun, locked by a journal-failure tilt: the supervisor must look before play.
+    quick: opened from its last seal (main.py checks the rest once playing: deferred)."""
     try:
         events = EventLog(store, key, ident, quick=quick)
     except JournalError as e:
@@ -50,8 +51,8 @@ def open_events(store, key, ident, crashed=0, quick=False):
     names = {getattr(machine, n, -1): n for n in ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "SOFT_RESET",
                                                   "DEEPSLEEP_RESET")}
     n = crashed  # (quick: a board's boot, which writes them once playing: deferred)
-    events.log("power-up", "%s%s" % (names.get(cause, cause), ", after %d crashes in a row" % n if n else ""),
-               hold=quick)
+    events.log("power-up", "%s%s%s" % (names.get(cause, cause), ", after %d crashes in a row" % n if n else "",
+                                       "; " + counter if counter else ""), hold=quick)
     if machine is not None and cause == getattr(machine, "WDT_RESET", -1):
         events.log("watchdog", "the watchdog reset the board: its loop stalled %d ms (main._WDT_MS)" % 8000,
                    hold=quick)

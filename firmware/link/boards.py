@@ -13,15 +13,20 @@ _BAUD = const(115200)
 
 # name -> links: (addresses, UART id, tx pin, rx pin, RS-485 driver-enable pin or None, baud);
 # "door": the door switch's input pin, pulled up: the switch closes it to ground while the
-# door is shut, so an open door and a cut wire both read 1 (tilts.py reads it at safe points)
+# door is shut, so an open door and a cut wire both read 1 (tilts.py reads it at safe points);
+# "counter": the I2C (id, SDA pin, SCL pin) of the ATECC608 whose counter the flash cannot
+# roll back (counter.py)
 BOARDS = {
     # Raspberry Pi Pico (RP2040): two UARTs. UART0 on GP0/GP1 to the shoe (RS-232 level
     # shifter or TTL), UART1 on GP4/GP5 to the RS-485 bus of panels and displays, whose
-    # transceiver's DE/RE is driven by GP6; the door switch on GP7.
-    "rp2": {"shoe": (0, 0, 1, None, _BAUD), "bus": (1, 4, 5, 6, _BAUD), "led": 25, "door": 7},
+    # transceiver's DE/RE is driven by GP6; the door switch on GP7; the ATECC608 on I2C0,
+    # SDA GP8, SCL GP9.
+    "rp2": {"shoe": (0, 0, 1, None, _BAUD), "bus": (1, 4, 5, 6, _BAUD), "led": 25, "door": 7, "counter": (0, 8, 9)},
     # ESP32: UART0 is the USB console; UART1 on GPIO4/5 to the shoe, UART2 on GPIO17/16
-    # to the RS-485 bus with DE/RE on GPIO18; the door switch on GPIO19.
-    "esp32": {"shoe": (1, 4, 5, None, _BAUD), "bus": (2, 17, 16, 18, _BAUD), "led": 2, "door": 19},
+    # to the RS-485 bus with DE/RE on GPIO18; the door switch on GPIO19; the ATECC608 on
+    # I2C0, SDA GPIO21, SCL GPIO22.
+    "esp32": {"shoe": (1, 4, 5, None, _BAUD), "bus": (2, 17, 16, 18, _BAUD), "led": 2, "door": 19,
+              "counter": (0, 21, 22)},
 }
 
 

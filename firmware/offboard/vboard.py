@@ -72,12 +72,13 @@ class BusPort:
         return data
 
 
-def new_controller(name, kw, shoe, bus, journal):
+def new_controller(name, kw, shoe, bus, journal, counter=None):
     """The controller as firmware/boot/main.py makes it on a real board: the self-test first,
     then firmware.boot.build.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
     the bus over `bus`. `name` and `kw` (its Options' keyword arguments) say what a fresh
-    journal begins."""
+    journal begins. counter: the path of an emulated ATECC608's counters (off the board's
+    flash: offboard/atecc608.py), whose counter main.py's board finds on its I2C; None: none."""
     from ..boot import build as boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
@@ -94,19 +95,29 @@ def new_controller(name, kw, shoe, bus, journal):
     # the event log and the meters beside it (its open tilts lock the table across a power cycle)
     from ..eventlog.log import beside
     from ..boot.powerup import open_events
-    events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard", quick=True)  # (as main.py)
+    from ..compat import unload
+    from ..link.counter import probe, said  # (as main.py: the unix port has no machine.I2C)
+    if counter is not None:
+        from .atecc608 import ATECC608, I2C
+        counter, words = probe(I2C(ATECC608(counter)))
+    else:
+        words = said(None)
+        unload("link.counter")  # (as main.py: none to read, its code out of the heap before the build)
+    del probe, said
+    events = open_events(FileStore(beside(journal)), TEST_KEY, "vboard", quick=True, counter=words)
     unchecked = events.unchecked
     j = Journal(store, key=TEST_KEY, device="vboard")
     from ..meters.holder import Meters  # beside the journal (tally.beside)
     p = journal[:-4] if journal.endswith(".bin") else journal
     j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
+    j.meters.counter = counter  # type: ignore  (bound into the meters' commits: boot/custody.py)
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
+    ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments
     deferred(ctrl, TEST_KEY, "vboard", unchecked)
     # its files where it runs (the unix port: a directory of the host's), as its journal
     # (read by recall.py and swcheck.py)
     ctrl.root = ""
-    from ..compat import unload
     unload("link.hello")
     boot.unload()
     unload("boot")  # (a board's main.py runs in it: this entry holds its own package instead)
@@ -123,11 +134,11 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None, counter=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     shoe, port = BusPort(), BusPort()
-    ctrl = new_controller(name, kw, shoe, port, journal)
+    ctrl = new_controller(name, kw, shoe, port, journal, counter)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
     rules = ctrl.game.apply
 
@@ -187,11 +198,14 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 async def main(argv, base=0, js_gc=None):
     heap = "--heap" in argv
     journal = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
+    counter = None
     for a in argv:
         if a.startswith("--journal="):  # the unix port: a file of the host's
             journal = a[10:]
-    rest = [a for a in argv if a != "--heap" and not a.startswith("--journal=")]
+        if a.startswith("--counter="):  # an emulated ATECC608's counters: a file off the board's flash
+            counter = a[10:]
+    rest = [a for a in argv if a != "--heap" and not a.startswith("--journal=") and not a.startswith("--counter=")]
     if not rest:
         raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal, counter=counter)

@@ -153,7 +153,8 @@ def meters(ctrl, link, addr):
 def verify(ctrl, link, addr, seed):
     """VERIFY [seed]: CHECKED [0] + HMAC-SHA256(seed, every byte the board runs)
     (swcheck.py, loaded for it: the files its manifest lists, then on a product image the
-    image's own bytes, xip.py's) + the device's id, or [1] + why when the board cannot say
+    image's own bytes, xip.py's) + the device's id + 0x00 + its monotonic counter in words
+    (link/counter.said), or [1] + why when the board cannot say
     what it runs; the result, with who asked and the seed, to the event log
     (a failure tilts), once for one request (swcheck.seeded: a repeat is answered again)."""
     from ..compat import unload
@@ -168,7 +169,11 @@ def verify(ctrl, link, addr, seed):
             more = (lambda h: xip.feed(h, xip.PIECE, FileStore.feed),)
         mac = answer(seed, root, more)
         j = ctrl.journal  # the device's id after the answer: the host finds what it flashed there
-        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b""))
+        said = W.NO_COUNTER  # and the board's monotonic counter read now, or that it has none
+        if ctrl.counter is not None:
+            from ..link.counter import said as read
+            said = read(ctrl.counter)
+        link.send(addr, W.CHECKED, b"\0" + mac + (j.device.encode() if j is not None else b"") + b"\0" + said.encode())
         seeded(ctrl, "seeded check by %s: seed %s, answered %s" % (
             serial(link, addr), hexed, "".join("%02x" % b for b in mac)))
     except (OSError, ValueError, KeyError, TypeError, ImportError, AttributeError) as e:

@@ -77,6 +77,7 @@ class Controller:
         self.recalled = -1 << 30  # when the supervisor last recalled: the displays say so
         self.screen = None  # the supervisor's meters screen (commands.py SCREEN): (view, its place in the log)
         self.root = "/"  # the board's filesystem, as the software checks hash it (a virtual board's: "")
+        self.counter = None  # the monotonic counter off the flash (link/counter.py), when the board has one
         self.mode_shown = self.mode_seats = None  # the mode the table display, the seats were shown
         bus = route[W.TABLE_DISPLAY]
         self.bus = bus if hasattr(bus, "poll_every") else None

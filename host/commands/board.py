@@ -18,6 +18,8 @@ def register(sub):
     e.add_argument("--image", help="the MicroPython RPI_PICO .uf2 image (default: $TAPIS_PICO_IMAGE)")
     e.add_argument("--flash", help="the board's 2 MB flash as a file, kept between runs "
                    "(default: a fresh board, forgotten at exit)")
+    e.add_argument("--counter", help="an ATECC608 on I2C0 (GP8 SDA, GP9 SCL), its monotonic counters kept in this "
+                   "file, off the flash (default: no part on the bus; docs/security.md)")
     e.add_argument("--port", type=A.link_path, help="also make this path a symlink to the pty (a stable name to use)")
     e.add_argument("--duration", type=A.seconds, help="stop after this many seconds (default: until Ctrl-C)")
     e.set_defaults(func=emulate, parser=e)
@@ -106,8 +108,9 @@ def emulate(args):
 
     if args.duration is not None and args.duration <= 0:
         args.parser.error("--duration must be positive, got %r" % args.duration)
-    if args.flash is not None and (os.path.isdir(args.flash) or not os.path.isdir(os.path.dirname(os.path.abspath(args.flash)))):
-        args.parser.error("--flash %s: give a file (kept between runs) in a folder that is there" % args.flash)
+    for opt, path in (("--flash", args.flash), ("--counter", args.counter)):
+        if path is not None and (os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path)))):
+            args.parser.error("%s %s: give a file (kept between runs) in a folder that is there" % (opt, path))
     if args.port and os.path.lexists(args.port) and not os.path.islink(args.port):
         args.parser.error("--port %s exists and is not a symlink: give a new path" % args.port)
     try:
@@ -116,6 +119,7 @@ def emulate(args):
         args.parser.error(str(e))
     try:
         pico = EmulatedPico(image, args.flash)
+        pico.atecc = args.counter
         path = pico.pty()
     except PicoError as e:
         sys.stderr.write("tapis board: %s\n" % e)

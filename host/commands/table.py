@@ -234,6 +234,8 @@ def _devices(args, options):
         from tapis.firmware.meters.holder import Meters  # the meters beside it, as on a board (tapis meters)
         from tapis.firmware.meters.tally import beside
         extra["journal"].meters = Meters(*beside(args.journal), key=key)
+        from tapis.host.tableid import table_counter
+        extra["counter"] = table_counter(device)  # its secure element's, off its flash
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.realtable import Pacer, TextShoe

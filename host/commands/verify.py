@@ -27,7 +27,7 @@ def register(sub):
 
 
 def run(args, step=None):
-    from tapis.host.verify import ask, expected, load_kept, parse_seed
+    from tapis.host.verify import ask, counter_value, expected, load_kept, parse_seed
 
     def _fail(text):
         """One line on stderr, exit 2; with --json the object too (match false, the error)."""
@@ -44,7 +44,8 @@ def run(args, step=None):
         from tapis.host.ports import open_port
         port = open_port(args.port)
         try:
-            board, device, why = ask(port, seed, step=step, timeout=args.timeout, key=args.table_key)
+            heard = {}
+            board, device, why = ask(port, seed, step=step, timeout=args.timeout, key=args.table_key, heard=heard)
         finally:
             getattr(port, "close", lambda: None)()
     except TimeoutError as e:
@@ -76,12 +77,16 @@ def run(args, step=None):
         print(json.dumps({"schema": "tapis.verify/1", "device": device, "seed": seed.hex(),
                           "board": board.hex(), "host": host.hex(), "match": match,
                           "files": sorted(image), "image": path,
-                          "product_image": frozen}))
+                          "product_image": frozen, "counter": heard.get("counter"),
+                          "counter_value": counter_value(heard.get("counter"))}))
     else:
         print("device %s, seed %s" % (device or "?", seed.hex()))
         print("  board  %s" % board.hex())
         print("  host   %s  (%d files flashed: %s%s)" % (host.hex(), len(image), ", ".join(sorted(image)),
                                                       "; the product image, %d bytes" % frozen if frozen else ""))
+        said = heard.get("counter") or "not said (firmware before issue 44)"
+        print("  counter  %s%s" % (said, "" if counter_value(said) is not None else
+                                   ": a whole-flash rollback would go undetected (docs/security.md)"))
         print("MATCH: the board runs what was flashed" if match else
               "MISMATCH: the board does not run what was flashed to it")
     return 0 if match else 2

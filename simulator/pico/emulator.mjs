@@ -20,8 +20,12 @@
 //      gives: deterministic per seed, different per boot when the host varies it.
 //   6. USB CDC: the emulated host answers an armed OUT endpoint with an empty packet when it
 //      has nothing to send, so the device spins on empty packets; here the read waits for data.
+//   7. I2C (README's 9): an abort (an address not ACKed) empties the TX FIFO without raising TX_EMPTY, so the
+//      SDK's write waited for it until its timeout (ETIMEDOUT, 50 ms) and left the abort pending
+//      for the next transfer (EIO); here the abort raises it, as the chip's level-driven flag is.
 import fs from "node:fs";
 import { RP2040, USBCDC, GPIOPinState } from "rp2040js";
+import { ATECC608, attach } from "./atecc608.mjs";
 
 export const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV
 const FLASH_BASE = 0x10000000;
@@ -140,7 +144,7 @@ export class Pico {
    *  gate: {uart: gpio}, a UART whose TX reaches the wire only while that GPIO is high
    *  (an RS-485 transceiver's driver enable). */
   constructor({ bootrom, uf2, flashImage = null, gate = {}, uniqueId = new Uint8Array(8), flashTiming = true,
-    entropy = 1, watchdogReason = 0, pokes = [] }) {
+    entropy = 1, watchdogReason = 0, pokes = [], atecc = null }) {
     const mcu = this.mcu = new RP2040();
     mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
     const pico = this;
@@ -174,6 +178,13 @@ export class Pico {
       else this.dropped[i]++;
     }));
     this.setupUsb();
+    for (const i2c of mcu.i2c) {
+      const abort = i2c.abort.bind(i2c);
+      i2c.abort = (reason) => { abort(reason); i2c.setInterrupts(1 << 4); }; // R_TX_EMPTY
+    }
+    // the ATECC608 on I2C0 (atecc608.mjs), its counters in their own file (null: no part on the bus)
+    this.atecc = atecc === null ? null : new ATECC608(atecc, () => mcu.clock.nanos / 1000);
+    if (this.atecc) attach(mcu.i2c[0], this.atecc);
     this.answerUniqueId(uniqueId);
     this.randomBits(entropy);
     this.stall = 0; // emulated nanoseconds a flash operation adds after its instruction

@@ -2,7 +2,7 @@
 // spoken to over stdin/stdout in a binary envelope (simulator/pico_board.py is the other end).
 //
 //   node pico.mjs --image RPI_PICO.uf2 --bootrom B1.bin [--flash FILE] [--id HEX16] [--gate UART:GPIO]...
-//                 [--instant-flash] [--entropy N] [--watchdog-reason 1|2] [--poke OFFSET:HEX]...
+//                 [--instant-flash] [--entropy N] [--watchdog-reason 1|2] [--poke OFFSET:HEX]... [--atecc FILE]
 //
 // --bootrom: the RP2040 B1 bootrom, 16 KB of little-endian words. --flash: the 2 MB flash
 // chip, loaded at start when the file exists (the UF2 is then written over it, as flashing it
@@ -13,6 +13,8 @@
 // the seed of the ring oscillator's random bits (os.urandom): the host changes it at each boot.
 // --poke 4096:ff00: these bytes written into the flash array at that offset after the UF2 (an
 // offline flash editor's change, made again at each start since the UF2 is written each time).
+// --atecc FILE: an ATECC608 on I2C0 (GP8/GP9; atecc608.mjs), its counters kept in FILE, off the
+// flash file; without it no part answers on the bus.
 //
 // Lockstep (the default): each request runs a slice of emulated time, so runs are
 // deterministic. Big-endian; "n0 n1 nu" are byte counts for UART0, UART1 and USB CDC:
@@ -41,7 +43,7 @@
 import fs from "node:fs";
 import { Pico, saveFlash } from "./emulator.mjs";
 
-const USAGE = "usage: node pico.mjs --image UF2 --bootrom BIN [--flash FILE] [--id HEX16] [--gate UART:GPIO]... [--instant-flash] [--entropy N] [--watchdog-reason 1|2] [--poke OFFSET:HEX]...\n";
+const USAGE = "usage: node pico.mjs --image UF2 --bootrom BIN [--flash FILE] [--id HEX16] [--gate UART:GPIO]... [--instant-flash] [--entropy N] [--watchdog-reason 1|2] [--poke OFFSET:HEX]... [--atecc FILE]\n";
 const die = (msg) => { fs.writeSync(2, msg); process.exit(2); };
 const opts = { gate: {}, pokes: [] };
 const args = process.argv.slice(2);
@@ -50,6 +52,7 @@ for (let i = 0; i < args.length; i++) {
   if (a === "--image") opts.image = val();
   else if (a === "--bootrom") opts.bootrom = val();
   else if (a === "--flash") opts.flash = val();
+  else if (a === "--atecc") opts.atecc = val();
   else if (a === "--instant-flash") opts.instantFlash = true;
   else if (a === "--poke") {
     const m = /^(\d+):((?:[0-9a-fA-F]{2})+)$/.exec(val());
@@ -83,7 +86,7 @@ const uf2 = readOrDie(opts.image, "image");
 const flashImage = opts.flash && fs.existsSync(opts.flash) ? fs.readFileSync(opts.flash) : null;
 let pico;
 try { pico = new Pico({ bootrom, uf2, flashImage, gate: opts.gate, uniqueId: opts.id, flashTiming: !opts.instantFlash,
-  entropy: opts.entropy, watchdogReason: opts.watchdogReason, pokes: opts.pokes }); } catch (e) { die(`${opts.image}: ${e.message}\n`); }
+  entropy: opts.entropy, watchdogReason: opts.watchdogReason, pokes: opts.pokes, atecc: opts.atecc ?? null }); } catch (e) { die(`${opts.image}: ${e.message}\n`); }
 
 // ---- stdin: one buffer over a blocking and a non-blocking descriptor of the same pipe ----------
 const nap = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

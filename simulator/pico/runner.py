@@ -55,6 +55,7 @@ class Runner:
         self.err = None
         self.bridge = None  # the pty bridge while free-running (pty.py)
         self.pokes = {}  # {flash offset: bytes} written over the image at each start (pico.mjs --poke)
+        self.atecc = None  # a host path: an ATECC608 on I2C0 keeping its counters there, off the flash (--atecc)
 
     def start(self):
         if self.proc is not None:
@@ -67,6 +68,8 @@ class Runner:
             argv.append("--instant-flash")
         for offset, data in sorted(self.pokes.items()):
             argv += ["--poke", "%d:%s" % (offset, bytes(data).hex())]
+        if self.atecc is not None:
+            argv += ["--atecc", str(self.atecc)]
         # the ring oscillator's noise: another at each boot, the same for the same board and boot
         noise = hashlib.sha256(self.unique_id + b"%d" % self.boots).digest()[:4]
         argv += ["--entropy", str(int.from_bytes(noise, "big"))]
