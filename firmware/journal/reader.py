@@ -60,8 +60,8 @@ def head(chain, whole, c, i, tag):
 def sealed(seg, whole, c, i):
     """The seal `whole` (its tag checked) must hold the SHA-256 of its segment, `seg`: the
     record is {"k": "z", "h": "<64 hex digits>"} (journal.py writes it; its bytes compared,
-    not parsed: 0.4 ms a seal on the Pico), then the chain of custody it carries, "m" (a
-    list, parsed: the seal's "m", None without)."""
+    not parsed: 0.4 ms a seal on the Pico), then the chain of custody it carries, "m": its
+    JSON's bytes, unparsed (the boot parses the last seal's only: resume.load), None without."""
     b = bytes(whole[4:len(whole) - 8])
     h = b'{"k": "z", "h": "' + hexlify(seg.digest()) + b'"'
     if b[:len(h)] != h:
@@ -70,7 +70,7 @@ def sealed(seg, whole, c, i):
         return None
     if b[len(h):len(h) + 8] != b', "m": [' or b[-2:] != b"]}":
         raise _corrupt(c, i, "the seal is not a seal's JSON")
-    return json.loads(b[len(h) + 7:-1])
+    return b[len(h) + 7:-1]
 
 
 def _leave(chain, prev, seg, fed):

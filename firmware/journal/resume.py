@@ -166,6 +166,9 @@ def load(journal, everything=True, keep_log=True):
                 rec = off
         recs.append(rec)
     journal.size = store.size()
+    if journal.claim is not None:  # the last seal's chain of custody, parsed (boot/custody.py)
+        import json
+        journal.claim = json.loads(journal.claim)
     games = group(recs, None if everything else store) if recs else []
     journal.last = games[-1] if games else None
     if journal.last:

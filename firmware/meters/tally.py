@@ -107,7 +107,8 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         t.ev, t.lt = seen, _tag(log)
         if power or not log[_HELD]:  # the power-up's entry, held: counted here, written next (custody.py
             t.pw = log[_BOOT] if power and log[_HELD] else 0  # mends a cut between); 0 once written
-    claim = journal.claim  # (the generation the journal's last seal says: a copy rebuilt goes above it)
+    claim = journal.claim if type(journal.claim) is list else None  # (the generation the journal's last
+    # seal says, as resume.load parsed it: a copy rebuilt goes above it)
     t.gen = max(t.gen, meters.floor, claim[0] if claim else 0) + 1
     meters.gen = t.gen
     step = _bind(meters.counter, t, power)
