@@ -78,6 +78,15 @@ def configured(journal, name, options, signed, u):
                    "why": "in force" if u is None else "flashed; the journal's game goes on under its own"})
 
 
+def _custody(journal, events):
+    """The chain of custody compared before the boot writes (custody.py): the tilts' classes.
+    Its modules unloaded, nothing of theirs left referred to (the replay next: the heap at its tightest)."""
+    from .custody import bind
+    tilts = bind(journal, events)
+    compat.unload("boot.custody", "meters.tally", "meters.layout")
+    return tilts
+
+
 def _attach(ctrl, events):
     """The event log given to the controller, and the tilts open in it: a lock survives a reboot."""
     if events is not None:
@@ -98,6 +107,7 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         from ..eventlog.walk import finish  # (a RAM clear's, clears.py)
         finish(journal, events)
     load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
+    tilts = _custody(journal, events) if events is not None else []
     if journal.last is not None:
         u = journal.last
         game, table, why, voided = resume(journal, keep_log)
@@ -116,16 +126,17 @@ def build(route, journal, name="ecarte", options=None, keep_log=True, signed=Non
         from ..table.packcount import resumed as counted  # (loaded for it)
         counted(ctrl, voided)
         compat.unload("table.packcount")
-        return _seats(journal, ctrl)
+        return _seats(journal, ctrl, tilts)
     kit = find(name)
     game = kit.Rules(options if options is not None else kit.Options())
     journal.begin(name, game)
     if signed is not None:
         configured(journal, name, game.options, signed, None)
-    return _seats(journal, _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor), events))
+    return _seats(journal, _attach(Controller(kit.Table(game), route, journal, keep_log=keep_log, supervisor=supervisor),
+                                   events), tilts)
 
 
-def _seats(journal, ctrl):
+def _seats(journal, ctrl, tilts=()):
     """The meters (meters.py), if any: the table's seats, a copy rebuilt an event and both
     bad a RAM tilt in the controller's event log (unless the caller handed its own), and a
     power-up counted (their copies checked, brought up to the journal's end and written)."""
@@ -135,5 +146,5 @@ def _seats(journal, ctrl):
         if m.on_event is None:
             m.on_event, m.on_tilt = ctrl.event, ctrl.tilt
         m.ctrl = ctrl  # (an event log cut back behind the copies: a journal-failure tilt, tally.commit)
-        m.commit(journal, power=True)
+        m.commit(journal, power=True, tilt=[{"ram-error": "ram"}.get(c, "journal") for c in tilts])
     return ctrl

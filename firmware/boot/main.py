@@ -138,6 +138,7 @@ def main():
     if counter is None:  # none to read: its code out of the heap before the table is built
         from ..compat import unload
         unload("link.counter")
+    meters.counter = counter  # type: ignore  (Meters.counter: None or a Counter, bound into the commits: custody.py)
     events = open_events(FileStore(boards.EVENTS), key, ident, crashes(None), quick=True, counter=said)
     if dropped:
         compacted(events, dropped)

@@ -60,9 +60,17 @@ def head(chain, whole, c, i, tag):
 def sealed(seg, whole, c, i):
     """The seal `whole` (its tag checked) must hold the SHA-256 of its segment, `seg`: the
     record is {"k": "z", "h": "<64 hex digits>"} (journal.py writes it; its bytes compared,
-    not parsed: 0.4 ms a seal on the Pico)."""
-    if bytes(whole[4:len(whole) - 8]) != b'{"k": "z", "h": "' + hexlify(seg.digest()) + b'"}':
+    not parsed: 0.4 ms a seal on the Pico), then the chain of custody it carries, "m": its
+    JSON's bytes, unparsed (the boot parses the last seal's only: resume.load), None without."""
+    b = bytes(whole[4:len(whole) - 8])
+    h = b'{"k": "z", "h": "' + hexlify(seg.digest()) + b'"'
+    if b[:len(h)] != h:
         raise _corrupt(c, i, "the records before this seal are not the ones it sealed")
+    if b[len(h):] == b"}":
+        return None
+    if b[len(h):len(h) + 8] != b', "m": [' or b[-2:] != b"]}":
+        raise _corrupt(c, i, "the seal is not a seal's JSON")
+    return b[len(h) + 7:-1]
 
 
 def _leave(chain, prev, seg, fed):
@@ -133,7 +141,7 @@ def records(store, start=0, deal=None, chain=None, skip=0, trust=None):
                     i += m
                     continue
                 if kind == 0x7A:  # {"k": "z": a seal; the next segment begins
-                    sealed(seg, whole, c - 1, i)
+                    chain.claim = sealed(seg, whole, c - 1, i) or getattr(chain, "claim", None)
                     seg, fed = sha256(prev), 0
                 elif seg is not None:
                     seg.update(whole)

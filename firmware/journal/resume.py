@@ -97,7 +97,7 @@ def starts(store, chain=None):
                     seg = sha256(head(chain, whole, 0, 0, chains(p, bytes(8), whole, 0, 0)))
                 else:
                     tag = chains(p, bytes(buf[k - 8:k]) if k >= 8 else store.read_at(i - 8, 8), whole, c, i)
-                    sealed(seg, whole, c, i)
+                    chain.claim = sealed(seg, whole, c, i) or getattr(chain, "claim", None)  # type: ignore  (p: a chain)
                     seg, trust = sha256(tag), (i + m, tag, c + 1)
                 hashed = i + m
             i += m
@@ -114,7 +114,7 @@ def load(journal, everything=True, keep_log=True):
     framing walked. keep_log=False: the last game as its last deal left it (its state then,
     the inputs since), its records before checked but not parsed."""
     store = journal.store
-    journal.starts, journal.frames, journal.torn = [], {}, 0
+    journal.starts, journal.frames, journal.torn, journal.claim = [], {}, 0, None
     recs = []
     first = 0
     deal = trust = None
@@ -166,6 +166,9 @@ def load(journal, everything=True, keep_log=True):
                 rec = off
         recs.append(rec)
     journal.size = store.size()
+    if journal.claim is not None:  # the last seal's chain of custody, parsed (boot/custody.py)
+        import json
+        journal.claim = json.loads(journal.claim)
     games = group(recs, None if everything else store) if recs else []
     journal.last = games[-1] if games else None
     if journal.last:

@@ -24,6 +24,7 @@ _MAX = const(0xFFFF)
 _CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
 KEEP = const(10)
 _GENERATOR = type((lambda: (yield))())
+_SEAL = ("h", "m")  # a seal's fields in order, whatever order a port's dict keeps
 
 
 def frame(rec, j=None):
@@ -74,6 +75,10 @@ class Journal:
         self.frames = {}
         self.name, self.opts = None, None
         self.meters = None  # meters.py's, fed each record, committed once it is on the store
+        # the chain of custody (docs/security.md): [meters generation, event log seq, its tag in
+        # hex, counter] as the meters' last commit left them, carried by every seal ("m")
+        self.custody = None
+        self.claim = None  # the last seal's "m" read at boot (resume.starts)
 
     def last_frames(self):
         """{device address: the last frame sequence number an input came from}."""
@@ -95,7 +100,10 @@ class Journal:
             k = rec["k"]
             seg = self.seg
             if seg is not None and self.fed and (k == "b" or k == "d"):  # what came before a game's or a deal's state: sealed
-                n = self._frame(s, {"k": "z", "h": hexlify(seg.digest()).decode()}, n)
+                z = {"k": "z", "h": hexlify(seg.digest()).decode()}
+                if self.custody is not None:
+                    z["m"] = self.custody
+                n = self._frame(s, z, n)
                 seg = self.seg = sha256(self.head)
                 self.fed = 0
             if k == "b":
@@ -130,8 +138,8 @@ class Journal:
         after it."""
         s.seek(at + 4)  # the payload, kind first, written by json.dump in pieces
         s.write('{"k": "%s"' % rec["k"])
-        for key in rec:
-            if key != "k":
+        for key in _SEAL if rec["k"] == "z" else rec:  # (a seal's bytes as reader.sealed compares them)
+            if key != "k" and key in rec:
                 s.write(', "%s": ' % key)
                 v = rec[key]
                 if isinstance(v, _GENERATOR):  # a game's state (Rules.state), a field at a time

@@ -34,12 +34,14 @@ class Meters:
         self.seats = 0  # the table's (boot.py)
         self.gen = 0  # the copies' generation as last written (0: none yet since boot)
         self.ctrl = None  # the controller: its event log's last entry noted in the copies (boot.py)
+        self.counter = None  # an off-flash monotonic counter (link/counter.py), bound into each copy
+        self.floor = 0  # a generation the next commit writes above (custody.py: the copies rebound after a lock)
 
     def clear(self, journal):
         """A RAM clear (clears.py): every meter 0, from the journal's end."""
         from .tally import commit
         commit(self, journal, fresh=True)
-        unload("meters.tally")
+        unload("meters.tally", "meters.layout")
 
     def saw(self, recs):
         for rec in recs:
@@ -55,6 +57,6 @@ class Meters:
                 journal.flush()
             from .tally import commit
             t = commit(self, journal, power, tilt)
-            unload("meters.tally")
+            unload("meters.tally", "meters.layout")
             self.due = False
             return t

@@ -7,38 +7,19 @@
 # (meters.on_event), two bad are a RAM error (meters.on_tilt). The copy's format and what
 # each meter counts: docs/protocol.md "Meters".
 import json
-import struct
-from hashlib import sha256
+from binascii import hexlify
 
 from ..compat import const
-from ..mac import keyed, pads
 from ..journal.store import JournalError
+from .layout import N, ROLL, SEAT0, TAB0, TILT0, TILTS, Tally, pack, parse, read, unpack  # noqa: F401 (the layout, named once)
 
-ROLL = 1000000000  # every meter rolls over to 0 here (9 digits)
-TILTS = ("ram", "software", "journal", "door", "shoe", "bus", "other")
-_DEALS, _GAMES, _VOIDS, _POWER, _HOUSE, _OVER, _LAID, _BROKEN, _BWON, _BLOST, _SEATS = range(11)
-_TILT0 = const(11)  # the tilts by class, TILTS's order
-SEAT0 = const(18)  # seat s's wagered, won, lost, pushed, commission at SEAT0 + 5 s (8 seats)
-TAB0 = const(58)  # club: tableau t's (1..3) at TAB0 + 5 (t - 1)
-N = const(73)
-_SUP = const(-2)  # the supervisor's seat in a rules action (commands.py)
-_HEAD = "<2sBBII8s"  # b"TM", version, N, generation, journal size, the journal's last 8 bytes there
-_SIZE = const(20)  # then the N meters, the event log's last entry (not in version 1's, still read), the check
-_VERSION = const(2)
 _SEQ = const(8)  # EventLog.park's list: the last seq,
+_SIZE = const(6)  # the bytes written,
 _BOOT = const(11)  # this boot's first,
 _HELD = const(13)  # what log(hold=True) framed, not yet written
-
-
-def read(c):
-    """A copy's bytes (b"" if it has none): a file's (its path) or an object's."""
-    if not isinstance(c, str):
-        return c.read()
-    try:
-        with open(c, "rb") as f:
-            return f.read()
-    except OSError:
-        return b""
+_SEATS = const(10)  # layout.TABLE's "seats"
+_POWER = const(3)  # its "power_ups"
+_EVERY = const(16)  # the off-flash counter is stepped every 16th commit, and at each power-up (docs/security.md)
 
 
 def _write(c, b):
@@ -70,95 +51,6 @@ def beside(journal_path):
     return p + ".meters.a", p + ".meters.b"
 
 
-class Tally:
-    """The meters (m, N ints), the copies' gen, the journal's pos and tag and the event log's ev they reflect."""
-
-    def __init__(self, gen=0, pos=0, tag=bytes(8), m=None, ev=0):
-        self.gen, self.pos, self.tag, self.ev = gen, pos, tag, ev
-        self.m = m or [0] * N
-        self.fee = 0  # club: the commission moved for the stake settled next
-
-    def add(self, i, n=1):
-        self.m[i] = (self.m[i] + n) % ROLL
-
-    def _stake(self, row, amount, col, x):
-        self.add(row, amount)
-        self.add(row + col, x)
-        self.add(row + 4, self.fee)
-
-    def feed(self, rec):
-        """A journal record: what its events move is counted."""
-        k = rec.get("k")
-        if k == "i" or k == "b":
-            a = rec.get("a")
-            if a is not None and a[1] == _SUP:  # the supervisor's action (limits, a bank given)
-                self.add(_OVER)
-            for e in rec["e"]:
-                self.event(e[0], e[1], e[2])
-        elif k == "v":  # a deal voided (a power loss while it was dealt, or the supervisor)
-            self.add(_VOIDS)
-            if "supervisor" in rec.get("why", ""):
-                self.add(_OVER)
-        elif k == "e":  # a game ended (journal.next_game)
-            self.add(_GAMES)
-
-    def event(self, kind, seat, v):
-        """One rules event: écarté's "pay" and "pool", club's "move" and "settle"."""
-        if kind == "deal":
-            self.add(_DEALS)
-        elif kind == "void":
-            self.add(_VOIDS)
-        elif kind == "pay":  # écarté: (payer, (payee, amount)); payee "pool": into the pool
-            self._stake(SEAT0 + 5 * seat, v[1], 2, v[1])
-            if v[0] != "pool":
-                self._stake(SEAT0 + 5 * v[0], v[1], 1, v[1])
-        elif kind == "pool":  # écarté: the pool taken
-            self.add(SEAT0 + 5 * seat + 1, v)
-        elif kind == "move":  # club: (from, to, amount); to the house: a commission
-            if v[1] == "house":
-                self.add(_HOUSE, v[2])
-                self.fee += v[2]
-        elif kind == "settle":  # club: (tableau, amount, outcome, net); outcome 1 banker, -1 punter
-            amount, outcome, net = v[1], v[2], v[3]
-            col, x = (2, amount) if outcome == 1 else (1, net) if outcome == -1 else (3, amount)
-            self._stake(SEAT0 + 5 * seat, amount, col, x)
-            self._stake(TAB0 + 5 * (v[0] - 1), amount, col, x)
-            if outcome == 1:
-                self.add(_BWON, amount - self.fee)
-            elif outcome == -1:
-                self.add(_BLOST, net + self.fee)
-            self.fee = 0
-        elif kind == "lay":
-            self.add(_LAID)
-        elif kind == "broken":
-            self.add(_BROKEN)
-
-
-def _sum(key, body):
-    return keyed(pads(key), b"", body)[:8] if key else sha256(body).digest()[:8]
-
-
-def pack(key, t):
-    body = struct.pack(_HEAD, b"TM", _VERSION, N, t.gen, t.pos, t.tag) + struct.pack("<%dI" % N, *t.m) + \
-        struct.pack("<I", t.ev)  # (no list of N + 1 made for it: the pit asks the meters as the heap is tight)
-    return body + _sum(key, body)
-
-
-def parse(b):
-    """A copy's bytes as a Tally, its check not checked (a METERED frame, the link's own
-    seal checked); None if they are not a copy's."""
-    if len(b) < 5 or len(b) != _SIZE + 4 * N + 4 * b[2] + 4 or b[:2] != b"TM" or not 0 < b[2] <= _VERSION or b[3] != N:
-        return None
-    _m, _v, _n, gen, pos, tag = struct.unpack_from(_HEAD, b)
-    ev = struct.unpack_from("<I", b, _SIZE + 4 * N)[0] if b[2] > 1 else 0  # (version 1's: none; no copy made)
-    return Tally(gen, pos, tag, list(struct.unpack_from("<%dI" % N, b, _SIZE)), ev)
-
-
-def unpack(key, b):
-    """A copy's bytes as a Tally; None if they fail their check."""
-    return parse(b) if _sum(key, b[:-8]) == b[-8:] else None
-
-
 def held(meters, journal):
     """The meters as their copies and the journal's records after them say (the copies
     checked: meters.on_event, meters.on_tilt); (Tally, copies' bytes, [copy good])."""
@@ -183,6 +75,7 @@ def held(meters, journal):
             _event(meters, "meter copy %s was %s: rebuilt from copy %s" % (
                 "ab"[k], "bad" if raw[k] else "missing", "ab"[1 - k]))
     store = journal.store
+    t.ecarte = journal.name == "ecarte"  # (its scores end its deals: layout.Tally.event)
     for rec in _records(store, _find(meters, t, store, journal.size), journal.size):
         t.feed(rec)
     store.close()
@@ -196,8 +89,8 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
     t = Tally(meters.gen) if fresh else held(meters, journal)
     if power:
         t.add(_POWER)
-    if tilt is not None:
-        t.add(_TILT0 + (TILTS.index(tilt) if tilt in TILTS else len(TILTS) - 1))
+    for k in tilt if isinstance(tilt, list) else () if tilt is None else (tilt,):
+        t.add(TILT0 + (TILTS.index(k) if k in TILTS else len(TILTS) - 1))
     if meters.seats:
         t.m[_SEATS] = meters.seats
     t.pos = p = journal.size
@@ -210,13 +103,21 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
     log = ctrl.events if ctrl is not None else None
     if log is not None:  # (parked: EventLog.park's list)
         seen = log[_BOOT] - 1 if log[_HELD] else log[_SEQ]  # its last entry written (a held one is not)
-        cut = t.ev if t.ev > seen and not fresh else 0
-        t.ev = seen
-    t.gen += 1
+        cut = t.ev if t.ev > seen and not fresh and not meters.floor else 0  # (custody.py said it at boot)
+        t.ev, t.lt = seen, _tag(log)
+        if power or not log[_HELD]:  # the power-up's entry, held: counted here, written next (custody.py
+            t.pw = log[_BOOT] if power and log[_HELD] else 0  # mends a cut between); 0 once written
+    claim = journal.claim if type(journal.claim) is list else None  # (the generation the journal's last
+    # seal says, as resume.load parsed it: a copy rebuilt goes above it)
+    t.gen = max(t.gen, meters.floor, claim[0] if claim else 0) + 1
     meters.gen = t.gen
+    step = _bind(meters.counter, t, power)
+    journal.custody = [t.gen, t.ev, hexlify(t.lt).decode(), t.cnt]  # what the journal's next seals carry
     image = pack(meters.key, t)
     for c in meters.copies:
         _write(c, image)
+    if step and meters.counter.increment() != t.cnt:  # type: ignore  (step: a counter)
+        _ram(meters, "the counter did not step to %d" % t.cnt)
     bad = [read(c) != image for c in meters.copies]
     if bad[0] and bad[1]:
         _ram(meters, "both copies of the meters are bad")
@@ -229,11 +130,46 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
     return t
 
 
+def _tag(log):
+    """The tag the event log's last written record ends with (a parked log: its head, unless
+    entries are held or it is unkeyed: its store's last 8 bytes)."""
+    if log[1] is not None and not log[_HELD]:
+        return log[5]
+    st, n = log[0], log[_SIZE]
+    b = st.read_at(n - 8, 8) if n >= 8 else bytes(8)
+    st.close()
+    return b
+
+
+def _bind(counter, t, power):
+    """The off-flash counter (link/counter.py's read and increment; None: none) the copies
+    are bound to: at a power-up and every _EVERY-th generation the copies say its next
+    value (t.cnt) and are written before it steps (a cut between: custody.py); unbound
+    copies (0) are bound at once. (A counter the boot found ahead of the copies locked the
+    table then: rebound here.) True if it must step once the copies are written."""
+    if counter is None:
+        return False
+    if power or t.gen % _EVERY == 0 or not t.cnt:
+        t.cnt = counter.read() + 1
+        return True
+    return False
+
+
 def _find(meters, t, store, end):
     """Where the records the meters do not reflect begin: at their journal size if the tag
     there is theirs, else after the record that ends with their tag (a compaction moved
     it), else the journal's end (it was moved aside or cut: said so)."""
-    p, tag = t.pos, t.tag
+    at = locate(store, t.pos, t.tag, end)
+    if at >= 0:
+        return at
+    _event(meters, "the meters' record is gone from the journal: counted on from its end")
+    return end
+
+
+def locate(store, p, tag, end):
+    """Where the journal's records after the meters' record (at p, ending with tag) begin:
+    p if its tag is there, else after the record that ends with it (a compaction moved it,
+    the power cut before the copies were committed again); -1 if it is gone."""
     if p == 0 or p <= end and store.read_at(p - 8, 8) == tag:
         return p
     at = 0
@@ -241,8 +177,7 @@ def _find(meters, t, store, end):
         at += _length(store.read_at(at, 4))
         if at >= 8 and store.read_at(at - 8, 8) == tag:
             return at
-    _event(meters, "the meters' record is gone from the journal: counted on from its end")
-    return end
+    return -1
 
 
 def _length(h):

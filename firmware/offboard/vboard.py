@@ -110,6 +110,7 @@ def new_controller(name, kw, shoe, bus, journal, counter=None):
     from ..meters.holder import Meters  # beside the journal (tally.beside)
     p = journal[:-4] if journal.endswith(".bin") else journal
     j.meters = Meters(p + ".meters.a", p + ".meters.b", key=TEST_KEY)  # type: ignore
+    j.meters.counter = counter  # type: ignore  (bound into the meters' commits: boot/custody.py)
     ctrl = boot.build(route, j, name, options, keep_log=False, events=events)
     ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments

@@ -80,7 +80,7 @@ def ram_clear(ctrl, who):
     m = j.meters if j is not None else None
     meters = None
     if m is not None:  # committed at the journal's end: a boot finds them there (finish())
-        meters = m.commit(j, force=True).m  # (tally.py's order: docs/protocol.md, "Meters")
+        meters = list(m.commit(j, force=True).m)  # (tally.py's order: docs/protocol.md, "Meters")
     # a disable is the host's remote state, not a fault: the new log keeps it (hostframes.py)
     kept = [(e["c"], e["d"], e.get("w")) for e in (ev.open if ev is not None else ()) if e["c"] == _DISABLED]
     detail = {"meters": meters, "tilts": [c for c in ctrl.locked if c != _DISABLED], "journal": ""}

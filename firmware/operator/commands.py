@@ -77,8 +77,8 @@ def screen(ctrl, who):
         return ctrl.error("supervisor", "%s: no meters at this table" % who)
     from ..meters.tally import SEAT0, TAB0, TILTS, held
     j.flush()
-    m = held(j.meters, j).m
-    unload("meters.tally")
+    m = list(held(j.meters, j).m)  # (a copy's array: the view's values are lists)
+    unload("meters.tally", "meters.layout")
     view = {}
     for i in range(len(_TABLE)):
         view[_TABLE[i]] = m[i]

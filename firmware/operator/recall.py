@@ -67,7 +67,7 @@ def on_frame(ctrl, link, addr, ftype, payload, seq=None):
         from .clears import on_frame as clears  # the event log, a clear (tapis events, tapis clear)
         clears(ctrl, link, addr, ftype, payload, serial(link, addr))
         from ..compat import unload
-        return unload("operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "meters.tally", "eventlog")
+        return unload("operator.clears", "eventlog.log", "eventlog.walk", "table.tilts", "meters.tally", "meters.layout", "eventlog")
     if ftype == W.METERS:
         return meters(ctrl, link, addr)
     if ftype == W.VERIFY and len(payload) == 16:
@@ -149,7 +149,7 @@ def meters(ctrl, link, addr):
     from ..meters.tally import held, pack
     link.send(addr, W.METERED, pack(m.key, held(m, j)))
     from ..compat import unload
-    unload("meters.tally")
+    unload("meters.tally", "meters.layout")
 
 
 def verify(ctrl, link, addr, seed):

@@ -153,7 +153,7 @@ class Controller:
         in between (plain values: EventLog.park)."""
         from .tilts import log
         n = log(self, cls, detail, who, locks, tilt)
-        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally", "eventlog")
+        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally", "meters.layout", "eventlog")
         return n
 
     def apply(self, action, addr, seq):

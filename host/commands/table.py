@@ -66,7 +66,7 @@ def run(args):
         sys.stderr.write("tapis table: %s\n" % e)
         return 2
     players = [kits.bot(args.game, levels[s]) for s in range(seats)]
-    from tapis.host.table.stopped import STOPPED, TableStopped, stalled
+    from tapis.host.table.stopped import STOPPED, TableStopped, booted_locked, stalled
     from tapis.simulator.table.emulated import StalledTable
     try:
         extra = _devices(args, options)
@@ -100,6 +100,9 @@ def run(args):
             raise
         sys.stderr.write("tapis table: %s\n" % e)
         return 1
+    if args.journal is not None and not args.host_port and getattr(getattr(sim, "controller", None), "locked", None):
+        sys.stderr.write("tapis table: %s\n" % booted_locked(sim.controller, args.journal))  # (boot/custody.py)
+        return STOPPED
     # A deal's record is complete when the next deal starts, which the rules do at
     # once, in the same step that ends a deal or a game.
     done_deals = done_games = 0

@@ -1,21 +1,19 @@
 # The meters (firmware/meters/holder.py, counted by firmware/meters/tally.py) as tapis meters shows them:
 # the JSON of schema tapis.meters/1 (docs/schemas/tapis.meters-1.json), and as text.
-from tapis.firmware.meters.tally import N, ROLL, SEAT0, TAB0, TILTS
-
-TABLE = ("deals", "games", "voids", "power_ups", "house", "overrides", "laid", "broken", "bank_won",
-         "bank_lost", "seats")  # tally.py's order
+from tapis.firmware.meters.layout import FINISHED, LATER, N, ROLL, SEAT0, TAB0, TABLE, TILT0, TILTS
 SEAT = ("wagered", "won", "lost", "pushed", "commission")
 _SEATS = TABLE.index("seats")
-_TILT0 = len(TABLE)
+_TILT0 = TILT0
 
 
-SAID = {"deals": "deals begun", "power_ups": "power-ups", "laid": "banks laid", "broken": "banks broken",
+SAID = {"deals": "deals begun", "finished": "deals finished", "recuts": "cuts redone", "power_ups": "power-ups", "laid": "banks laid", "broken": "banks broken",
         "bank_won": "bank won", "bank_lost": "bank lost"}
 
 
 def labelled(m):
     """The meters (tally.py's order) as [(label, value)]: "deals begun", ..., "seat 0 wagered"."""
     out = [(SAID.get(TABLE[i], TABLE[i]), m[i]) for i in range(min(_SEATS + 1, len(m)))]
+    out += [(SAID[k], m[FINISHED + i]) for i, k in enumerate(LATER) if FINISHED + i < len(m)]
     out += [("tilts " + TILTS[i], m[_TILT0 + i]) for i in range(len(TILTS)) if _TILT0 + i < len(m)]
     for base, who, n in ((SEAT0, "seat %d", 8), (TAB0, "tableau %d", 3)):
         for k in range(n):
@@ -35,6 +33,8 @@ def as_dict(t):
     out = {"schema": "tapis.meters/1"}
     for i in range(_SEATS):
         out[TABLE[i]] = m[i]
+    for i, k in enumerate(LATER):
+        out[k] = m[FINISHED + i]
     out["tilts"] = dict((TILTS[i], m[_TILT0 + i]) for i in range(len(TILTS)))
     out["seats"] = [dict(seat=s, **row(SEAT0 + 5 * s)) for s in range(max(m[_SEATS], 1))]
     out["tableaux"] = [dict(tableau=t + 1, **row(TAB0 + 5 * t)) for t in range(3)]
@@ -46,9 +46,10 @@ def as_dict(t):
 
 
 LEGEND = (  # what each meter counts (docs/protocol.md "Meters" has the records each sums)
-    "deals begun: a deal counts when it begins (a deal's end begins the next: the one under way is "
-    "counted): the deals finished are those begun less those voided, less the one under way if any",
-    "games: games finished;  voids: deals voided (a power loss mid-deal, the supervisor, the laws)",
+    "deals begun: a deal counts when it begins (the one under way is counted);  deals finished: a deal "
+    "counts when its result is scored or settled (never a voided one)",
+    "games: games finished;  voids: deals voided (a power loss mid-deal, the supervisor, the laws);  cuts "
+    "redone: piquet's cut made again for a card the shoe did not read (no deal voided)",
     "power-ups: times the table was switched on;  overrides: the supervisor's rules actions and voids",
     "house: club money moved to the house (commission);  banks laid, broken: club banks set up, broken;"
     "  bank won, lost: what the banks won and lost against the punters",
@@ -69,7 +70,8 @@ def text(d, legend=False):
     legend: with what each column counts (LEGEND) after it."""
     lines = ["meters (roll over at %d)  generation %d" % (d["rollover"], d["generation"]),
              "deals begun %d  games %d  voids %d  power-ups %d  overrides %d  house %d" % (
-                 d["deals"], d["games"], d["voids"], d["power_ups"], d["overrides"], d["house"])]
+                 d["deals"], d["games"], d["voids"], d["power_ups"], d["overrides"], d["house"]),
+             "deals finished %d  cuts redone %d" % (d["finished"], d["recuts"])]
     b = d["bank"]
     if any(b.values()):
         lines.append("banks laid %d  broken %d  bank won %d  lost %d" % (b["laid"], b["broken"], b["won"], b["lost"]))

@@ -72,3 +72,12 @@ def stalled(faults, classes=(), port_hint="PATH"):
                 "and report it with the command line")
     return ("the table cannot go on: %s. Check %s cable and power, then run it again (an unfinished "
             "game in a --journal resumes)" % ("; ".join(dead[-4:]), "that device's" if len(dead) == 1 else "those devices'"))
+
+
+def booted_locked(ctrl, journal):
+    """The sentence for a table whose journal's boot left it locked (an open tilt, or what
+    firmware/boot/custody.py found disagreeing): which tilts, what, and how it is cleared."""
+    from tapis.firmware.eventlog.log import EventLog
+    return "--journal %s: %s" % (journal, locked(
+        ctrl.locked, "PATH with the table run as tapis table --journal %s --host-port PATH" % journal,
+        EventLog(None, parked=ctrl.events).open))

@@ -52,8 +52,9 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None, unix_heap=None, rom=False, frozen=None):
+                 on_table=None, heap=False, source=None, unix_heap=None, rom=False, frozen=None, counter=None):
         self.options, self.heap, self.source, self.unix_heap, self.rom = options, heap, source, unix_heap, rom
+        self.counter = counter  # the unix port: an emulated ATECC608's counters off its flash (VirtualBoard's)
         self.frozen = frozen  # a unix port with the firmware frozen in (VirtualBoard's frozen)
         self.resumes = 0  # power cycles (power_cycle)
         EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
@@ -61,7 +62,7 @@ class VirtualBoardTable(EmulatedTable):
     def _controller(self):
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
                                   unix_heap=self.unix_heap, rom=self.rom,
-                                  frozen=self.frozen)
+                                  frozen=self.frozen, counter=self.counter)
         return BusBridge(self.board, self.wires, self.game)
 
     @property
@@ -89,7 +90,7 @@ class VirtualBoardTable(EmulatedTable):
             end.tx.clear()
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
                                   unix_heap=self.unix_heap, flash=old.flash, rom=self.rom,
-                                  frozen=self.frozen)
+                                  frozen=self.frozen, counter=self.counter)
         self.controller.board = self.board
         if self.door:
             self.board.set_door(True)

@@ -164,16 +164,22 @@ class EmulatedTable:
     def _controller(self):
         """The firmware controller on this process (built from the journal if it has one),
         its door this table's, a power-up in its event log."""
-        if self.events is not None:
+        if self.events is not None:  # held: counted by the meters' commit, then written (boot/custody.py)
             from tapis.firmware.link.counter import said
-            self.events.log("power-up", "the emulated table started; " + said(self.counter))
+            self.events.log("power-up", "the emulated table started; " + said(self.counter), hold=True)
+        if self.journal is not None and self.journal.meters is not None:
+            self.journal.meters.counter = self.counter  # bound into the meters' commits (docs/security.md)
         if self.journal is not None:
             from tapis.firmware.boot.build import build
+            from tapis.firmware.boot.powerup import deferred
             ctrl = build(self.route(), self.journal, self.name, self.game.options, events=self.events)
+            if self.events is not None:
+                deferred(ctrl, None, "", False)  # the held entries written, as a board once playing
             self.game, self.table = ctrl.game, ctrl.table
         else:
             ctrl = Controller(self.table, self.route(), supervisor=frame)
             if self.events is not None:
+                self.events.write()
                 ctrl.events, ctrl.locked = self.events.park(), self.events.locked()
         ctrl.watch.door = lambda now: self.door
         ctrl.counter = self.counter

@@ -53,26 +53,27 @@ def test_a_power_cycle_and_a_cleared_tilt_raise_no_alarm():
     assert t.controller.locked == []
 
 
-def test_copies_of_version_1_are_read_and_written_as_version_2():
-    """A board updated over copies written before the field (version 1, 320 bytes) takes
-    them, and its next commit writes version 2."""
+def test_copies_of_version_1_are_read_and_written_as_version_3():
+    """A board updated over copies written before the field (version 1, 320 bytes, 73
+    meters) takes them, and its next commit writes version 3 (issue 44: 75 meters and the
+    chain of custody, 348 bytes)."""
     t = Metered()
     play(t, 1)
     m = t.journal.meters
     now = tally.unpack(m.key, tally.read(m.copies[0]))
     assert now is not None and now.ev > 0
-    body = struct.pack("<2sBBII8s", b"TM", 1, tally.N, now.gen, now.pos, now.tag) + \
-        struct.pack("<%dI" % tally.N, *now.m)
+    body = struct.pack("<2sBBII8s", b"TM", 1, 73, now.gen, now.pos, now.tag) + \
+        struct.pack("<73I", *now.m[:73])
     old = body + keyed(pads(m.key), b"", body)[:8]  # (docs/protocol.md: CHECK, an HMAC under the meters' key)
     assert len(old) == 320
     got = tally.unpack(m.key, old)
-    assert (got.gen, got.pos, got.tag, got.m, got.ev) == (now.gen, now.pos, now.tag, now.m, 0)
+    assert (got.gen, got.pos, got.tag, list(got.m[:73]), list(got.m[73:]), got.ev) == (now.gen, now.pos, now.tag, list(now.m[:73]), [0, 0], 0)
     for c in m.copies:
         c.replace(old)
     t.boot()
     assert t.controller.locked == [], t.controller.faults[-3:]
     again = tally.unpack(m.key, tally.read(m.copies[0]))
-    assert len(tally.read(m.copies[0])) == 324 and again.ev > 0 and again.m[:11] >= now.m[:11]
+    assert len(tally.read(m.copies[0])) == 348 and again.ev > 0 and again.m[:11] >= now.m[:11]
 
 
 @pytest.mark.parametrize("cut", [None, "journal", "meters"])

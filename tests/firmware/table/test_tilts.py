@@ -186,7 +186,7 @@ def test_power_up_and_supervisor_actions_and_devices_are_logged():
 class Kept:
     """Meters as the journal tells them and the clear asks them: committed at the journal's end
     (their figures .m), then cleared."""
-    m = {"deals": 2, "house": 40}
+    m = [2, 0, 0, 0, 40]  # (deals, games, voids, power-ups, house: layout.py's order, as a copy's array)
     cleared = False
 
     def saw(self, recs):
@@ -211,7 +211,7 @@ def test_a_ram_clear_needs_the_credential_and_begins_a_new_log_with_the_old_mete
     assert got and b"ram-clear" in got[0]
     first, = EventLog(t.events_store, KEY, "dev").since(0)
     assert first["n"] == 1 and first["c"] == E.RAM_CLEAR and first["w"] == "usb"
-    assert first["d"]["meters"] == {"deals": 2, "house": 40} and first["d"]["tilts"] == [E.RAM]
+    assert first["d"]["meters"] == [2, 0, 0, 0, 40] and first["d"]["tilts"] == [E.RAM]
     assert t.controller.locked == [] and t.controller.game.finished_deals() <= 0  # a new game
     j = Journal(t.store, key=KEY, device="dev")
     load(j)
