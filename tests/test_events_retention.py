@@ -130,3 +130,20 @@ def test_a_club_cut_card_is_a_shoe_event_not_a_fault():
     assert any(e[0] == "cut" for e in sim.game.log)
     assert [e for e in log.since(0) if e["c"] == E.SHOE] == []
     assert not [f for f in sim.controller.faults if "fault" in f and "C" in f]
+
+
+def test_tapis_events_shows_a_storm_as_one_entry_with_its_count():
+    from tapis.host import events_read as R, schemas as S
+    clock = Clock()
+    log = EventLog(MemoryStore(), None, "dev", clock=clock, unit="ms")
+    log.log(E.POWER_UP, "the table started")
+    for i in range(300):
+        clock.t = 1000 + i
+        log.log(E.SHOE, "fault b'E'")
+    log.log(E.CHECK_PASSED, "image matches")
+    doc = R.document("log", log.since(0), {"device": "dev", "clock": "ms", "locked": []})
+    assert S.validate(doc) == "tapis.events/2"
+    assert [e["class"] for e in doc["entries"]] == [E.POWER_UP, E.SHOE, E.CHECK_PASSED]
+    storm = doc["entries"][1]
+    assert storm["repeats"] == {"count": 300, "first": 1000, "first_seq": 2} and storm["time"] == 1299
+    assert "(300 times, the first at 1000 as #2)" in R.line(storm)
