@@ -13,10 +13,6 @@ from ..compat import const
 from ..journal.store import JournalError
 from .layout import N, ROLL, SEAT0, TAB0, TILT0, TILTS, Tally, pack, parse, read, unpack  # noqa: F401 (the layout, named once)
 
-_SEQ = const(8)  # EventLog.park's list: the last seq,
-_SIZE = const(6)  # the bytes written,
-_BOOT = const(11)  # this boot's first,
-_HELD = const(13)  # what log(hold=True) framed, not yet written
 _SEATS = const(10)  # layout.TABLE's "seats"
 _POWER = const(3)  # its "power_ups"
 _EVERY = const(16)  # the off-flash counter is stepped every 16th commit, and at each power-up (docs/security.md)
@@ -101,12 +97,12 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         journal.store.close()  # (a file kept open holds a buffer of the heap)
     ctrl, cut = meters.ctrl, 0
     log = ctrl.events if ctrl is not None else None
-    if log is not None:  # (parked: EventLog.park's list)
-        seen = log[_BOOT] - 1 if log[_HELD] else log[_SEQ]  # its last entry written (a held one is not)
+    if log is not None:  # (parked: EventLog.park's, by name; "pending": what log(hold=True) framed, unwritten)
+        seen = log["boot"] - 1 if log["pending"] else log["seq"]  # its last entry written (a held one is not)
         cut = t.ev if t.ev > seen and not fresh and not meters.floor else 0  # (custody.py said it at boot)
         t.ev, t.lt = seen, _tag(log)
-        if power or not log[_HELD]:  # the power-up's entry, held: counted here, written next (custody.py
-            t.pw = log[_BOOT] if power and log[_HELD] else 0  # mends a cut between); 0 once written
+        if power or not log["pending"]:  # the power-up's entry, held: counted here, written next (custody.py
+            t.pw = log["boot"] if power and log["pending"] else 0  # mends a cut between); 0 once written
     claim = journal.claim if type(journal.claim) is list else None  # (the generation the journal's last
     # seal says, as resume.load parsed it: a copy rebuilt goes above it)
     t.gen = max(t.gen, meters.floor, claim[0] if claim else 0) + 1
@@ -133,9 +129,9 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
 def _tag(log):
     """The tag the event log's last written record ends with (a parked log: its head, unless
     entries are held or it is unkeyed: its store's last 8 bytes)."""
-    if log[1] is not None and not log[_HELD]:
-        return log[5]
-    st, n = log[0], log[_SIZE]
+    if log["pads"] is not None and not log["pending"]:
+        return log["head"]
+    st, n = log["store"], log["size"]
     b = st.read_at(n - 8, 8) if n >= 8 else bytes(8)
     st.close()
     return b

@@ -72,7 +72,7 @@ def notice(link):
     if n is None:
         return
     ctrl = n.ctrl
-    ev = ctrl.events[8] if ctrl.events is not None else 0  # (EventLog.park: its seq)
+    ev = ctrl.events["seq"] if ctrl.events is not None else 0  # (EventLog.park)
     now = [ctrl.game.finished_deals(), ev, state(ctrl)]
     if now != n.told:
         n.told = now

@@ -33,7 +33,7 @@ class Operator(Link):
         n = self.notify
         if n is not None:
             c, told = n.ctrl, n.told
-            if told is None or told[0] != c.game.finished_deals() or told[1] != (c.events[8] if c.events else 0):
+            if told is None or told[0] != c.game.finished_deals() or told[1] != (c.events["seq"] if c.events else 0):
                 from ..compat import unload
                 from .hostframes import notice
                 notice(self)

@@ -125,6 +125,8 @@ def entry(e, dated=None, clock=None):
     out["text"] = words.text(out["class"], out["detail"])
     if "x" in e:
         out["clears"] = list(e["x"])
+    if "r" in e:  # a run of one fault repeated (firmware/eventlog/repeats.py): this entry is all of it
+        out["repeats"] = {"count": e["r"], "first": e["f"], "first_seq": e["m"]}
     return out
 
 
@@ -144,6 +146,8 @@ def line(e):
     when = e["when"][:19].replace("T", " ") if e.get("when") else "(clock not set)"
     board = "boot %s +%d ms" % (e["boot"], e["ms"]) if e.get("boot") is not None else "-"
     s = "#%-5d %-19s  %-20s %-16s %s" % (e["seq"], when, board, e["class"], e["text"])
+    if e.get("repeats"):
+        s += "  (%d times, the first at %s as #%d)" % (e["repeats"]["count"], e["repeats"]["first"], e["repeats"]["first_seq"])
     if e["who"]:
         s += "  (by %s)" % e["who"]
     if e["locks"]:
