@@ -196,47 +196,8 @@ def _devices(args, options):
                 args.parser.error("--faults shoe=P: %s's table answers no misfed card (ecarte's and piquet's laws do)"
                                   % args.game)
     if args.journal is not None:
-        from tapis.firmware.journal.writer import Journal
-        from tapis.firmware.journal.store import JournalError
-        from tapis.firmware.journal.resume import load
-        from tapis.firmware.journal.store import FileStore
-        import os
-        d = os.path.dirname(os.path.abspath(args.journal))
-        if not os.path.isdir(d):
-            args.parser.error("--journal %s: no directory %s" % (args.journal, d))
-        if os.path.isdir(args.journal):
-            args.parser.error("--journal %s is a folder, not a journal file" % args.journal)
-        from tapis.host.table.identity import IdentityError, table_identity
-        try:  # each journal a device of its own, its key in the host's key store (issue 33.4)
-            device, key = table_identity(args.journal)
-            args.device_key = key  # (--host-port keys the operator's link with it)
-        except IdentityError as e:
-            args.parser.error("--journal %s: %s" % (args.journal, e))
-        j = Journal(FileStore(args.journal), key=key, device=device)
-        try:
-            load(j, False)
-        except JournalError as e:
-            args.parser.error("--journal %s: %s" % (args.journal, e))
-        if j.last is not None and j.last["game"] != args.game:
-            args.parser.error("--journal %s: its unfinished game is %s, not %s (--game %s resumes it)"
-                              % (args.journal, j.last["game"], args.game, j.last["game"]))
-        args.resumes = j.last is not None
-        extra["journal"] = Journal(FileStore(args.journal), key=key, device=device)
-        from tapis.firmware.eventlog.log import EventLog, beside  # the event log beside it, as a board keeps
-        try:
-            extra["events"] = events = EventLog(FileStore(beside(args.journal)), key, device)
-        except JournalError as e:
-            args.parser.error("--journal %s: its event log %s: %s" % (args.journal, beside(args.journal), e))
-        if events.locked() and not args.host_port:
-            from tapis.host.table.stopped import TableStopped, locked
-            raise TableStopped("--journal %s: %s" % (args.journal, locked(
-                events.locked(), "PATH with the table run as tapis table --journal %s --host-port PATH" % args.journal,
-                events.open)))
-        from tapis.firmware.meters.holder import Meters  # the meters beside it, as on a board (tapis meters)
-        from tapis.firmware.meters.tally import beside
-        extra["journal"].meters = Meters(*beside(args.journal), key=key)
-        from tapis.host.table.identity import table_counter
-        extra["counter"] = table_counter(device)  # its secure element's, off its flash
+        from tapis.host.table.journaled import open_journal
+        extra.update(open_journal(args))
     if real:
         from tapis.host.ports import PortError, open_port
         from tapis.host.table.real import Pacer, TextShoe
@@ -250,7 +211,6 @@ def _devices(args, options):
             args.parser.error(str(e))
         extra["pacer"] = Pacer()
     return extra
-
 
 
 def _host_port(sim, args):

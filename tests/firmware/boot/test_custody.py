@@ -240,3 +240,31 @@ def test_a_table_locked_at_its_boot_says_by_what_and_how_it_is_cleared(tmp_path)
     assert p.returncode == 3 and "Traceback" not in p.stderr, p.stderr
     assert "locked by the tilt" in p.stderr and "ram-error" in p.stderr and "tapis clear --port" in p.stderr
     assert "both copies of the meters are missing" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_the_boots_comparison_names_what_disagreed_and_nothing_on_an_unedited_board(tmp_path):
+    """custody.compare, as the boot calls it before anything is written: nothing on the
+    files as the board left them; both meter copies put back from earlier: the meters'
+    (a RAM error) named, with the generations that disagree."""
+    from tapis.firmware.boot.custody import compare
+
+    b = Board(tmp_path / "journal.bin", "ecarte", 7)
+    b.play(2)
+    early = [open(c, "rb").read() for c in beside(b.path)]
+    b.play(3)
+
+    def opened():
+        j = Journal(FileStore(b.path), key=TEST_KEY, device=TEST_DEVICE)
+        from tapis.firmware.journal.resume import load
+        load(j, False)
+        j.meters = Meters(*beside(b.path), key=TEST_KEY)
+        return j, EventLog(FileStore(log_beside(b.path)), TEST_KEY, TEST_DEVICE)
+
+    j, events = opened()
+    assert compare(j, j.meters, events) == ([], [])
+    for c, data in zip(beside(b.path), early):
+        with open(c, "wb") as f:
+            f.write(data)
+    j, events = opened()
+    bad, mended = compare(j, j.meters, events)
+    assert [cls for cls, _what in bad] == [E.RAM] and mended == [], bad

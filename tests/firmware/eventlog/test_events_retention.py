@@ -6,6 +6,7 @@ import pytest
 
 from tapis.firmware.eventlog import log as E
 from tapis.firmware.eventlog.log import EventLog
+from tapis.firmware.eventlog.repeats import ROUTINE
 from tapis.firmware.journal.store import JournalError
 from tapis.firmware.offboard.memstore import MemoryStore
 from tests.table_rig import FailingStore, PowerLoss
@@ -148,3 +149,18 @@ def test_tapis_events_shows_a_storm_as_one_entry_with_its_count():
     storm = doc["entries"][1]
     assert storm["repeats"] == {"count": 300, "first": 1000, "first_seq": 2} and storm["time"] == 1299
     assert "(300 times, the first at 1000 as #2)" in R.line(storm)
+
+
+@pytest.mark.parametrize("cls", ROUTINE)
+def test_each_routine_class_repeated_is_one_run_and_a_significant_one_never_is(cls):
+    """repeats.ROUTINE: a shoe fault, a device lost or rebooted, frames refused, each repeated
+    alike is one run with its count; a power-up repeated alike is an entry each time."""
+    clock = Clock()
+    log = EventLog(MemoryStore(), KEY, "dev", clock=clock, unit="ms")
+    for i in range(10):
+        clock.t = i
+        log.log(cls, "the same")
+    for i in range(3):
+        clock.t = 20 + i
+        log.log(E.POWER_UP, "the same")
+    assert [(e["c"], e.get("r")) for e in log.since(0)] == [(cls, 10)] + [(E.POWER_UP, None)] * 3

@@ -11,7 +11,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import MeterError, Meters
 
 from tapis.firmware.meters.tally import held, unpack
-from tapis.host.memory.meters import as_dict
+from tapis.firmware.offboard.meters_dict import as_dict  # (host/memory/meters.py shows it)
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 from table_rig import FailingStore, PowerLoss, Rig
 
