@@ -1,0 +1,1 @@
+# tapis lab: a gaming laboratory's submission pack (issue 47, docs/lab.md).
