@@ -144,14 +144,14 @@ def non_overlapping(bits, m=9, blocks=8, templates=None):
     size = n // blocks
     mu = (size - m + 1) / 2.0 ** m
     var = size * (1 / 2.0 ** m - (2 * m - 1) / 2.0 ** (2 * m))
+    ws = [windows(bits[b * size:(b + 1) * size], m) for b in range(blocks)]
     out = []
     for t in templates or aperiodic(m):
         value = int(t, 2)
         chi2 = 0.0
-        for b in range(blocks):
-            w = windows(bits[b * size:(b + 1) * size], m)
+        for w in ws:
             count, free = 0, 0
-            for i in np.flatnonzero(w == value):
+            for i in np.flatnonzero(w == value).tolist():
                 if i >= free:
                     count, free = count + 1, i + m
             chi2 += (count - mu) ** 2 / var
