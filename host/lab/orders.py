@@ -126,14 +126,16 @@ def serial_merge(a, b):
 
 
 def serial_test(s):
-    """Knuth's serial correlation (TAOCP 3.3.2 K) of the top card, lag 1: (r, p two-sided),
-    r against its mean -1/(N-1) and standard deviation about 1/√N."""
-    n, sx, sxx, sxy = s[0], s[1], s[2], s[3]
+    """Knuth's serial correlation (TAOCP 3.3.2 K, circular: the last top card paired with the
+    first) of the top card over consecutive shuffles: (C, p two-sided), C against its mean
+    -1/(n-1) and standard deviation sqrt(n (n-3) / (n+1)) / (n-1)."""
+    n, sx, sxx = s[0], s[1], s[2]
+    sxy = s[3] + s[5] * s[4]
     var = n * sxx - sx * sx
-    r = (n * sxy - sx * sx) / var if var else 0.0
+    c = (n * sxy - sx * sx) / var if var else 0.0
     mu = -1.0 / (n - 1)
-    sigma = math.sqrt(n * n / ((n - 1) ** 2 * (n - 2))) if n > 2 else 1.0
-    return r, float(2 * stats.norm.sf(abs(r - mu) / sigma))
+    sigma = math.sqrt(n * (n - 3) / (n + 1)) / (n - 1) if n > 3 else 1.0
+    return c, float(2 * stats.norm.sf(abs(c - mu) / sigma))
 
 
 def uniformity(ps):
