@@ -16,8 +16,8 @@ from tapis.host.lab.metersum import expected, records_of
 from tapis.simulator import workers as W
 
 SIZES = {  # (game, variant): deals, chunk
-    "full": {("club", None): (2400, 200), ("club", "commission-5"): (600, 150), ("ecarte", None): (2400, 200),
-             ("piquet", None): (300, 50), ("piquet", "au-cent"): (120, 40)},
+    "full": {("club", None): (1200, 100), ("club", "commission-5"): (400, 100), ("ecarte", None): (1200, 100),
+             ("piquet", None): (150, 25), ("piquet", "au-cent"): (60, 20)},
     "quick": {("club", None): (40, 20), ("ecarte", None): (40, 20), ("piquet", None): (8, 4)},
 }
 SKIP = ("schema", "generation", "rollover", "power_ups", "tilts")  # the meters no record sums
