@@ -45,7 +45,8 @@ class EmuShoe:
                         self.cut = None
                         self.link.send(self.addr, W.FAULT, bytes((W.CUT,)))
                         break
-                    self.deliver()
+                    if not self.deliver():
+                        break  # empty: said once, the rest of the DRAW is not dealt
 
     def pair(self, port, timeout=10.0):
         """Answer `tapis pair` on its own cable (EmuDisplay.pair): the key it is given is the
@@ -62,11 +63,13 @@ class EmuShoe:
             self.count(W.LEFT, len(self.pack) - self.dealt)
 
     def deliver(self):
+        """The next card, or the fault EMPTY: whether a card came out."""
         if self.dealt >= len(self.pack):
             self.link.send(self.addr, W.FAULT, bytes((W.EMPTY,)))
-            return
+            return False
         self.link.send(self.addr, W.CARD, bytes((self.pack[self.dealt],)))
         self.dealt += 1
+        return True
 
 
 def paired(device, addrs, serial, key=TEST_KEY):

@@ -1,17 +1,17 @@
 # The meters' oracle (tests/test_meters*.py): games played by bots on the direct table with
 # every input journaled as the controller journals it (a keyed journal with meters), and
 # beside them what an independent sum over the game's deal records (simulator/kits/*/
-# records.py, docs/records.md) says the meters must be.
+# records.py, docs/records.md) says the meters must be (simulator/metersums.py, which the
+# power-cut sweep, simulator/cutsweep.py, uses too).
 from tapis.firmware.offboard.named import options as named
 from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
-from tapis.firmware.meters.tally import held
-from tapis.host.lab.metersum import FIELDS, expected, records_of  # noqa: F401 (the tests import them from here)
-from tapis.host.meters_show import as_dict
 from tapis.simulator import kits
 from tapis.simulator.direct import DirectTable
+from tapis.simulator.metersums import FIELDS, compare, expected, records_of  # noqa: F401 (the sums)
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
+
 
 
 class Metered:
@@ -61,16 +61,3 @@ def journaled(game, variant, seed, deals, store=None, copies=None):
     """(meters, deal records, journal, rules) of `deals` deals played from `seed`."""
     s = Metered(game, variant, seed, store, copies).play(deals)
     return s.m, s.records(), s.j, s.rules
-
-
-def compare(meters, journal, game, records):
-    """The meters (as their copies and the journal say) against the sum over the records:
-    their differences (empty: agree)."""
-    got = as_dict(held(meters, journal))
-    want = expected(game, records, len(got["seats"]))
-    diff = {}
-    for k in want:
-        have = got[k]
-        if have != want[k]:
-            diff[k] = (have, want[k])
-    return diff

@@ -11,20 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from meters_sums import expected, records_of
+from meters_sums import expected
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
 from tapis.firmware.boot.build import resume
-from tapis.firmware.games import find
-from tapis.firmware.games.replay import rebuild
 from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.store import FileStore
 from tapis.firmware.meters.tally import beside, held
 from tapis.host.meters_show import as_dict
 from tapis.simulator import vboard as V
+from tapis.simulator.metersums import journal_records as sums_of_journal
 from tapis.simulator.vtable import BoardError, BusBridge, VirtualBoardTable
 
 # Imported before the firmware (UNIX_MEASURE): every write the board makes to its flash
@@ -151,20 +150,8 @@ def journal_game(vb):
 
 def journal_records(flash, seed, key=TEST_KEY, device="vboard"):
     """(the deal records of every game the board's journal (in the directory `flash`)
-    holds, each game replayed from its journaled inputs on CPython; the deals voided in it:
-    its "v" records, whose inputs the replay leaves out)."""
-    j = Journal(MemoryStore((flash / "journal.bin").read_bytes()), key=key, device=device)
-    out, voided = [], 0
-    for u in load(j, True, True):
-        voided += len(u["voided"])
-        kit = find(u["game"])
-        options = kit.Options.restore(u["options"])
-        game = kit.Rules(options)
-        if u["state"] is not None:
-            game.restore(u["state"])
-        rebuild(game, u["inputs"])
-        out += records_of(u["game"], options, seed, game.log)
-    return out, voided
+    holds, the deals voided in it): simulator/metersums.py's, of its bytes."""
+    return sums_of_journal((flash / "journal.bin").read_bytes(), seed, key, device)
 
 
 def agrees(flash, seed, key=TEST_KEY, device="vboard"):

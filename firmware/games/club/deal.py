@@ -26,6 +26,19 @@ class Dealing:
         self.talia += 1
         self.emit(("talia", CHANCE, self.talia))
 
+    def _missing(self):
+        """The shoe ran empty while the talia should hold cards (a shoe restarted after a
+        power cut holds no pack of the talia's): the talia cannot be trusted and is over. As
+        an imperfect pack by the laws (seed 000:79), the deal in which it is found is void,
+        earlier deals stand: its cards dealt so far are set aside, its stakes stay on the
+        cloth, and it is dealt again from a fresh shoe (docs/rules.md, Recovery)."""
+        self.emit(("missing", CHANCE, self.left))
+        if self.dealt:
+            self.emit(("void", CHANCE, "imperfect shoe: it ran empty with %d cards of the deal dealt" % self.dealt))
+            self.tableaux = [[], [], [], []]
+            self.dealt = 0
+        self.fresh = True
+
     def _on_card(self, c):
         if self.fresh:
             self._new_talia()

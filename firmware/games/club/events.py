@@ -1,7 +1,7 @@
 # What club écarté speaks: its phases, accounts and actions, and its events declared once
 # (rules.py says what each flag means; the comment says what the event carries).
 from ...compat import const
-from ..rules import BARE, CARDS, DEALT, INPUT, NEW_DEAL, OFF
+from ..rules import BARE, CARDS, DEALT, INPUT, LAW, NEW_DEAL, OFF
 
 BANK = const(0)  # the banker decides (see Club.choices)
 STAKE = const(1)  # the punter to act stakes or skips
@@ -16,7 +16,8 @@ RESPONSIBLE = "responsible"
 #          ("pass", s, None)     give the bank up: it goes to the next seat
 # punter:  ("stake", s, (tableau, amount)) tableau 1..3 (the punters' tableaux)
 #          ("skip", s, None)     no stake this deal
-# shoe:    ("shoe", CHANCE, card), ("cut", CHANCE, None) when the cut card comes out
+# shoe:    ("shoe", CHANCE, card), ("cut", CHANCE, None) when the cut card comes out,
+#          ("missing", CHANCE, None) when it runs empty while the talia should hold cards
 # supervisor (firmware/operator/commands.py; seat SUP, no panel's; `who` its serial):
 #          ("limits", SUP, (who, bank, first minimum, second minimum)) the limited bank's
 #                                size and the punters' minimums, from the next bank laid
@@ -47,6 +48,10 @@ EVENTS = {
     "skip": INPUT,  # (seat, None)
     "talia": 0,  # (CHANCE, talia number): a fresh shoe
     "cut": INPUT | BARE,  # (CHANCE, cards left): the cut card came out
+    # (CHANCE, cards left): the shoe ran empty while the talia should hold cards (a shoe
+    # restarted after a power cut, its pack not the talia's): the talia is over
+    "missing": INPUT | BARE | LAW,
+    "void": LAW,  # (CHANCE, why): the deal's cards dealt so far set aside, dealt again
     "card": DEALT | CARDS | OFF,  # (tableau 0..3, card), face down
     "turn": DEALT | CARDS,  # (CHANCE, card): its suit is trump
     "tableaux": CARDS,  # (CHANCE, (4 cards, 4 cards, 4 cards, 4 cards)) opened together

@@ -18,7 +18,7 @@ from .options import Options
 class Club(Banking, Dealing, Rules):
     PHASE_NAMES = PHASE_NAMES
     EVENTS = EVENTS
-    CHANCE_ACTIONS = ("shoe", "cut")
+    CHANCE_ACTIONS = ("shoe", "cut", "missing")
     PLAYER_ACTIONS = BANKER_ACTIONS + PUNTER_ACTIONS + SUP_ACTIONS
     TURNS = None  # the banker's and the punters' phases are checked below
     FIELDS = ("balances", "house", "table_money", "banker", "kind", "bank", "lays", "broken",
@@ -127,9 +127,13 @@ class Club(Banking, Dealing, Rules):
     def _verify_chance(self, kind, value):
         if self.phase != DEAL:
             raise IllegalAction("the shoe gave %s but no card is due (%s)" % (
-                _show(value) if kind == "shoe" else "the cut card", PHASE_NAMES[self.phase]))
+                _show(value) if kind == "shoe" else "the cut card" if kind == "cut" else "an empty shoe",
+                PHASE_NAMES[self.phase]))
         if kind == "shoe":
             self._verify_card(value)
+        elif kind == "missing":
+            if self.fresh:
+                raise IllegalAction("the shoe ran empty before a fresh shoe was loaded")
         elif self.cut and not self.fresh:
             raise IllegalAction("the cut card came out twice in one talia")
 
@@ -171,6 +175,8 @@ class Club(Banking, Dealing, Rules):
                 self._new_talia()
             self.cut = True
             self.emit(("cut", CHANCE, self.left))
+        elif kind == "missing":
+            self._missing()
         elif kind == "lay":
             self._lay(seat)
         elif kind == "respond":

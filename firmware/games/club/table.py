@@ -81,9 +81,13 @@ class ClubTable:
 
     def shoe_fault(self, code):
         """The cut card reported by the shoe becomes the chance action that ends the talia
-        after this deal; other faults are only recorded by the controller."""
-        if code and code[0] == W.CUT and self.game.phase == R.DEAL and not self.game.cut:
+        after this deal, an empty shoe the one that ends it at once (rules.py "missing");
+        other faults are only recorded by the controller."""
+        g = self.game
+        if code and code[0] == W.CUT and g.phase == R.DEAL and not g.cut:
             return ("cut", CHANCE, None)
+        if code and code[0] == W.EMPTY and g.phase == R.DEAL and g.to_act == CHANCE and not g.fresh:
+            return ("missing", CHANCE, None)
         return None
 
     def done(self, seat):

@@ -65,6 +65,11 @@ class ClubRecorder(Records):
                 r["trump"] = name(value)
             elif kind == "cut":
                 r["cut"] = True
+            elif kind == "missing":  # the talia over at an empty shoe (a shoe restarted)
+                r["laws"].append([kind, seat, value])
+            elif kind == "void":  # its cards so far set aside: dealt again from a fresh shoe
+                r["laws"].append([kind, seat, value])
+                r["tableaux"] = [[], [], [], []]
             elif kind == "result":
                 r["results"].append(R_NAMES[value[0]])
                 r["tricks"].append([value[1], value[2]])
@@ -109,6 +114,8 @@ class ClubRecorder(Records):
             self.left -= 1
         elif kind == "cut":
             self.cut = True
+        elif kind == "missing":
+            self.fresh = True
         elif kind == "end":
             self.bank_deals += 1
             if self.cut or self.left < DEAL_CARDS:
@@ -118,7 +125,7 @@ class ClubRecorder(Records):
         r = base("club", number, self.seed, self.options)
         r.update({"banker": self.banker, "talia": self.talia, "bank_events": self.pending,
                   "stakes": [], "tableaux": [[], [], [], []], "trump": None, "results": [],
-                  "tricks": [], "short": [], "settlement": [], "broken": False, "cut": False,
+                  "tricks": [], "short": [], "settlement": [], "broken": False, "cut": False, "laws": [],
                   "balances": list(self.balances), "bank": self.bank, "house": self.house})
         r["start"] = {"balances": list(self.balances), "bank": self.bank, "house": self.house,
                       "kind": self.kind, "lays": self.lays, "bank_deals": self.bank_deals,
