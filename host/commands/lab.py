@@ -52,8 +52,16 @@ def check(args):
             args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
     if args.workers is not None and args.workers > workers.max_workers():
         args.parser.error("--workers %d: at most %d on this machine (four per CPU)" % (args.workers, workers.max_workers()))
-    if args.image is not None and not os.path.isfile(args.image):
-        args.parser.error("--image %s: no such file" % args.image)
+    if args.image is not None:
+        from tapis.host.image_uf2 import UF2Error, region
+
+        try:
+            with open(args.image, "rb") as f:
+                region(f.read())
+        except OSError as e:
+            args.parser.error("--image %s: %s" % (args.image, e.strerror or e))
+        except UF2Error as e:
+            args.parser.error("--image %s: not a product image: %s" % (args.image, e))
     for module in ("matplotlib", "scipy", "numpy"):
         import importlib.util
 

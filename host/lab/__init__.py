@@ -38,7 +38,7 @@ def run(out, quick=False, seeds=None, workers=1, scheduler=None, seed=1, image=N
     summary["mathsheet"] = mathsheet.run(out, quick, seed, workers, scheduler, advance)
     summary["memory"] = memory.run(out, quick, seed, advance)
     ident = identity.run(out, seeds or identity.fresh_seeds(), image, quick)
-    ident["pass"] = all(not b.get("missing") for b in ident["boards"]) or None
+    ident["pass"] = bool(ident["boards"][0]["answers"])  # the files board at least; a missing product image is said
     summary["identity"] = ident
     summary["pass"] = all(summary[k]["pass"] is not False for k in SECTIONS)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))

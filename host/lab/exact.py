@@ -20,7 +20,8 @@ Z95 = 1.959963984540054
 
 
 def frac(f):
-    return "%d/%d" % (f.numerator, f.denominator)
+    """A fraction as text: "n/d", or "n" for a whole number (as tapis odds prints them)."""
+    return "%d/%d" % (f.numerator, f.denominator) if f.denominator != 1 else "%d" % f.numerator
 
 
 def deals_for(p, rel=0.10):

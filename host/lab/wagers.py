@@ -4,7 +4,7 @@
 # kept as a board keeps them. The deals are cut into chunks, chunk k seeded from (seed,
 # game, variant, k) alone, run here, on worker processes or on a Dask scheduler's workers
 # (simulator/workers.py); each chunk brings back its deal records, its meters and what the
-# records say the meters must be (metersum.py), and the merge checks the two sums agree.
+# records say the meters must be (simulator/metersums.py), and the merge checks the two sums agree.
 # Each exact figure (exact.py) gets the run's 95 % interval (Wilson's), which must bracket it.
 import functools
 import hashlib
@@ -12,7 +12,7 @@ import math
 import time
 
 from tapis.host.lab import exact
-from tapis.host.lab.metersum import expected, records_of
+from tapis.simulator.metersums import expected, records_of
 from tapis.simulator import workers as W
 
 SIZES = {  # (game, variant): deals, chunk
