@@ -1,4 +1,4 @@
-# The math sheet's exact figures (issue 47.3; GLI-11 §3.4's "theoretical" side): for every
+# The math sheet's exact figures (issue 47.3; a GLI-11-style probability-and-accounting sheet): for every
 # game and variant, what Tapis can count exactly, as fractions, beside the hit frequencies
 # the shuffle alone decides (so that a run through the firmware with any players must
 # bracket them) and each wager's return and the house's take.

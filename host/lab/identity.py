@@ -1,4 +1,4 @@
-# The lab's software identification (issue 47.5; GLI-11 §3.9 and the labs' "software
+# The lab's software identification (issue 47.5; issue 30.4: GLI's seeded check, and the labs' "software
 # verification": the program's identity and a seeded signature a regulator's tool checks).
 # Two boards a table may be: one flashed with files (tapis flash: the compiled firmware in
 # firmware.img, its mounter, main.py, the signed configuration) and one running the product

@@ -1,4 +1,4 @@
-# The lab's math sheet (issue 47.3; GLI-11 §3.4, the game's mathematics: each wager's return,
+# The lab's math sheet (issue 47.3; a GLI-11-style probability-and-accounting sheet: each wager's return,
 # the hit frequencies, the house's take): every game and variant's exact side (exact.py),
 # then the deals of the runs wagers.SIZES names through the whole stack (wagers.py), each
 # figure's 95 % interval against the exact value, and the money the meters counted. Raw

@@ -1,4 +1,4 @@
-# The lab's critical memory (issue 47.4; GLI-11 §3.6-3.7: critical memory kept and checked,
+# The lab's critical memory (issue 47.4; issue 30.1, 30.8: GLI-11-style critical memory kept and checked,
 # play resumed after a power loss with nothing lost): simulator/cutsweep.py's sweep, a run of
 # deals on a table keeping its journal, its two meters copies and its event log as a board
 # does, cut once at a write of any of them (right after it, and torn inside it), the board

@@ -45,7 +45,7 @@ def sections(s):
         [[o["pack"], o["test"], "{:,}".format(o["shuffles"]), num(o["statistic"], "%.4g"), num(o["dof"]), num(o["p"]),
           o["batches"], num(o["uniformity_p"]), verdict(o["pass"])] for o in sh["orders"]])
     yield '<img src="orders.png"> <img src="positions-32.png">'
-    yield "<h2>2. The math sheet (GLI-11 §3.4)</h2>"
+    yield "<h2>2. The math sheet (GLI-11-style probability and accounting)</h2>"
     for sheet in ms["sheets"]:
         yield "<h3>%s%s</h3>" % (sheet["game"], " · " + sheet["variant"] if sheet["variant"] else "")
         yield table(["figure", "exact", "value", "deals for ±10 % at 95 %", "what"],
@@ -66,11 +66,11 @@ def sections(s):
                   r["money"]["house"], num(r["money"].get("punters_return")), num(r["money"].get("house_take"))]
                  for r in ms["runs"]])
     yield '<img src="mathsheet.png">'
-    yield "<h2>3. Critical memory (GLI-11 §3.6, §3.7)</h2><p>%s</p>" % html.escape(mem.get("method", ""))
+    yield "<h2>3. Critical memory (GLI-11-style; issue 30.1, 30.8)</h2><p>%s</p>" % html.escape(mem.get("method", ""))
     yield table(["game", "board", "deals", "cuts", "resumed", "lost", "meters = records", "verdict"],
                 [[r["game"], r["board"], r["deals"], r["cuts"], r["resumed"], r["lost"], verdict(r["meters_agree"]),
                   verdict(r["pass"])] for r in mem["rows"]])
-    yield "<h2>4. Software identification (GLI-11 §3.9)</h2><p>Seeds: %s</p>" % ", ".join(
+    yield "<h2>4. Software identification (GLI's seeded check; issue 30.4)</h2><p>Seeds: %s</p>" % ", ".join(
         "<code>%s</code>" % s for s in ident["seeds"])
     for b in ident["boards"]:
         if b.get("missing"):
