@@ -7,6 +7,7 @@
 # figures, README.txt (how to rerun), and each section's raw files in a folder of its own.
 import datetime
 import json
+import time
 
 SCHEMA = "tapis.lab/1"
 SECTIONS = ("shuffle", "mathsheet", "memory", "identity")
@@ -34,12 +35,20 @@ def run(out, quick=False, seeds=None, workers=1, scheduler=None, seed=1, image=N
     summary = {"schema": SCHEMA, "version": tapis.__version__, "seed": seed, "quick": quick,
                "made": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                "workers": workers if not scheduler else None, "scheduler": scheduler}
-    summary["shuffle"] = shuffle.run(out, quick, workers, seed, advance)
-    summary["mathsheet"] = mathsheet.run(out, quick, seed, workers, scheduler, advance)
-    summary["memory"] = memory.run(out, quick, seed, advance)
+    clock = time.perf_counter()
+
+    def timed(name, part):
+        nonlocal clock
+        part["seconds"] = round(time.perf_counter() - clock, 1)
+        clock = time.perf_counter()
+        summary[name] = part
+
+    timed("shuffle", shuffle.run(out, quick, workers, seed, advance))
+    timed("mathsheet", mathsheet.run(out, quick, seed, workers, scheduler, advance))
+    timed("memory", memory.run(out, quick, seed, advance))
     ident = identity.run(out, seeds or identity.fresh_seeds(), image, quick)
     ident["pass"] = bool(ident["boards"][0]["answers"])  # the files board at least; a missing product image is said
-    summary["identity"] = ident
+    timed("identity", ident)
     summary["pass"] = all(summary[k]["pass"] is not False for k in SECTIONS)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     raw = (out / "shuffle" / "orders-32.bin").read_bytes()

@@ -103,7 +103,8 @@ def write(out, summary, cells32):
             summary["seed"], "quick" if summary["quick"] else "full"), ""]
         for k in ("shuffle", "mathsheet", "memory", "identity"):
             v = summary[k].get("pass")
-            lines.append("%-10s %s" % (k, "pass" if v else "not run" if v is None else "FAIL"))
+            lines.append("%-10s %-8s %7.0f s" % (k, "pass" if v else "not run" if v is None else "FAIL",
+                                                   summary[k].get("seconds", 0)))
         lines += ["", "The tables are in report.html and summary.json; the raw files beside them."]
         page.text(0.08, 0.92, "\n".join(lines), va="top", family="monospace", fontsize=10)
         pdf.savefig(page)
