@@ -21,34 +21,21 @@ LAB_DEBS := dieharder
 
 install: $(STAMP) image-tools pit-tools lab-tools
 
-image-tools:
-	@missing="$$(for p in $(IMAGE_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+# Debian's packages a part of Tapis needs, installed where missing (each target its own list).
+image-tools: DEBS = $(IMAGE_DEBS)
+image-tools: FOR = tapis image build
+pit-tools: DEBS = $(PIT_DEBS)
+pit-tools: FOR = tapis pit's tests
+lab-tools: DEBS = $(LAB_DEBS)
+lab-tools: FOR = tapis lab
+image-tools pit-tools lab-tools:
+	@missing="$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
 	if [ -n "$$missing" ]; then \
 	    if command -v apt-get >/dev/null; then \
 	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
-	        echo "installing $$missing (tapis image build)"; \
+	        echo "installing $$missing ($(FOR))"; \
 	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
-	    else echo "tapis image build needs Debian's $$missing: install them"; fi; \
-	fi
-
-pit-tools:
-	@missing="$$(for p in $(PIT_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
-	if [ -n "$$missing" ]; then \
-	    if command -v apt-get >/dev/null; then \
-	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
-	        echo "installing $$missing (tapis pit's tests)"; \
-	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
-	    else echo "tapis pit's tests need Debian's $$missing: install them"; fi; \
-	fi
-
-lab-tools:
-	@missing="$$(for p in $(LAB_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
-	if [ -n "$$missing" ]; then \
-	    if command -v apt-get >/dev/null; then \
-	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
-	        echo "installing $$missing (tapis lab)"; \
-	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
-	    else echo "tapis lab needs Debian's $$missing: install them"; fi; \
+	    else echo "$(FOR): install Debian's $$missing"; fi; \
 	fi
 
 $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json \

@@ -31,8 +31,6 @@ def check(args):
     """Refuse what cannot run, before anything runs (exit 2, one line)."""
     from pathlib import Path
 
-    from tapis.simulator import workers
-
     out = args.out
     if not out.strip():
         args.parser.error("--out: give a folder")
@@ -43,15 +41,7 @@ def check(args):
         args.parser.error("--out %s: no folder %s to make it in" % (out, parent))
     if not os.access(out if os.path.isdir(out) else parent, os.W_OK):
         args.parser.error("--out %s: not writable" % out)
-    if args.scheduler is not None:
-        if args.workers is not None:
-            args.parser.error("--workers goes without --scheduler: the scheduler's workers run the deals")
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
-    if args.workers is not None and args.workers > workers.max_workers():
-        args.parser.error("--workers %d: at most %d on this machine (four per CPU)" % (args.workers, workers.max_workers()))
+    A.check_backend(args)
     if args.image is not None:
         from tapis.host.image_uf2 import UF2Error, region
 
