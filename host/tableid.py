@@ -53,7 +53,13 @@ def table_identity(path, key_file=None):
             data = f.read(4 + 0xFFFF)
     except FileNotFoundError:
         data = b""
-    if not data:
+    if not data:  # not begun; but a first start cut after its event log was written is its device's
+        device = _beside_device(path)
+        if device is not None:
+            try:
+                return device, load_key(device, key_file)
+            except FlashError:
+                pass  # (a log of no key the host holds: the log's own reading says what is wrong)
         device = new_device()
         return device, provision_key(device, key_file)
     device = head_device(data)
@@ -65,3 +71,16 @@ def table_identity(path, key_file=None):
         return device, load_key(device, key_file)
     except FlashError as e:
         raise IdentityError(str(e)) from None
+
+
+def _beside_device(path):
+    """The device the event log beside a journal not begun names in its head (issue 44: the
+    power cut at a table's first start, after the log was written and before the journal
+    was, made a new device at the next start, which refused that log for ever), or None."""
+    from tapis.firmware.eventlog.log import beside
+    try:
+        with open(beside(path), "rb") as f:
+            device = head_device(f.read(4 + 0xFFFF))
+    except OSError:
+        return None
+    return device if device is not None and device.startswith(PREFIX) and _NAME.match(device) else None

@@ -151,6 +151,9 @@ def one(game, seed, deals, at, torn, options=None):
         row["resumed"] = True
     except (StalledTable, JournalError, MeterError) as e:
         row["why"] = "%s: %s" % (type(e).__name__, e)
+    except Exception as e:  # (a bug the cut found: a row that says so, the sweep goes on)
+        import traceback
+        row["why"] = "%s: %s at %s" % (type(e).__name__, e, traceback.extract_tb(e.__traceback__)[-1][:3])
     row["wrote"] = f.wrote[at - 1] if len(f.wrote) >= at else None
     row["cut"] = bool(t is not None and t.cuts)
     if row["resumed"]:

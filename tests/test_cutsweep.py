@@ -58,6 +58,24 @@ def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, 
     assert _bad(rows) == []
 
 
+def test_on_the_virtual_board_a_club_table_cut_resumes_and_its_meters_equal_the_sums():
+    """The MicroPython board (unix port), its files cut at a sample of its writes."""
+    from tapis.simulator import cutvboard
+    what = cutvboard.one("club", 3, 2, 0, False)[1]
+    assert set(what) == {"journal", "meters", "event log"}
+    at = sorted({what.index(k) + 1 for k in ("journal", "meters", "event log")} | {len(what) // 2})
+    rows = [cutvboard.one("club", 3, 2, n, torn)[0] for n in at for torn in (False, True)]
+    assert all(r["cut"] for r in rows) and {r["wrote"] for r in rows} == set(what)
+    assert _bad(rows) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, seed, deals", [("ecarte", 3, 6), ("club", 3, 6), ("piquet", 5, 3)])
+def test_on_the_virtual_board_a_cut_at_every_write_resumes(game, seed, deals):
+    rows = C.sweep(game, seed, deals, board="vboard")
+    assert _bad(rows) == []
+
+
 class Cuts(RuleBasedStateMachine):
     """A table played on with cuts at any moment: some writes ahead, clean or torn, two in a
     row, one while it boots; at the end it finishes and its flash agrees."""

@@ -52,7 +52,7 @@ def test_a_notice_at_each_deal_end_and_event():
         t.step()
     until(listening(b, t), lambda: woke and b.counts[0] == t.controller.game.finished_deals() >= 2, 5000)
     t.controller.tilt(E.DOOR, "x")
-    until(listening(b, t), lambda: b.state == "locked" and b.counts[1] == t.controller.events[8], 5000)
+    until(listening(b, t), lambda: b.state == "locked" and b.counts[1] == t.controller.events["seq"], 5000)
 
 
 def test_disable_and_enable_logged_with_who_and_kept_over_a_clear():

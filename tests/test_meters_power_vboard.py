@@ -7,145 +7,23 @@ journal's end, as the board reads them) equal the independent sum over the deal 
 journal's game gives (tests/meters_sums.py), the event log's chain verifies under the device
 key, nothing was set aside and nothing locks (certification.md, "The same on the
 MicroPython boards")."""
-from pathlib import Path
-
 import pytest
 
 from meters_sums import expected
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.journal.writer import Journal
-from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.meters.holder import Meters
-from tapis.firmware.boot.build import resume
 from tapis.firmware.journal.resume import load
 from tapis.firmware.journal.store import FileStore
 from tapis.firmware.meters.tally import beside, held
 from tapis.host.meters_show import as_dict
 from tapis.simulator import vboard as V
+from tapis.simulator.cutvboard import CutBoard
 from tapis.simulator.metersums import journal_records as sums_of_journal
-from tapis.simulator.vtable import BoardError, BusBridge, VirtualBoardTable
+from tapis.simulator.vtable import BoardError
 
-# Imported before the firmware (UNIX_MEASURE): every write the board makes to its flash
-# goes through here, counted (cut.n, written outside the count); the one numbered in cut.at
-# ("N" or "N t": torn, half its bytes) is the last: the board is dead from then on, every
-# later write refused, and SystemExit ends the process (the host sees it exit: the cut).
-CUT = b'''
-import builtins, os, sys
-_open, _os = builtins.open, os
-try:
-    with _open("cut.at") as f:
-        AT = f.read().split()
-    os.remove("cut.at")
-except OSError:
-    AT = []
-at, torn = (int(AT[0]), len(AT) > 1) if AT else (0, False)
-n = [0, False]
-
-def _count():
-    if n[1]:
-        raise SystemExit(3)
-    n[0] += 1
-    with _open("cut.n", "w") as f:
-        f.write(str(n[0]))
-    return n[0] == at
-
-def _die():
-    n[1] = True
-    raise SystemExit(3)
-
-class _F:
-    def __init__(self, f):
-        self.f = f
-    def write(self, b):
-        if _count():
-            self.f.write(b[:len(b) // 2] if torn else b)
-            self.f.close()
-            _die()
-        return self.f.write(b)
-    def close(self):
-        self.f.close()
-    def __enter__(self):
-        return self
-    def __exit__(self, *a):
-        self.f.close()
-
-def _opened(path, mode="r", *a):
-    f = _open(path, mode, *a)
-    return _F(f) if ("w" in mode or "a" in mode) else f
-
-class _OS:
-    def __getattr__(self, k):
-        return getattr(_os, k)
-    def rename(self, a, b):
-        cut = _count()
-        if not (cut and torn):
-            _os.rename(a, b)
-        if cut:
-            _die()
-    def remove(self, p):
-        cut = _count()
-        if not (cut and torn):
-            _os.remove(p)
-        if cut:
-            _die()
-
-builtins.open = _opened
-sys.modules["os"] = _OS()
-'''
 DEALS = 2  # within écarté's first game (a partie is 5 points): the journal holds it whole
-
-
-class Bridge(BusBridge):
-    """The bus bridge of a board that may die in a step: at its reboot the CPython mirror is
-    the game the board's journal holds (the step it died in never answered: its input may
-    be journaled or not)."""
-
-    def _resume(self, events, now_ms):
-        self.resumed = False
-        self.game = self.sim.game = journal_game(self.sim)
-        self.log = list(self.game.log)
-
-
-class CutBoard(VirtualBoardTable):
-    """The virtual board on the unix port, its flash laid here with the cutter beside the
-    firmware and told where to cut (cut.at): a cut while it first boots is a reboot too."""
-
-    def __init__(self, seed, at, torn=False):
-        import tempfile
-        self.disk = tempfile.TemporaryDirectory()
-        self.seed, self.cuts, self.count = seed, 0, 0
-        flash = Path(self.disk.name)
-        for path, data in dict(V.firmware_image(), **{"cut.py": CUT}).items():
-            (flash / path).parent.mkdir(parents=True, exist_ok=True)
-            (flash / path).write_bytes(data)
-        (flash / "cut.at").write_text("%d%s" % (at, " t" if torn else ""))
-        VirtualBoardTable.__init__(self, seed, "ecarte", unix_heap=400 * 1024)
-
-    def _controller(self):
-        try:
-            self.board = V.VirtualBoard(self.name, self.options, unix_heap=self.unix_heap, flash=self.disk)
-        except BoardError:
-            self.died()
-            self.board = V.VirtualBoard(self.name, self.options, unix_heap=self.unix_heap, flash=self.disk)
-        bridge = Bridge(self.board, self.wires, self.game)
-        bridge.sim = self
-        return bridge
-
-    def died(self):
-        assert not self.cuts, "cut twice"
-        self.cuts += 1
-        self.count = int((self.flash / "cut.n").read_text())
-
-    @property
-    def flash(self):
-        return Path(self.disk.name)
-
-
-def journal_game(vb):
-    j = Journal(MemoryStore((vb.flash / "journal.bin").read_bytes()), key=TEST_KEY, device="vboard")
-    load(j, False, True)
-    return resume(j, True)[0]
 
 
 def journal_records(flash, seed, key=TEST_KEY, device="vboard"):

@@ -86,3 +86,18 @@ def test_a_head_naming_a_device_outside_the_key_store_is_refused(tmp_path):
     r = run(tmp_path, "table", "--seed", "1", "--deals", "1", "--journal", str(p), "--json")
     assert r.returncode == 2 and "not a name the key store holds" in r.stderr, r.stderr
     assert not (tmp_path / "elsewhere.key").exists()
+
+
+def test_a_power_cut_at_a_tables_first_start_after_its_log_and_before_its_journal_resumes(tmp_path):
+    """Issue 44: the power cut between the first start's event log entry and the journal's
+    first write left a log under a new device and no journal; every later start made another
+    device and exited 2, "event log corrupt at entry 0". The log's head names the device."""
+    path = tmp_path / "t.bin"
+    table(tmp_path, path, 3, 1)
+    events = open(str(path) + ".events", "rb").read()
+    os.remove(path)  # the journal not yet written: the first start cut after its log was
+    for _ in range(2):
+        r = run(tmp_path, "table", "--seed", "4", "--deals", "1", "--journal", str(path), "--quiet")
+        assert r.returncode == 0, r.stderr
+    assert open(str(path) + ".events", "rb").read().startswith(events)
+    assert device(path) == device(str(path) + ".events")

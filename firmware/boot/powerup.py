@@ -72,7 +72,7 @@ def deferred(ctrl, key, ident, check):
     (opening.quick's unchecked) the log checked whole, every sealed segment against its
     seal, as a boot without it would have. A break: the log set aside as at boot
     (open_events) and a journal-failure tilt, which locks; True if it held."""
-    st = ctrl.events[0]  # (EventLog.park: the store first)
+    st = ctrl.events["store"]  # (EventLog.park)
     log = EventLog(st, parked=ctrl.events)
     log.write()
     ctrl.events = log.park()

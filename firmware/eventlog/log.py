@@ -2,15 +2,12 @@
 # power-ups, resets, tilts, refused frames, supervisor actions, clears; `tapis events` reads
 # it. The open tilts (an entry that locks, not cleared) come back from it at boot: a lock
 # survives a power cycle. Records are framed and chained as the journal's (store.py), under
-# mac.derive(device key, b"events"); unkeyed: hashed, not chained. docs/protocol.md ("Event
-# log records"): a head, then entries {"k": "e", "n": seq, "t": clock, "c": class, "d":
-# detail, "w": who, "l": 1 if it locks, "x": the seqs a clear cleared, "b": [boot, ms]}. The
-# clock ("u" in the head): "s", time.time() (the board's RTC, recall.py's TIME), or "ms", a
-# simulated table's. "b", the board's own clock, no RTC needed: the boot (the seq its first
-# entry took) and time.ticks_ms() since that power-up, on a board's clock only. The last
-# KEEP entries at least are kept (the open tilts cut carried by the new head: never lost). A
-# keyed log is sealed (walk.seal). A torn last record is dropped; any other break is a
-# JournalError.
+# mac.derive(device key, b"events"); unkeyed: hashed, not chained; docs/protocol.md ("Event
+# log records") says each field. The last KEEP entries at least are kept (the open tilts cut
+# carried by the new head: never lost), and the last KEEP significant ones (not ROUTINE:
+# tilts, clears, power-ups, checks, the supervisor's) whatever the flood (walk.compact); a
+# routine entry repeated is one run (repeats.py). A keyed log is sealed (walk.seal). A torn
+# last record is dropped; any other break is a JournalError.
 import json
 import time
 from binascii import hexlify
@@ -19,6 +16,7 @@ from hashlib import sha256
 from ..compat import const
 from ..mac import derive, keyed, pads
 from ..journal.store import JournalError
+from .repeats import ROUTINE, repeat
 
 _MAGIC = const(0x4B)
 _CHAIN = const(0x4C)
@@ -37,14 +35,13 @@ CLASSES = (POWER_UP, WATCHDOG, RAM, JOURNAL, CHECK_FAILED, CHECK_PASSED, SHOE, D
            DEVICE_REBOOTED, FORGED, ATTACK, SUPERVISOR, DOOR, METER, CLEAR, DECK, RAM_CLEAR)
 LOCKS = (RAM, CHECK_FAILED, JOURNAL, DOOR, DECK)  # tilts that lock the table
 
+_PARKED = ("store", "pads", "device", "clock", "unit", "head", "size", "count", "seq", "open", "cleared",
+           "boot", "seg", "pending", "run")
+
 
 def beside(journal):
     """The event log's path beside a journal's: /journal.bin -> /events.bin, else PATH.events."""
     return journal[:-11] + "events.bin" if journal.endswith("journal.bin") else journal + ".events"
-
-
-def _wanted(body):  # whether the boot must parse an entry: a tilt, a clear, a RAM clear
-    return b'"l"' in body or b'"x"' in body or b"ram-clear" in body
 
 
 def _clock():
@@ -68,8 +65,8 @@ class EventLog:
         segments before it checked once play has begun (self.unchecked: powerup.deferred)."""
         self.torn = self.unchecked = 0
         if parked is not None:
-            (self.store, self.pads, self.device, self.clock, self.unit, self.head, self.size,
-             self.count, self.seq, self.open, self.cleared, self.boot, self.seg, self.pending) = parked
+            for k in _PARKED:
+                setattr(self, k, parked[k])
             self.clock = self.clock or _clock
             return
         self.store, self.device, self.clock, self.unit = store, device, clock or _clock, unit
@@ -77,21 +74,18 @@ class EventLog:
         self.head, self.size, self.seq, self.count = bytes(8), 0, 0, 0  # (count: entries since the head)
         self.seg = (0, bytes(8))  # the open segment (a keyed log's): its offset, the tag it chains from
         self.pending = b""  # records framed, not yet written (log(hold=True))
+        self.run = None  # the routine entries being coalesced (repeats.py)
         # the open tilts' entries; the log's RAM-clear entry (walk.finish)
         self.open, self.cleared = [], None
-        from .opening import quick as fast, whole
-        end = fast(self, _wanted) if quick and self.pads is not None else 0
-        end = end or whole(self, _wanted)  # (a board's boot parses few)
-        if end < store.size():  # a power cut in the last write: drop what it left
-            self.torn = store.size() - end
-            store.keep(0, end)
-        self.size = end
-        store.close()  # (the file read_at keeps open: not for the session)
+        from .opening import read
+        read(self, quick)  # (its size, what it held; a torn last write dropped)
         self.boot = self.seq + 1  # this boot's: the seq of its first entry
 
     def take(self, rec):
         """A record read or written: the count, the last seq, the open tilts."""
         if rec["k"] == "s":
+            if "p" in rec:  # a compaction's join (walk.compact): the entries counted are those after it
+                self.count = 0
             return  # a seal: not an entry
         if rec["k"] == "h":
             self.unit = rec.get("u", self.unit)
@@ -151,7 +145,7 @@ class EventLog:
                         raise JournalError("event log corrupt before entry %d (byte %d): its seal is wrong" % (i, off))
                     if keyed(p, chain, whole[:4 + n])[:8] != tag:
                         raise JournalError("event log corrupt at entry %d (byte %d): its tag is wrong" % (i, off))
-                    chain = bytes(rec["p"]) if i == 0 and rec["p"] else tag
+                    chain = bytes(rec["p"]) if rec.get("p") else tag  # (a head's, a join's: walk.compact)
                     seg, tail = sha256(chain), (end, chain)
                 else:
                     seg.update(whole)
@@ -197,15 +191,21 @@ class EventLog:
         self.head = bytes(8)
         return self.frame({"k": "h", "d": self.device, "p": list(prev), "u": self.unit, "o": carried, "g": gone})
 
-    def log(self, cls, detail="", who=None, locks=False, cleared=None, hold=False):
+    def log(self, cls, detail="", who=None, locks=False, cleared=None, hold=False, more=None):
         """Append an entry (at once: events are seldom, and a tilt must outlive a power
         cut); its sequence number. hold: written with the next, or by write() (a board's
-        power-up: once playing, the boot's 2 s spared littlefs's append, main.py)."""
+        power-up: once playing, the boot's 2 s spared littlefs's append, main.py). A routine
+        entry repeated joins its run (repeats.py), its seq the run's; more: fields of a run's."""
+        if more is None and (self.run is not None or cls in ROUTINE and not locks):
+            n = repeat(self, cls, detail, who, locks or cleared, hold)
+            if n:
+                return n
         self.seq += 1
         rec = self.stamp({"k": "e", "n": self.seq, "t": self.clock(), "c": cls, "d": detail})
         for k, v in (("w", who), ("l", 1 if locks else None), ("x", cleared or None)):
             if v is not None:
                 rec[k] = v
+        rec.update(more or ())
         out = self.pending
         if not self.size and not out:  # a fresh log: its head first
             out = self.rehead(b"", [])
@@ -233,10 +233,12 @@ class EventLog:
             rec["b"] = [self.boot, _ms()]
         return rec
 
-    def park(self):  # the log's state as plain values, nothing of this module's (EventLog(parked=...))
-        return [self.store, self.pads, self.device, None if self.clock is _clock else self.clock, self.unit,
-                self.head, self.size, self.count, self.seq, self.open, self.cleared, self.boot, self.seg,
-                self.pending]  # (seq at 8: hostframes)
+    def park(self):
+        """The log's state as plain values by name (_PARKED), nothing of this module's
+        (EventLog(parked=...)): "seq" its last entry's (hostframes), "store" its store."""
+        d = dict((k, getattr(self, k)) for k in _PARKED)
+        d["clock"] = None if self.clock is _clock else self.clock
+        return d
 
     def locked(self):
         return [e["c"] for e in self.open]  # the open tilts' classes, oldest first
@@ -244,11 +246,8 @@ class EventLog:
     def clear(self, who, classes=None, detail=""):
         """Clear the open tilts (those of `classes` only, if given), logged as a clear that
         names them and who; its seq, or None when nothing was open."""
-        gone = [e["n"] for e in self.open if classes is None or e["c"] in classes]
-        if not gone:
-            return None
-        return self.log(CLEAR, detail or "cleared " + ", ".join(
-            "%s #%d" % (e["c"], e["n"]) for e in self.open if e["n"] in gone), who, cleared=gone)
+        from .walk import clear
+        return clear(self, who, classes, detail)
 
     def since(self, seq=0, cls=None, limit=None):
         """The entries after seq (of class cls, at most limit), with who cleared each (walk)."""

@@ -10,6 +10,23 @@ _CHK = const(0x5A)  # and what its length's check is XORed with
 _WINDOW = const(3072)  # the log's end searched for its last seal: what follows one is < events._SEAL
 
 
+def _wanted(body):  # whether the boot must parse an entry: a tilt, a clear, a RAM clear
+    return b'"l"' in body or b'"x"' in body or b"ram-clear" in body
+
+
+def read(log, fast):
+    """EventLog's open: its store read (fast: a keyed log from its last seal, quick), what it
+    holds taken, a power cut's torn last write dropped (log.torn: its bytes), log.size."""
+    store = log.store
+    end = quick(log, _wanted) if fast and log.pads is not None else 0
+    end = end or whole(log, _wanted)  # (a board's boot parses few)
+    if end < store.size():  # a power cut in the last write: drop what it left
+        log.torn = store.size() - end
+        store.keep(0, end)
+    log.size = end
+    store.close()  # (the file read_at keeps open: not for the session)
+
+
 def _framed(b, i):
     """The payload length of the keyed record whose header is at b[i], or -1 if it is none
     (events.py's framing: 4C, the length, its check)."""
@@ -57,7 +74,7 @@ def quick(log, wanted):
     log.unit = head.get("u", log.unit)
     log.seq, log.open, log.cleared = seal["q"], list(seal["o"]), seal.get("r")
     log.count = log.seq - head["g"]
-    chain, off = buf[end - 8:end], base + end
+    chain, off = bytes(seal["p"]) if seal.get("p") else buf[end - 8:end], base + end  # (p: a join's, walk.compact)
     log.seg, log.unchecked = (off, chain), base + s
     last = [None]  # the last entry's offset, when it was not parsed
 

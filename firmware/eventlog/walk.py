@@ -6,10 +6,15 @@
 
 def since(log, seq, cls, limit):
     """The entries after seq (of class cls, at most limit), each with "cleared": who
-    cleared it (a tilt): the whole log is read, for the clears after them."""
+    cleared it (a tilt): the whole log is read, for the clears after them. A run of
+    repeats (repeats.py) is its last entry alone: those it supersedes are left out."""
+    last = {}  # a run's first seq: its last entry's
+    for _off, rec in log.walk(False, None, lambda b: b'"m": ' in b):
+        if rec is not None and "m" in rec:
+            last[rec["m"]] = rec["n"]
     out, by = [], {}
     for _off, rec in log.walk(False):
-        if rec is None or rec["k"] != "e":
+        if rec is None or rec["k"] != "e" or rec["n"] in last or last.get(rec.get("m"), rec["n"]) != rec["n"]:
             continue
         for n in rec.get("x", ()):
             by[n] = rec.get("w")
@@ -20,6 +25,16 @@ def since(log, seq, cls, limit):
             e["cleared"] = by[e["n"]]
     log.store.close()  # (the file read_at keeps open)
     return out
+
+
+def clear(log, who, classes, detail):
+    """EventLog.clear: the open tilts (those of `classes` only, if given) cleared, logged as
+    a clear that names them and who; its seq, or None when nothing was open."""
+    gone = [e["n"] for e in log.open if classes is None or e["c"] in classes]
+    if not gone:
+        return None
+    return log.log("clear", detail or "cleared " + ", ".join(
+        "%s #%d" % (e["c"], e["n"]) for e in log.open if e["n"] in gone), who, cleared=gone)
 
 
 def seal(log, out):
@@ -44,31 +59,66 @@ def seal(log, out):
     return s
 
 
+def significant(rec):
+    """Whether an entry is kept whatever the flood: not routine (log.ROUTINE), or one that
+    locks or clears (issue 44.3: tilts, clears, RAM clears, power-ups, checks, the supervisor's)."""
+    from .repeats import ROUTINE
+    return rec["k"] == "e" and (rec["c"] not in ROUTINE or "l" in rec or "x" in rec)
+
+
+def _parse(body):  # compact's walk: what may be significant is parsed (a routine class's name absent)
+    from .repeats import ROUTINE
+    return b'"l"' in body or b'"x"' in body or not [c for c in ROUTINE if b'"c": "%s"' % c.encode() in body]
+
+
 def compact(log, keep):
-    """Keep the last `keep` entries or a few more under a new head (tagged from 8 zero
-    bytes, its "p" the tag the first entry kept chains from, as the journal's compaction),
-    which carries the open tilts cut; the store copies and renames in one step (store.py
-    keep). A keyed log is cut just after a seal, so that each segment kept is whole under
-    its seal (a log without one is cut where the entries kept begin)."""
-    cut = kept = seen = 0  # (seen: the entries before the record at off)
+    """Keep the last `keep` entries or a few more, and the significant entries before them
+    (significant(), the newest `keep` of them with those kept), under a new head (tagged
+    from 8 zero bytes; "g": the seq of the last entry cut), which carries the open tilts cut
+    and not carried. The significant entries cut are framed again after the head, chained
+    from it, and closed by a join: a seal whose "p" is the tag the first entry kept chains
+    from (without them, the head's "p"), so that the entries kept stay as they were written;
+    the store copies and renames in one step (store.py keep). A keyed log is cut just after
+    a seal, so that each segment kept is whole under its seal (a log without one is cut
+    where the entries kept begin); never inside what the last compaction carried."""
+    import json
+    cut = kept = seen = 0  # (seen: the entries before the record at off, after a join)
     after = False  # (the record before was a seal)
-    for off, rec in log.walk(False, None, lambda b: False):
-        if off:
-            if log.count - seen < keep:
-                break
-            if after if log.pads is not None else log.count - seen == keep:
-                cut, kept = off, log.count - seen
+    sig = []  # (offset, end, seq) of each significant entry
+    ends = [0]
+    for off, rec in log.walk(False, ends, _parse):  # (whole: the significant entries after the cut counted)
+        if off and log.count - seen >= keep and (after if log.pads is not None else log.count - seen == keep):
+            cut, kept = off, log.count - seen
         after = rec is not None and rec["k"] == "s"
+        if rec is not None and rec["k"] == "s" and "p" in rec:  # a join: the carried entries before it are never a cut's
+            cut = kept = seen = 0
+        if rec is not None and significant(rec):
+            sig.append((off, ends[0], rec["n"]))
         if rec is None or rec["k"] == "e":
             seen += 1
-    log.store.close()
     if not cut:
-        return
+        return log.store.close()
+    before = [x for x in sig if x[0] < cut]
+    start = len(before) - max(0, keep - (len(sig) - len(before)))  # (those kept count among the newest)
+    opened = [e["n"] for e in log.open]  # (and an open tilt however old)
+    t = 8 if log.pads is not None else 4  # (a record's tag)
+    carry = [json.loads(log.store.read_at(o + 4, e - o - 4 - t)) for i, (o, e, n) in enumerate(before)
+             if i >= start or n in opened]
+    log.store.close()
     gone = log.seq - kept  # the seqs up to this one are cut
-    carried = [e for e in log.open if e["n"] <= gone]
+    ns = [e["n"] for e in carry]
     was = log.head
     prev = log.store.read_at(cut - 8, 8) if log.pads is not None else b""
-    head = log.rehead(prev, carried, gone)
+    head = log.rehead(b"" if carry else prev, [e for e in log.open if e["n"] <= gone and e["n"] not in ns], gone)
+    if carry:
+        from binascii import hexlify
+        from hashlib import sha256
+        h, body = sha256(log.head), b"".join(log.frame(e) for e in carry)
+        h.update(body)
+        rc = log.cleared if log.cleared is not None and log.cleared["n"] <= gone else None
+        head += body + log.frame(('{"k": "s", "h": "%s", "q": %d, "o": %s, "r": %s, "p": %s}' % (
+            hexlify(h.digest()).decode(), gone, json.dumps([e for e in log.open if e["n"] <= gone]),
+            json.dumps(rc), json.dumps(list(prev)))).encode())
     log.head = was
     log.store.keep(cut, log.size, head)
     log.size += len(head) - cut

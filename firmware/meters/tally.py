@@ -25,9 +25,6 @@ _SUP = const(-2)  # the supervisor's seat in a rules action (commands.py)
 _HEAD = "<2sBBII8s"  # b"TM", version, N, generation, journal size, the journal's last 8 bytes there
 _SIZE = const(20)  # then the N meters, the event log's last entry (not in version 1's, still read), the check
 _VERSION = const(2)
-_SEQ = const(8)  # EventLog.park's list: the last seq,
-_BOOT = const(11)  # this boot's first,
-_HELD = const(13)  # what log(hold=True) framed, not yet written
 
 
 def read(c):
@@ -208,8 +205,8 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         journal.store.close()  # (a file kept open holds a buffer of the heap)
     ctrl, cut = meters.ctrl, 0
     log = ctrl.events if ctrl is not None else None
-    if log is not None:  # (parked: EventLog.park's list)
-        seen = log[_BOOT] - 1 if log[_HELD] else log[_SEQ]  # its last entry written (a held one is not)
+    if log is not None:  # (parked: EventLog.park's, by name; "pending": what log(hold=True) framed, unwritten)
+        seen = log["boot"] - 1 if log["pending"] else log["seq"]  # its last entry written (a held one is not)
         cut = t.ev if t.ev > seen and not fresh else 0
         t.ev = seen
     t.gen += 1

@@ -19,7 +19,7 @@ def as_dict(t):
     def row(base):
         return dict((SEAT[i], m[base + i]) for i in range(len(SEAT)))
 
-    out = {"schema": "tapis.meters/1"}
+    out = {"schema": "tapis.meters/1"}  # type: dict
     for i in range(_SEATS):
         out[TABLE[i]] = m[i]
     out["tilts"] = dict((TILTS[i], m[_TILT0 + i]) for i in range(len(TILTS)))

@@ -61,7 +61,7 @@ def notice(link):
     if n is None:
         return
     ctrl = n[0]
-    ev = ctrl.events[8] if ctrl.events is not None else 0  # (EventLog.park: its seq)
+    ev = ctrl.events["seq"] if ctrl.events is not None else 0  # (EventLog.park)
     now = [ctrl.game.finished_deals(), ev, state(ctrl)]
     if now != n[2:]:
         n[2:] = now

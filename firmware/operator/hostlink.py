@@ -22,7 +22,7 @@ class Operator(Link):
         n = self.notify
         if n is not None:
             c = n[0]
-            if n[2] != c.game.finished_deals() or n[3] != (c.events[8] if c.events else 0):  # (EventLog.park)
+            if n[2] != c.game.finished_deals() or n[3] != (c.events["seq"] if c.events else 0):  # (EventLog.park)
                 from ..compat import unload
                 from .hostframes import notice
                 notice(self)

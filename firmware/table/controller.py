@@ -150,7 +150,7 @@ class Controller:
         in between (plain values: EventLog.park)."""
         from .tilts import log
         n = log(self, cls, detail, who, locks, tilt)
-        unload("table.tilts", "eventlog.log", "eventlog.walk", "meters.tally", "eventlog")
+        unload("table.tilts", "eventlog.log", "eventlog.walk", "eventlog.repeats", "meters.tally", "eventlog")
         return n
 
     def apply(self, action, addr, seq):
@@ -216,9 +216,12 @@ class Controller:
                 self.error("press", "seat %d button %d: %r" % (seat, button, e))
                 t.refuse(seat, "that press no longer means anything: select again")
         elif ftype == W.FAULT:
-            self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
+            cut = addr == W.SHOE and payload[:1] == bytes((W.CUT,))  # the cut card: a shoe event, not a fault
+            if not cut:
+                self.faults.append("device 0x%02x fault %r" % (addr, bytes(payload)))
             if addr == W.SHOE:  # the table adapter turns it into a rules action (or None)
-                self.event("shoe-fault", "fault %r" % bytes(payload))
+                if not cut:
+                    self.event("shoe-fault", "fault %r" % bytes(payload))
                 k = payload[0] if payload else 0  # the cards it brought out of the pack
                 self.out += 1 if k == W.UNREAD else len(payload) - 1 if k in (W.FACE_UP, W.DOUBLE) else 0
                 self.awaiting = 0  # the shoe stopped: ask again for what is still due

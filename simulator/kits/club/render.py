@@ -60,6 +60,10 @@ class ClubRenderer(Narrator):
             return "  ── Talia %d: a fresh shoe of 104 cards ──" % value
         if kind == "cut":
             return "  The cut card is out: this is the talia's last deal"
+        if kind == "missing":
+            return "  The shoe is empty with %d cards of the talia still due: the talia is over, a fresh shoe" % value
+        if kind == "void":
+            return "  ★ The deal is void (%s): its stakes stand, it is dealt again" % value
         if kind == "deal":
             return "\n── Deal %d · seat %d banks ──" % (value, seat)
         if kind == "stake":
