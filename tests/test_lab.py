@@ -121,3 +121,13 @@ def test_bad_input_exits_2_in_one_line_and_writes_nothing(tmp_path, argv, words)
                        capture_output=True, text=True, timeout=120)
     one_clear_line(p, *words)
     assert sorted(tmp_path.iterdir()) == before
+
+
+def test_the_deals_on_a_dask_cluster_are_those_of_one_process_and_merge_to_the_meters():
+    from distributed import LocalCluster  # (a development dependency)
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        far = wagers.run_game("club", None, 8, 4, 1, scheduler=c.scheduler_address)
+    here = wagers.run_game("club", None, 8, 4, 1, workers=1)
+    assert far["backend"] == "dask" and far["merge_agrees"] and len(far["chunks"]) == 2
+    assert (far["hits"], far["meters"]) == (here["hits"], here["meters"])  # deals seeded per chunk
