@@ -95,11 +95,12 @@ def test_club_exact_figures_are_the_odds_and_the_commission_takes_its_share():
 
 
 def test_the_interval_brackets_and_refuses_as_it_should():
-    assert wagers.wilson(0, 10)[0] == 0.0 and wagers.wilson(10, 10)[1] == pytest.approx(1.0)
-    lo, hi = wagers.wilson(50, 100)
-    assert lo < 0.5 < hi and hi - lo == pytest.approx(0.19, abs=0.01)
+    assert wagers.interval(0, 10)[0] == 0.0 and wagers.interval(10, 10)[1] == 1.0
+    lo, hi = wagers.interval(50, 100)
+    assert lo < 0.5 < hi and (lo, hi) == (pytest.approx(0.3983, abs=1e-4), pytest.approx(0.6017, abs=1e-4))
+    assert wagers.interval(1, 1200)[0] < 1 / 8091  # a rare figure hit once is no miss (Wilson's said it was)
     sheet = {"figures": [{"name": "x", "fraction": "1/2", "value": 0.5}]}
-    assert not wagers.bracket(sheet, {"hits": {"x": [90, 100]}})[0]["brackets"]  # a biased run is caught
+    assert not wagers.bracket(sheet, {"hits": {"x": [90, 100]}}, 20)[0]["brackets"]  # a biased run is caught
 
 
 @pytest.mark.parametrize("argv,words", [

@@ -14,7 +14,9 @@ def run(out, quick, seed, workers=1, scheduler=None, advance=lambda n=1: None):
     sheets = exact.every_sheet()
     (raw / "exact.json").write_text(json.dumps(sheets, indent=1))
     runs = []
-    for (game, variant), (deals, chunk) in wagers.SIZES["quick" if quick else "full"].items():
+    sizes = wagers.SIZES["quick" if quick else "full"]
+    family = sum(len(exact.sheet(g, v)["figures"]) for g, v in sizes)
+    for (game, variant), (deals, chunk) in sizes.items():
         name = "%s%s" % (game, "-" + variant if variant else "")
         with open(raw / ("records-%s.jsonl" % name), "w") as f:
             def keep(_k, records, f=f):
@@ -22,7 +24,7 @@ def run(out, quick, seed, workers=1, scheduler=None, advance=lambda n=1: None):
                     f.write(json.dumps(r) + "\n")
             got = wagers.run_game(game, variant, deals, chunk, seed, workers, scheduler, advance, keep)
         sheet = exact.sheet(game, variant)
-        rows = wagers.bracket(sheet, got)
+        rows = wagers.bracket(sheet, got, family)
         (raw / ("meters-%s.json" % name)).write_text(json.dumps(got["meters"], indent=1))
         runs.append({"game": game, "variant": variant, "deals": deals, "chunk": chunk, "backend": got["backend"],
                      "workers": got["workers"], "wall_seconds": got["wall_seconds"],

@@ -56,10 +56,11 @@ def sections(s):
                       "%s (%s)" % (w["house_take"], num(w["house_take_value"], "%.6f")), w.get("hit_frequency", "-"),
                       num(w.get("variance")), html.escape(w.get("note", ""))] for w in sheet["wagers"]])
     yield "<h3>Through the firmware</h3>" + table(
-        ["game", "variant", "deals", "backend", "deals/s", "meters = records", "figure", "exact", "hits / deals", "95 % interval", "brackets"],
+        ["game", "variant", "deals", "backend", "deals/s", "meters = records", "figure", "exact", "hits / deals", "95 % interval", "family-wise interval", "brackets"],
         [[r["game"], r["variant"] or "-", r["deals"], r["backend"], num(r["deals_per_second"], "%.1f"), verdict(r["merge_agrees"]),
           f["name"], f["exact"], "%d / %d" % (f["hits"], f["trials"]),
-          "[%.5f, %.5f]" % tuple(f["ci95"]) if f["ci95"] else "-", verdict(f["brackets"])]
+          "[%.5f, %.5f]" % tuple(f["ci95"]) if f["ci95"] else "-",
+          "[%.5f, %.5f]" % tuple(f["ci_family"]) if f["ci_family"] else "-", verdict(f["brackets"])]
          for r in ms["runs"] for f in r["figures"]])
     yield table(["game", "variant", "wagered", "won", "lost", "house", "punters' return", "house's take"],
                 [[r["game"], r["variant"] or "-", r["money"]["wagered"], r["money"]["won"], r["money"]["lost"],

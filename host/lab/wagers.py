@@ -5,7 +5,8 @@
 # game, variant, k) alone, run here, on worker processes or on a Dask scheduler's workers
 # (simulator/workers.py); each chunk brings back its deal records, its meters and what the
 # records say the meters must be (simulator/metersums.py), and the merge checks the two sums agree.
-# Each exact figure (exact.py) gets the run's 95 % interval (Wilson's), which must bracket it.
+# Each exact figure (exact.py) gets the run's 95 % interval (Clopper-Pearson's), and the verdict
+# asks the pack's figures' family-wise 95 % intervals (Bonferroni) to bracket them all.
 import functools
 import hashlib
 import math
@@ -70,14 +71,17 @@ def differences(meters, want):
     return [(k, meters.get(k), want[k]) for k in want if k not in SKIP and meters.get(k) != want[k]]
 
 
-def wilson(hits, n, z=exact.Z95):
+def interval(hits, n, level=0.95):
+    """Clopper-Pearson's exact binomial interval for hits in n at `level` (None for n = 0):
+    never narrower than it should be, even for the rare figures (1/8,091 of écarté's five trumps)."""
+    from scipy.stats import beta
+
     if n == 0:
         return None
-    p = hits / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return [max(0.0, mid - half), min(1.0, mid + half)]
+    a = (1 - level) / 2
+    lo = float(beta.ppf(a, hits, n - hits + 1)) if hits else 0.0
+    hi = float(beta.ppf(1 - a, hits + 1, n - hits)) if hits < n else 1.0
+    return [lo, hi]
 
 
 def run_game(game, variant, deals, chunk, seed, workers=1, scheduler=None, advance=lambda n=1: None,
@@ -116,15 +120,18 @@ def run_game(game, variant, deals, chunk, seed, workers=1, scheduler=None, advan
             "merge_differences": [list(d) for d in diff], "hits": hits}
 
 
-def bracket(sheet, run):
-    """Each exact figure beside the run's hits and 95 % interval: rows, each with brackets."""
+def bracket(sheet, run, family=1):
+    """Each exact figure beside the run's hits, its 95 % interval, and the interval at 1 - 0.05 /
+    family (Bonferroni: `family` figures in the pack), which the verdict asks to bracket it: at
+    95 % each, one figure in twenty would miss by chance alone."""
     rows = []
     for f in sheet["figures"]:
         h, n = run["hits"].get(f["name"], [0, 0])
-        ci = wilson(h, n)
+        ci, wide = interval(h, n), interval(h, n, 1 - 0.05 / family)
         rows.append({"name": f["name"], "exact": f["fraction"], "value": f["value"], "hits": h, "trials": n,
-                     "observed": h / n if n else None, "ci95": ci,
-                     "brackets": ci is not None and ci[0] <= f["value"] <= ci[1]})
+                     "observed": h / n if n else None, "ci95": ci, "ci_family": wide,
+                     "in_ci95": ci is not None and ci[0] <= f["value"] <= ci[1],
+                     "brackets": wide is not None and wide[0] <= f["value"] <= wide[1]})
     return rows
 
 
