@@ -8,7 +8,7 @@ MP := simulator/mp
 PICO := simulator/pico
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test soak bench clean image-tools pit-tools
+.PHONY: install run test soak bench clean image-tools pit-tools lab-tools
 
 # tapis image build's tools (issue 32; gcc-multilib: the 32-bit unix port the heap is measured
 # on): Debian's packages, installed where missing.
@@ -16,27 +16,26 @@ IMAGE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi cmake gcc-multilib
 # tapis pit's tests (issue 31): a real PostgreSQL server the suite starts on a private socket,
 # the dashboard in headless Chromium driven by chromedriver, and behind a reverse proxy (nginx).
 PIT_DEBS := postgresql chromium chromium-driver nginx-light
+# tapis lab (issue 47): the shuffle's bits through Debian's dieharder.
+LAB_DEBS := dieharder
 
-install: $(STAMP) image-tools pit-tools
+install: $(STAMP) image-tools pit-tools lab-tools
 
-image-tools:
-	@missing="$$(for p in $(IMAGE_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+# Debian's packages a part of Tapis needs, installed where missing (each target its own list).
+image-tools: DEBS = $(IMAGE_DEBS)
+image-tools: FOR = tapis image build
+pit-tools: DEBS = $(PIT_DEBS)
+pit-tools: FOR = tapis pit's tests
+lab-tools: DEBS = $(LAB_DEBS)
+lab-tools: FOR = tapis lab
+image-tools pit-tools lab-tools:
+	@missing="$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
 	if [ -n "$$missing" ]; then \
 	    if command -v apt-get >/dev/null; then \
 	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
-	        echo "installing $$missing (tapis image build)"; \
+	        echo "installing $$missing ($(FOR))"; \
 	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
-	    else echo "tapis image build needs Debian's $$missing: install them"; fi; \
-	fi
-
-pit-tools:
-	@missing="$$(for p in $(PIT_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
-	if [ -n "$$missing" ]; then \
-	    if command -v apt-get >/dev/null; then \
-	        sudo="$$([ "$$(id -u)" = 0 ] || echo sudo)"; \
-	        echo "installing $$missing (tapis pit's tests)"; \
-	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
-	    else echo "tapis pit's tests need Debian's $$missing: install them"; fi; \
+	    else echo "$(FOR): install Debian's $$missing"; fi; \
 	fi
 
 $(STAMP): pyproject.toml setup.py $(wildcard cython_core/*.pyx) $(MP)/package.json $(MP)/package-lock.json \

@@ -12,7 +12,6 @@ firmware/offboard/rng.py's Seeded, one stream per chunk of CHUNK shuffles. --old
 generator Seeded was before, for comparison. Critical values and p-values: Wilson-Hilferty.
 """
 import argparse
-import math
 import sys
 import time
 from multiprocessing import Pool
@@ -21,11 +20,13 @@ import numpy as np
 
 from tapis.firmware.offboard import deck
 from tapis.firmware.offboard.rng import Seeded
+from tapis.host.lab import orders
+from tapis.host.lab.orders import (chi2_critical, chi2_p, eulerian_probabilities, pair_chi2, position_chi2,  # noqa: F401
+                                   runs_chi2, tally)
 from tapis.host.progress import progress
 
 PACKS = (deck.PACK_32, deck.SHOE_104)
 CHUNK = 10000
-Z99 = 2.3263478740408408  # the standard normal's 99th percentile
 
 
 class Xorshift32:
@@ -54,75 +55,9 @@ def generator(old):
     return Xorshift32 if old else Seeded
 
 
-def chi2_critical(dof, z=Z99):
-    """Wilson-Hilferty: the χ² value the upper tail beyond which has the normal tail of z."""
-    c = 2.0 / (9 * dof)
-    return dof * (1 - c + z * math.sqrt(c)) ** 3
-
-
-def chi2_p(x, dof):
-    """Wilson-Hilferty upper-tail p-value of χ² = x on dof degrees of freedom."""
-    c = 2.0 / (9 * dof)
-    z = ((x / dof) ** (1 / 3) - (1 - c)) / math.sqrt(c)
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def eulerian_probabilities(n):
-    """P(a uniform permutation of n has k ascending runs), k = 1..n: Eulerian numbers / n!."""
-    row = [1]  # A(1, 0)
-    for m in range(2, n + 1):
-        row = [(k + 1) * (row[k] if k < len(row) else 0) + (m - k) * (row[k - 1] if k else 0)
-               for k in range(m)]
-    total = math.factorial(n)
-    return [a / total for a in row]  # index k-1: k runs
-
-
 def shuffles(pack, count, stream, old=False):
     """count shuffles of places 0..pack-1 from one generator keyed by `stream`: an array."""
-    rng = generator(old)(stream)
-    out = np.empty((count, pack), dtype=np.int16)
-    for i in range(count):
-        out[i] = deck.shuffle(list(range(pack)), rng.below)
-    return out
-
-
-def tally(perms):
-    """(card-by-position counts as a pack × pack array [position, card], runs histogram)."""
-    n = perms.shape[1]
-    pos = np.arange(n, dtype=np.int64)
-    cells = np.bincount((pos * n + perms).ravel(), minlength=n * n).reshape(n, n)
-    runs = 1 + np.sum(perms[:, 1:] < perms[:, :-1], axis=1)
-    return cells, np.bincount(runs, minlength=n + 1)
-
-
-def position_chi2(cells):
-    """The card-by-position table against uniform: Pearson's χ² times (n - 1) / n, on
-    (n - 1)² dof. Each shuffle puts one card in each place (a permutation matrix), so the
-    cells' covariance is (n / (n - 1)) times a projection of rank (n - 1)²: the plain sum
-    has mean n (n - 1), not (n - 1)², and the factor brings it back to the χ² law."""
-    n = cells.shape[0]
-    expected = cells.sum() / (n * n)
-    return float(((cells - expected) ** 2 / expected).sum()) * (n - 1) / n, (n - 1) ** 2
-
-
-def runs_chi2(hist, pack):
-    """χ² of the ascending-runs counts against the Eulerian law, tails pooled to expected ≥ 5."""
-    total = int(hist.sum())
-    probs = eulerian_probabilities(pack)
-    obs = [int(hist[k]) for k in range(1, pack + 1)]
-    exp = [p * total for p in probs]
-    bins_o, bins_e, o, e = [], [], 0, 0.0
-    for ok, ek in zip(obs, exp):  # pool from the left until a bin expects 5
-        o, e = o + ok, e + ek
-        if e >= 5:
-            bins_o.append(o)
-            bins_e.append(e)
-            o, e = 0, 0.0
-    if e and bins_e:  # what is left of the right tail joins the last bin
-        bins_o[-1] += o
-        bins_e[-1] += e
-    x = sum((a - b) ** 2 / b for a, b in zip(bins_o, bins_e))
-    return x, len(bins_e) - 1
+    return orders.shuffles(pack, count, stream, generator(old))
 
 
 def first_cards(seeds, old=False):

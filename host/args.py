@@ -88,6 +88,22 @@ def workers(text):
     return n
 
 
+def check_backend(args):
+    """--workers and --scheduler (simulate, lab): refused before anything runs (exit 2, one line)."""
+    from tapis.simulator.montecarlo import workers as W
+
+    if args.scheduler is not None:
+        if args.workers is not None:
+            args.parser.error("--workers goes without --scheduler: the scheduler's workers run the chunks")
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
+    most = W.max_workers()
+    if args.workers is not None and args.workers > most:
+        args.parser.error("--workers %d: at most %d on this machine (four per CPU)" % (args.workers, most))
+
+
 def seed(text):
     try:
         n = int(text)

@@ -8,7 +8,7 @@ import importlib
 import os
 import sys
 
-COMMANDS = ("info", "setup", "table", "play", "eval", "odds", "simulate", "flash", "ports", "shoe", "recall", "replay", "board", "pair", "image", "pit", "events", "clear", "meters", "verify")
+COMMANDS = ("info", "setup", "table", "play", "eval", "odds", "simulate", "flash", "ports", "shoe", "recall", "replay", "board", "pair", "image", "pit", "events", "clear", "meters", "verify", "lab")
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 

@@ -49,18 +49,7 @@ def levels(text):
 
 def check(args):
     """Refuse what cannot run, before anything runs (exit 2, one line)."""
-    from tapis.simulator.montecarlo import workers
-
-    if args.scheduler is not None:
-        if args.workers is not None:
-            args.parser.error("--workers goes without --scheduler: the scheduler's workers run the chunks")
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            args.parser.error("--scheduler needs Dask distributed: pip install 'tapis-table[dask]'")
-    most = workers.max_workers()
-    if args.workers is not None and args.workers > most:
-        args.parser.error("--workers %d: at most %d on this machine (four per CPU)" % (args.workers, most))
+    A.check_backend(args)
     if args.plot is not None:
         from tapis.host import plot
 

@@ -54,6 +54,7 @@ BASE = {
     ("meters",): ["--port", "loop://", "--timeout", "0.2"],
     ("replay",): ["-"],
     ("verify",): ["--port", "loop://", "--timeout", "0.2", "--seed", "00" * 16],
+    ("lab",): ["--out", "pack", "--quick"],
 }
 
 # What each path or text option is: "in" a file read (it must be there and be one), "dir" a
@@ -82,10 +83,13 @@ BY_COMMAND = {  # where a command means something else by a name
     (("image", "build"), "--device"): "name",  # any name names a key (made at its first use)
     (("pit", "user", "add"), "name"): "text",  # an operator's name (accounts.NAME)
     (("pit", "user", "remove"), "name"): "text",
+    (("lab",), "--out"): "outdir",
+    (("lab",), "--seeds"): "in",
 }
 NOT_FUZZED = {  # (command, option): why
     (("pit",), "--host"): "any address; one it cannot listen on is tested as --port's",
     (("simulate",), "--scheduler"): "a dask scheduler's address: reached over the network",
+    (("lab",), "--scheduler"): "a dask scheduler's address: reached over the network",
     (("pair",), "--board"): "a device name in the key store: --table-key's kind, fuzzed there",
 }
 

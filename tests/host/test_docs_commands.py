@@ -46,6 +46,8 @@ def not_run(argv):
         return "serves until stopped (tests/host/pit/test_pit*.py run it)"
     if "--scheduler" in argv:
         return "needs a dask cluster"
+    if argv[0] == "lab":
+        return "tests/host/lab/test_lab.py runs tapis lab --quick and checks its pack; the full pack takes minutes"
     return None
 
 

@@ -255,3 +255,15 @@ def test_a_default_seed_has_128_bits_and_a_long_seed_replays(capsys):
     with pytest.raises(SystemExit) as e:
         main(["table", "--seed", str(2 ** 256)])
     assert e.value.code == 2 and "2**256-1" in capsys.readouterr().err
+
+
+def test_read_gives_the_words_next32_draws_across_blocks():
+    """Seeded.read (tapis lab's bit stream, whole blocks from the hash) is the stream next32 draws."""
+    a, b = Seeded(b"lab"), Seeded(b"lab")
+    a.next32()
+    b.next32()
+    got = a.read(28) + a.read(64) + a.read(12) + a.read(4000)
+    assert got == b"".join(b.next32().to_bytes(4, "big") for _ in range(len(got) // 4))
+    assert a.next32() == b.next32()
+    with pytest.raises(ValueError):
+        a.read(6)
