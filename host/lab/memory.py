@@ -9,7 +9,7 @@
 # (`every`-th write): every write of every game would take hours on this machine.
 import json
 
-from tapis.simulator import cutsweep
+from tapis.simulator.cuts import cutsweep
 
 GAMES = ("club", "ecarte", "piquet")
 SIZES = {  # the CPython board's run and cuts a game; the virtual board's (slower: a sample)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from tapis.simulator import cutsweep as C
+from tapis.simulator.cuts import cutsweep as C
 
 GAMES = [("ecarte", 3, 4), ("club", 3, 4), ("piquet", 5, 3)]
 
@@ -60,7 +60,7 @@ def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, 
 
 def test_on_the_virtual_board_a_club_table_cut_resumes_and_its_meters_equal_the_sums():
     """The MicroPython board (unix port), its files cut at a sample of its writes."""
-    from tapis.simulator import cutvboard
+    from tapis.simulator.cuts import cutvboard
     what = cutvboard.one("club", 3, 2, 0, False)[1]
     assert set(what) == {"journal", "meters", "event log"}
     at = sorted({what.index(k) + 1 for k in ("journal", "meters", "event log")} | {len(what) // 2})
