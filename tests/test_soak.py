@@ -108,6 +108,33 @@ def test_long_noise_into_a_port_changes_nothing(game, port):
     check_noise(8, game, port, 1_000_000 if port == "shoe" else 200_000)
 
 
+def test_a_king_pressed_is_not_pressed_again_while_the_board_has_not_taken_it():
+    """Issue 48: écarté seed 8 under the bus's noise (make soak), deal 1,506. The dealer,
+    holding KD (QD turned), pressed KING on a view of the elder's turn; its press slower
+    on the noisy bus, the next view (KS led, its turn, the king still open) made it press
+    KING again. The first taken, it played 7D (SELECT 2 of KH 7D TD JD KD); the second
+    refused ("already announced") and that refusal's view, taken for a new decision, sent
+    SELECT 2 and CONFIRM again, which played TD (the second card of KH TD JD KD) where the
+    bot leads KD: four tricks, not the vole the clean run makes. Not the board's rules: a
+    panel's presses are taken in order, a SELECT is a place in the hand as it then is."""
+    from tapis.firmware.cards import parse
+    from tapis.firmware.games.panel import CONFIRM, KING, SELECT
+    from tapis.simulator.kits.ecarte.bots import EcarteBot
+
+    hand = [parse(c) for c in ("KH", "7D", "TD", "JD", "KD")]
+    view = {"phase": "play", "hand": hand, "trump": parse("QD"), "led": None, "stock": 0, "tricks": [0, 0],
+            "turn": False, "king": True, "msg": "", "legal": hand}
+    bot = EcarteBot()
+    assert bot.presses(view) == [(KING, 0)]
+    led = dict(view, turn=True, led=parse("KS"), legal=[parse("7D"), parse("TD"), parse("JD"), parse("KD")])
+    assert bot.presses(led) == []  # its KING is on its way (it was pressed again: the defect)
+    assert bot.presses(dict(led, king=False)) == [(SELECT, 2), (CONFIRM, 0)]  # taken: 7D trumps
+    # a KING refused (the table locked, say) is pressed again on the view that says so
+    bot = EcarteBot()
+    assert bot.presses(view) == [(KING, 0)]
+    assert bot.presses(dict(view, msg="play is stopped: a tilt")) == [(KING, 0)]
+
+
 def check_faults(seed, game, rate, deals):
     spec = "drop=%g,corrupt=%g" % (rate, rate)
     lossy, clean = EmulatedTable(seed, game, faults=parse_faults(spec)), EmulatedTable(seed, game)

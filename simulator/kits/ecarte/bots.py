@@ -87,13 +87,18 @@ class EcarteBot:
 
     def __init__(self, seed=None):  # plays the same whatever the seed
         self.acted = None  # the decision point last answered, so each is answered once
+        self.kinged = None  # the king announced while open: the message the view had then
 
     def presses(self, view):
         if view.get("gallery"):
             return self.gallery(view)
         self.watch(view)
         if view["king"]:  # alone: the king may end the game, and the next view says what is left
+            if self.kinged == view["msg"]:  # pressed, not taken yet: a second press would be
+                return []  # refused, and that refusal's view taken for a refused card (issue 48)
+            self.kinged = view["msg"]  # (a refusal's view, a new message: pressed again)
             return [(B.KING, 0)]
+        self.kinged = None
         if not view["turn"]:
             self.acted = None  # the next turn is a new decision, even if it looks the same
             return []
