@@ -157,7 +157,7 @@ def main():
         journal = Journal(store, held=True, key=key, device=ident)
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
         ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned",
-                          events=events)
+                          events=events, defer=True)
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
             events.log("journal-failure", "journal refused: %s" % e, None, True)
@@ -169,6 +169,7 @@ def main():
     every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
     unchecked = events.unchecked  # the event log opened from its last seal: the rest checked once playing
     settle = True  # and its power-up written then (powerup.deferred)
+    rest = journal.rest  # the journal's segments before its last game: hashed once playing (resume.Rest)
     del events
     boot.unload()
     from ..compat import unload
@@ -200,6 +201,14 @@ def main():
             deferred(ctrl, key, ident, unchecked)
             unload("boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening", "eventlog")
             settle = False
+        if rest is not None:  # a piece a turn; a break locks the table
+            try:
+                if rest.step():
+                    rest = None
+            except JournalError as e:
+                rest = None
+                from ..eventlog.log import JOURNAL
+                ctrl.tilt(JOURNAL, "journal refused once playing: %s" % e)
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from ..verify.swcheck import tick
             check = tick(ctrl, check, pin)
