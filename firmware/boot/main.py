@@ -137,9 +137,9 @@ def main():
         compacted(events, dropped)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"], None, events)
-    # before any UART is opened; the journal is checked as it is read (boot.build: the
-    # chain of every record from its head, the game it resumes parsed in full), with the
-    # displays up to say why when it is refused
+    # before any UART is opened; the journal is checked as it is read (boot.build: its
+    # last game's chain from the seal before it, the game it resumes parsed in full; the
+    # segments before once playing, below), with the displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
