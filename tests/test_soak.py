@@ -4,8 +4,14 @@ of the same seed plays it: the same deal records, so the same cards and the same
 `make test` runs each at a small size; `make soak` (-m slow) at a long one: 10^6 bytes
 of noise into the shoe's port, 2 x 10^5 into the bus's, thousands of deals of each game at
 1 % and 5 % link faults (SOAK), power cuts over five seeds. The figures are in
-docs/reliability.md."""
+docs/reliability.md: with TAPIS_SOAK_FIGURES set (make soak) each noisy or lossy table adds
+a JSON line to that file (its deals, the sessions its links began again, the frames counted
+toward the attack tilt, its tilts), and `python tests/test_soak.py FILE` sums them."""
+import json
+import os
 import random
+import sys
+import time
 
 import pytest
 
@@ -14,6 +20,9 @@ from tapis.simulator.table import EmulatedTable
 from tapis.simulator.wires import parse_faults
 from table_rig import Rig, total_events
 from test_power_loss import reset_after_every_write
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+from refusals import watched  # noqa: E402  (the sessions begun again, the frames counted, the tilts)
 
 GAMES = ("ecarte", "piquet", "club")
 # noise (bytes a burst at most, a burst every so many ms): on the bus, where every reply
@@ -68,10 +77,37 @@ class Noise:
             self.sent += len(junk)
 
 
+def figures(t, seen, tilted, wall, **what):
+    """The table's soak figures, a JSON line to TAPIS_SOAK_FIGURES's file (make soak)."""
+    path = os.environ.get("TAPIS_SOAK_FIGURES")
+    if path:
+        with open(path, "a") as f:
+            f.write(json.dumps(dict(what, deals=t.game.finished_deals(), sessions=t.sessions,
+                                    counted=sum(k for _ms, k in seen), tilts=tilted,
+                                    table_s=round(t.now / 1000), wall_s=round(time.monotonic() - wall))) + "\n")
+
+
+def summary(path):
+    """The figures of a make soak, summed by kind, game and level."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            row = rows.setdefault((r["kind"], r["game"], r["level"]), [0] * 6)
+            for i, v in enumerate((1, r["deals"], r["sessions"], r["counted"], len(r["tilts"]), r["wall_s"])):
+                row[i] += v
+    print("%-6s %-7s %-14s %6s %7s %9s %8s %6s %7s" % ("soak", "game", "level", "tables", "deals", "sessions",
+                                                     "counted", "tilts", "wall s"))
+    for (kind, game, level), row in sorted(rows.items()):
+        print("%-6s %-7s %-14s %6d %7d %9d %8d %6d %7d" % ((kind, game, level) + tuple(row)))
+
+
 def noisy_run(seed, game, port, total):
     """A table whose board receives `total` random bytes on `port` ("shoe" or "bus") while
     it plays; then the deals it has begun are finished clean. -> (table, deals played)."""
+    wall = time.monotonic()
     t = EmulatedTable(seed, game)
+    seen, tilted = watched(t)
     end = dict(zip(("shoe", "bus"), (e for _a, e in t.wires)))[port]
     noise = Noise(end, seed, *RATE[port])
     t.devices.append(noise)
@@ -80,6 +116,7 @@ def noisy_run(seed, game, port, total):
     t.devices.remove(noise)
     deals = t.game.finished_deals() + 1
     t.run_deals(deals)
+    figures(t, seen, tilted, wall, kind="noise", game=game, level="%s %d B" % (port, total), seed=seed)
     return t, deals
 
 
@@ -137,14 +174,18 @@ def test_a_king_pressed_is_not_pressed_again_while_the_board_has_not_taken_it():
 
 def check_faults(seed, game, rate, deals):
     spec = "drop=%g,corrupt=%g" % (rate, rate)
+    wall = time.monotonic()
     lossy, clean = EmulatedTable(seed, game, faults=parse_faults(spec)), EmulatedTable(seed, game)
+    seen, tilted = watched(lossy)
     lossy.run_deals(deals)
+    figures(lossy, seen, tilted, wall, kind="lossy", game=game, level="%g %%" % (100 * rate), seed=seed)
     clean.run_deals(deals)
     assert outcomes(lossy) == outcomes(clean)
     assert sum(w.damaged for w in lossy.lines) > 0
     assert lossy.wire_stats()["bus"]["collisions"] == 0
     # noise is not an attack (issue 48): no frame refused as forged, no bus-attack tilt
     assert "forged" not in lossy.controller.errors, lossy.controller.faults[-8:]
+    assert "bus-attack" not in tilted, lossy.controller.faults[-8:]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -173,3 +214,7 @@ def test_power_cuts_at_every_write_over_many_seeds(game, seed):
     ref = Rig(seed, game).run(1)
     _rig, got = reset_after_every_write(seed, game, 1)
     assert total_events(got) == total_events(ref)
+
+
+if __name__ == "__main__":
+    summary(sys.argv[1])
