@@ -96,17 +96,18 @@ def _attach(ctrl, events):
 
 
 def build(route, journal, name="ecarte", options=None, keep_log=True, signed=None, supervisor=frame,
-          events=None):
+          events=None, defer=False):
     """The controller for this route: the journal's unfinished game resumed, or a new
     game `name` begun in it. Raises JournalError when the journal is corrupt. signed: who
     authorised the configuration (name, options), journaled when it changes; supervisor:
     what the controller hands the supervisor's frames (supervisor.frame: recall.py and
     commands.py, loaded for each); events: the event log (events.py), whose open tilts
-    lock the table, and a RAM clear a power cut stopped is finished from it."""
+    lock the table, and a RAM clear a power cut stopped is finished from it. defer: the
+    journal's segments before its last game checked once playing (resume.load, journal.rest)."""
     if events is not None:
         from ..eventlog.walk import finish  # (a RAM clear's, clears.py)
         finish(journal, events)
-    load(journal, False, keep_log)  # a board keeps no log: it replays the last deal only
+    load(journal, False, keep_log, defer)  # a board keeps no log: it replays the last deal only
     tilts = _custody(journal, events) if events is not None else []
     if journal.last is not None:
         u = journal.last

@@ -144,9 +144,9 @@ def main():
         compacted(events, dropped)
     if full:
         halt(led, [full, "the table refuses to run: copy journal.bin off and remove it"], None, events)
-    # before any UART is opened; the journal is checked as it is read (boot.build: the
-    # chain of every record from its head, the game it resumes parsed in full), with the
-    # displays up to say why when it is refused
+    # before any UART is opened; the journal is checked as it is read (boot.build: its
+    # last game's chain from the seal before it, the game it resumes parsed in full; the
+    # segments before once playing, below), with the displays up to say why when it is refused
     failed = selftest.run(None, game)
     if failed:
         halt(led, ["self-test failed: " + f for f in failed] +
@@ -164,7 +164,7 @@ def main():
         journal = Journal(store, held=True, key=key, device=ident)
         journal.meters = meters  # type: ignore  (Journal.meters: None or a Meters)
         ctrl = boot.build(route, journal, game, options, keep_log=False, signed=config.signer() or "unsigned",
-                          events=events)
+                          events=events, defer=True)
         ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     except JournalError as e:
         if "journal-failure" not in events.locked():  # (once: the halt reboots into it again)
@@ -177,6 +177,7 @@ def main():
     every = config.check_ms(boards.CONFIG)  # the periodic software check (swcheck.py)
     unchecked = events.unchecked  # the event log opened from its last seal: the rest checked once playing
     settle = True  # and its power-up written then (powerup.deferred)
+    rest = journal.rest  # the journal's segments before its last game: hashed once playing (resume.Rest)
     del events
     boot.unload()
     from ..compat import unload
@@ -208,6 +209,14 @@ def main():
             deferred(ctrl, key, ident, unchecked)
             unload("boot.powerup", "eventlog.log", "eventlog.walk", "eventlog.opening", "eventlog")
             settle = False
+        if rest is not None:  # a piece a turn; a break locks the table
+            try:
+                if rest.step():
+                    rest = None
+            except JournalError as e:
+                rest = None
+                from ..eventlog.log import JOURNAL
+                ctrl.tilt(JOURNAL, "journal refused once playing: %s" % e)
         if every and now - since >= every:  # a piece of the check a turn, between deals
             from ..verify.swcheck import tick
             check = tick(ctrl, check, pin)

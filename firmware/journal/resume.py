@@ -22,23 +22,38 @@ _CHAIN = const(0x4C)
 _CHK = const(0x5A)
 
 
-def starts(store, chain=None):
+def starts(store, chain=None, seal=None):
     """(offsets of the games' first records, offset of a torn last record or None, offset
     of the last game's last deal's end or None, the last seal's trust for reader.records
-    or None), by walking the records' framing only (magic and length check), read 2 KB at a
-    time: the board's boot, which then reads in full only the last game, the one it resumes
+    or None, the seal before the last game's first record: (offset, record number) or None),
+    by walking the records' framing only (magic and length check), read 2 KB at a time:
+    the board's boot, which then reads in full only the last game, the one it resumes
     (recall checks the others when it reads them). A few bytecodes a record: the Pico walks
     4,457 of them in about 0.3 s. chain: a keyed journal, whose head and seals the walk
     checks, every segment hashed as it is read (SHA-256 in C, about 1 us a byte on the
     Pico, against 0.8 ms for a record's HMAC): trust is (the offset after the last seal,
-    its tag, its record number + 1), from which reader.records checks the chain."""
-    end = store.size()
+    its tag, its record number + 1), from which reader.records checks the chain. seal: the
+    walk begins at that seal ((offset, record number)), its tag checked (it chains from
+    the 8 bytes before it), the segments after it hashed (load's defer)."""
+    w = walk(store, chain, seal)
+    while True:
+        try:
+            next(w)
+        except StopIteration as e:
+            return e.value
+
+
+def walk(store, chain=None, seal=None, end=None):
+    """starts() a piece at a time: a generator that yields after each 2 KB read and returns
+    what starts returns; end: the walk stops there (a game's first record: Rest)."""
+    size = store.size()
+    end = size if end is None or end > size else end
     found = []
-    deal = trust = None
+    deal = trust = mark = last = None  # last: the latest seal (offset, record number); mark: the one before the last game
     p = chain.pads if chain is not None else None
     buf = bytearray(2048)  # n bytes of the journal from offset `at`; the record walked at i
     mv = memoryview(buf)
-    at, n, i, c = 0, 0, 0, 0
+    at, n, i, c = (seal[0], 0, seal[0], seal[1]) if seal is not None else (0, 0, 0, 0)
     seg, hashed = None, 0  # the open segment's hash (a keyed journal's), and the offset it has the bytes to
     try:
         while i < end:
@@ -48,13 +63,14 @@ def starts(store, chain=None):
                     seg.update(mv[hashed - at:min(k, n)])
                 at = hashed = at + min(k, n)
                 n = store.read_at(at, buf)
+                yield
                 k = i - at
                 if k:  # still in a long record's bytes
                     continue
                 if n < 13:  # the journal's last bytes: too few to tell a kind
                     m = length(buf[:n], at)
-                    if n < 4 or at + m > end:
-                        return found, at, deal, trust
+                    if n < 4 or at + m > size:
+                        return found, at, deal, trust, mark
                     i += m
                     c += 1
                     continue
@@ -62,8 +78,8 @@ def starts(store, chain=None):
             if h != _CHAIN and h != _MAGIC and h != _OLD or buf[k + 3] != a ^ b ^ _CHK:
                 length(buf, i, k)  # says which
             m = (a << 8 | b) + (12 if h == _CHAIN else 8 if h == _MAGIC else 6)
-            if i + m > end:
-                return found, i, deal, trust
+            if i + m > size:
+                return found, i, deal, trust, mark
             h = buf[k + 11]  # the kind, in {"k": "b" ...
             if h == 0x69 and i:  # an input, most of the records: nothing to note (the loop's fast path,
                 k += m           # and the inputs after it in buf: 4,376 of piquet's 4,517 records;
@@ -84,9 +100,11 @@ def starts(store, chain=None):
                 kind = buf[k + 4:k + 13]
                 if kind == BEGIN:
                     found.append(i)
-                    deal = None
+                    deal, mark = None, last
                 elif kind == b'{"k": "d"':  # a deal's end
                     deal = i
+            elif h == 0x7A and p is None:
+                last = (i, c)
             elif p is not None and (i == 0 or h == 0x7A):  # the head, a seal: checked whole
                 if seg is not None:
                     seg.update(mv[hashed - at:k])
@@ -97,30 +115,42 @@ def starts(store, chain=None):
                     seg = sha256(head(chain, whole, 0, 0, chains(p, bytes(8), whole, 0, 0)))
                 else:
                     tag = chains(p, bytes(buf[k - 8:k]) if k >= 8 else store.read_at(i - 8, 8), whole, c, i)
+                    # (seg None: the seal the walk began at, its segment hashed once playing: Rest)
                     chain.claim = sealed(seg, whole, c, i) or getattr(chain, "claim", None)  # type: ignore  (p: a chain)
                     seg, trust = sha256(tag), (i + m, tag, c + 1)
                 hashed = i + m
             i += m
             c += 1
-        return found, None, deal, trust
+        return found, None, deal, trust, mark
     finally:
         store.close()
 
 
-def load(journal, everything=True, keep_log=True):
+def load(journal, everything=True, keep_log=True, defer=False):
     """Read and check the journal, one record at a time; keep the last game (to resume)
     and where each game starts (JournalError if corrupt). Returns every game kept, or
     with everything=False (the board) only the last one: the others stay in flash, their
     framing walked. keep_log=False: the last game as its last deal left it (its state then,
-    the inputs since), its records before checked but not parsed."""
+    the inputs since), its records before checked but not parsed. defer (the board's boot,
+    a keyed journal): the segments before the last game's are not hashed now but once
+    playing, a piece a loop turn (journal.rest, a Rest); the last game's are, from the seal
+    before it (its tag checked)."""
     store = journal.store
-    journal.starts, journal.frames, journal.torn, journal.claim = [], {}, 0, None
+    journal.starts, journal.frames, journal.torn, journal.claim, journal.rest = [], {}, 0, None, None
     recs = []
     first = 0
     deal = trust = None
     p = journal.pads
     if not everything:
-        found, torn, deal, trust = starts(store, journal if p is not None else None)
+        if defer and p is not None:
+            found, torn, deal, trust, mark = starts(store)  # the framing, and the seal before the last game
+            if mark is not None:
+                _f, torn, deal, trust, _m = starts(store, journal, mark)
+                journal.rest = Rest(journal)
+            else:  # (no seal before it: its first game, checked whole from the head)
+                _f, torn, deal, trust, _m = starts(store, journal)
+        else:
+            found, torn, deal, trust, _m = starts(store, journal if p is not None else None)
         if keep_log:
             deal = None
         if found:
@@ -177,6 +207,31 @@ def load(journal, everything=True, keep_log=True):
     if everything and len(journal.starts) > 1:
         return group([r for _o, r in records(store, chain=journal) if r is not None])
     return games
+
+
+class Rest:
+    """The journal's segments before its last game (load's defer), hashed and checked
+    against their seals once playing: step() a piece (2 KB) a loop turn (main.py). A
+    compaction (journal.starts a new list) moves the records: the walk begins again over
+    what is left, up to the last game's first record then."""
+
+    def __init__(self, journal):
+        self.journal, self.starts, self.w = journal, None, None
+
+    def step(self):
+        """One piece more: True when all is checked; JournalError at a break."""
+        j = self.journal
+        if j.starts is not self.starts:
+            self.starts = j.starts
+            self.w = walk(j.store, j, None, j.starts[-1]) if j.starts else None
+        if self.w is None:
+            return True
+        try:
+            next(self.w)
+            return False
+        except StopIteration:
+            self.w = None
+            return True
 
 
 def follow(journal, game):

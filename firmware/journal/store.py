@@ -26,7 +26,8 @@
 # segment's first record chains from and every byte of its records} closes the segment
 # since the last seal (or the head); the seal is a record of the chain like any other.
 # The boot hashes every segment and checks each seal's tag, then the tags of the records
-# after the last seal only (resume.starts).
+# after the last seal only (resume.starts); a board's boot (load's defer) those of its last
+# game only, from the seal before it, and the segments before once playing (resume.Rest).
 #
 # Without a device key (host tools, old boards) records are of the unkeyed formats: 4B
 # with a 4-byte SHA-256 sum instead of TAG, or 4A (the first format) with a CRC-16. A

@@ -65,6 +65,7 @@ class Journal:
         self.held = b""  # records not written yet
         self.held_ms = 0  # when the oldest of them was made (the controller's clock)
         self.torn = 0  # bytes of an incomplete last record dropped at resume.load
+        self.rest = None  # the segments resume.load left to check once playing (a resume.Rest)
         self.starts = []  # offsets of the games' first records
         self.size = 0
         self.number = 0  # the unfinished game's number

@@ -87,13 +87,19 @@ class EcarteBot:
 
     def __init__(self, seed=None):  # plays the same whatever the seed
         self.acted = None  # the decision point last answered, so each is answered once
+        self.kinged = None  # the king announced while open: the view's hand, trump, scores, message
 
     def presses(self, view):
         if view.get("gallery"):
             return self.gallery(view)
         self.watch(view)
         if view["king"]:  # alone: the king may end the game, and the next view says what is left
+            key = (tuple(view["hand"]), view["trump"], tuple(view["scores"]), view["msg"])
+            if self.kinged == key:  # pressed, not taken yet: a second press would be refused,
+                return []  # and that refusal's view taken for a refused card (issue 48)
+            self.kinged = key  # (a refusal's view, a new message; another deal: pressed again)
             return [(B.KING, 0)]
+        self.kinged = None
         if not view["turn"]:
             self.acted = None  # the next turn is a new decision, even if it looks the same
             return []

@@ -30,9 +30,11 @@ def test_the_meters_are_the_sum_over_the_deal_records(game, variant):
     assert compare(m, j, game, records) == {}
 
 
+# make soak: one seed of 2,000 deals a variant (a second seed took as long again, 42 tests and
+# 2,900 s of test time on the loaded machine, and found nothing the first did not; issue 48.3)
 @pytest.mark.slow
 @pytest.mark.parametrize("game, variant", CASES)
-@pytest.mark.parametrize("seed", [11, 12])
+@pytest.mark.parametrize("seed", [11])
 def test_the_meters_are_the_sum_over_thousands_of_deals(game, variant, seed):
     m, records, j, _rules = journaled(game, variant, seed, 2000)
     assert compare(m, j, game, records) == {}
