@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(not (SOURCE and PICOTOOL), reason="no image sour
 
 def test_the_product_pico_resumes_an_unfinished_first_game_within_two_seconds(product):  # noqa: F811
     """make test's case of this family (issue 48.3): écarté's first game, one deal replayed."""
-    from tapis.host.picomeasure import measure_resume
+    from tapis.host.pico.measure import measure_resume
 
     got = measure_resume(7, "ecarte", image=product, log=lambda *a: None, done=0)
     assert not got["console"], got["console"]

@@ -6,7 +6,7 @@ of noise into the shoe's port, 2 x 10^5 into the bus's, thousands of deals of ea
 1 % and 5 % link faults (SOAK), power cuts over five seeds. The figures are in
 docs/reliability.md: with TAPIS_SOAK_FIGURES set (make soak) each noisy or lossy table adds
 a JSON line to that file (its deals, the sessions its links began again, the frames counted
-toward the attack tilt, its tilts), and `python tests/test_soak.py FILE` sums them."""
+toward the attack tilt, its tilts), and `python tests/simulator/table/test_soak.py FILE` sums them."""
 import json
 import os
 import random
@@ -21,7 +21,7 @@ from tapis.simulator.table.wires import parse_faults
 from table_rig import Rig, total_events
 from test_power_loss import reset_after_every_write
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+sys.path.insert(0, os.path.join(os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")), "benchmarks"))
 from refusals import watched  # noqa: E402  (the sessions begun again, the frames counted, the tilts)
 
 GAMES = ("ecarte", "piquet", "club")

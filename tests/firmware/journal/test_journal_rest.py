@@ -142,8 +142,8 @@ def test_the_rest_is_checked_alike_under_micropython(ecarte, tmp_path):
     import subprocess
     import sys
 
-    from tapis.simulator import micropython
-    from tapis.simulator.image import FIRMWARE_DIR
+    from tapis.simulator.boards import micropython
+    from tapis.simulator.boards.image import FIRMWARE_DIR
     from test_journal_chain import ROOT
 
     d = tmp_path / "jdata"  # the journals as modules (the runner copies .py files only)
