@@ -13,7 +13,7 @@ FW = ROOT / "firmware"
 UNTESTED = {
     "boot.main", "boot.report", "boot.start", "eventlog.opening", "games.ecarte.selftest",
     "journal.played", "offboard.ecarte_search", "offboard.vboard", "operator.handler",
-    "operator.usb", "table.packcount", "table.tilts",
+    "operator.usb",
 }
 
 
