@@ -13,7 +13,7 @@ FW = ROOT / "firmware"
 UNTESTED = {
     "boot.main", "boot.start",
     "offboard.vboard",
-    "operator.usb",
+   
 }
 
 
