@@ -19,7 +19,7 @@ from tapis.firmware.games.piquet import rules as R
 from tapis.firmware.offboard import named
 from tapis.firmware.games import piquet as PQ
 import piquet_driver
-from helpers import piquet_dealt as dealt, piquet_pack as pack_order
+from helpers import piquet_dealt as dealt
 
 ROOT = Path(__file__).resolve().parents[4]
 
