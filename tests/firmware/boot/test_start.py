@@ -4,13 +4,13 @@
 # tmp_path (the board's "/"), with the manifest's check stood in for (tests/firmware/verify
 # tests the check itself).
 import builtins
+import importlib
 import json
 import sys
 
 import pytest
 
 from tapis.firmware.boot import start
-from tapis.firmware.verify import manifest
 
 
 @pytest.fixture
@@ -21,19 +21,20 @@ def board(tmp_path, monkeypatch):
     monkeypatch.setattr(start, "open", fs_open, raising=False)
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.setattr(start, "verified", None)
-    package = sys.modules["tapis.firmware.verify"]
+    package = importlib.import_module("tapis.firmware.verify")  # (again, if another test unloaded it)
     for name in ("manifest", "wots", "xip"):  # boot() unloads them, as a board does
         key = "tapis.firmware.verify." + name
-        monkeypatch.setitem(sys.modules, key, __import__(key, fromlist=["x"]))
-        monkeypatch.setattr(package, name, sys.modules[key])
+        monkeypatch.setitem(sys.modules, key, importlib.import_module(key))
+        monkeypatch.setattr(package, name, sys.modules[key], raising=False)
     monkeypatch.setitem(sys.modules, "tapis.firmware.verify", package)
-    monkeypatch.setattr(sys.modules["tapis.firmware"], "verify", package)
+    monkeypatch.setattr(sys.modules["tapis.firmware"], "verify", package, raising=False)
     return tmp_path
 
 
 def sign(fs, files, ok=True, monkeypatch=None):
     (fs / "manifest.json").write_text(json.dumps({"version": 3, "image": {"sha256": "ab" * 32},
                                                   "files": {f: "00" for f in files}}))
+    manifest = sys.modules["tapis.firmware.verify.manifest"]  # the one boot() imports
     monkeypatch.setattr(manifest, "check", lambda root, key, image: (ok, "checked" if ok else "file x changed"))
 
 

@@ -14,14 +14,14 @@ def test_the_board_is_built_with_this_handler():
 
 
 def test_a_frame_goes_to_recall_with_everything_and_recall_is_unloaded_after(monkeypatch):
-    # the modules as they are, put back after the test (unload pops them as a board does)
-    for key, mod in (("tapis.firmware.operator", operator_pkg), ("tapis.firmware.operator.recall", recall)):
-        monkeypatch.setitem(sys.modules, key, mod)
-    monkeypatch.setattr(firmware, "operator", operator_pkg)
-    monkeypatch.setattr(operator_pkg, "recall", recall)
     seen = []
     monkeypatch.setattr(recall, "on_frame", lambda *a: seen.append(a))
+    sys.modules["tapis.firmware.operator.recall"] = recall  # (the one spied on, if another test unloaded it)
     ctrl, link = object(), object()
-    handler.frame(ctrl, link, W.SUPERVISOR, W.RECALL, b"\x01", seq=7)
-    assert seen == [(ctrl, link, W.SUPERVISOR, W.RECALL, b"\x01", 7)]
-    assert "tapis.firmware.operator.recall" not in sys.modules  # out of the heap until the next
+    try:
+        handler.frame(ctrl, link, W.SUPERVISOR, W.RECALL, b"\x01", seq=7)
+        assert seen == [(ctrl, link, W.SUPERVISOR, W.RECALL, b"\x01", 7)]
+        assert "tapis.firmware.operator.recall" not in sys.modules  # out of the heap until the next
+    finally:  # the modules put back (unload pops them as a board does)
+        sys.modules["tapis.firmware.operator"], sys.modules["tapis.firmware.operator.recall"] = operator_pkg, recall
+        firmware.operator, operator_pkg.recall = operator_pkg, recall
