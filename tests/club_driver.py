@@ -2,6 +2,7 @@
 # simulator/club.py (bank_choice, stake_for) on given cards: what the Monte Carlo twins
 # (firmware/club_bank.py, cython_core/club_bank.pyx) must reproduce money for money.
 from tapis.firmware.games.club import rules as R
+from tapis.firmware.cards import parse_list
 from tapis.firmware.games.rules import CHANCE
 from tapis.simulator.kits.club.bots import UNIT, bank_choice, stake_for
 
@@ -83,3 +84,20 @@ def sums_of(options, cards, last, unit=UNIT):
         records.append((list(g.balances), g.bank, g.house, g.banker, (stakes, banker, net), results(events)))
         seen.update(e[0] if e[0] != "broken" else "broken%d" % e[2] for e in events)
     return data, house, list(g.balances), g.banker, g.bank, records, seen
+
+
+FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
+
+
+def deal(g, banker="", t1="", t2="", t3="", trump="2S", cut=False):
+    """Deal four tableaux (trumps in spades given by rank, padded with non-trumps) and
+    turn; `cut`: the cut card comes out in this deal, the talia's last."""
+    tabs = []
+    for t, text in enumerate((banker, t1, t2, t3)):
+        cs = parse_list(" ".join(r + "S" for r in text.split()))
+        tabs.append(cs + parse_list(FILL[t])[:4 - len(cs)])
+    cards = [tabs[i % 4][i // 4] for i in range(16)] + parse_list(trump)
+    out = list(g.apply(("cut", CHANCE, None))) if cut else []
+    for c in cards:
+        out.extend(g.apply(("shoe", CHANCE, c)))
+    return out

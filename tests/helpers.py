@@ -1,4 +1,4 @@
-# Small builders for golden écarté tests.
+# Small builders for golden écarté (and piquet) tests.
 from tapis.firmware.cards import parse_list
 from tapis.firmware.games.ecarte import rules as R
 
@@ -15,6 +15,25 @@ def dealt(elder, dealer, turn, first_dealer=0, options=None, **kw):
     g = R.Ecarte(options, first_dealer=first_dealer)
     packets = g.options.packets
     for c in pack_for(elder, dealer, turn, packets, **kw)[:11]:
+        g.apply(("shoe", R.CHANCE, c))
+    return g
+
+
+def piquet_pack(elder, younger, talon, packets=2):
+    """The shoe order that deals piquet's `elder` and `younger` 12 cards each, in packets,
+    then the talon."""
+    e, y = parse_list(elder), parse_list(younger)
+    out = []
+    for i in range(0, 12, packets):
+        out += e[i:i + packets] + y[i:i + packets]
+    return out + parse_list(talon)
+
+
+def piquet_dealt(elder, younger, talon, options=None):
+    """A fresh piquet game (seat 1 deals, so seat 0 is elder) with this deal delivered."""
+    from tapis.firmware.games.piquet import rules as P
+    g = P.Piquet(options, first_dealer=1)
+    for c in piquet_pack(elder, younger, talon, g.options.packets):
         g.apply(("shoe", R.CHANCE, c))
     return g
 

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from tapis.cython_core import ecarte_solver as compiled  # a missing build must fail here
 from tapis.firmware.offboard import ecarte_solver as pure
+from tapis.firmware.offboard import ecarte_search
 from tapis.firmware.cards import parse, parse_list
 from tapis.host.odds.ecarte import count
 from tapis.host.odds.split import ecarte_by_trumps
@@ -254,6 +255,32 @@ def test_twins_and_brute_force_agree_on_random_small_positions(position):
     want = bf_elder_tricks(tuple(hand), tuple(other), turned[1], leads)
     assert pure.tricks(codes(hand), codes(other), trump, leads) == want
     assert compiled.tricks(codes(hand), codes(other), trump, leads) == want
+
+
+@settings(max_examples=120, deadline=None)
+@given(positions)
+def test_the_search_counts_and_forces_the_tricks_the_brute_force_counts(position):
+    """ecarte_search.value (the count) and reach (can `need` tricks be forced?) agree with
+    the brute force: reach(need) is value >= need, for every need."""
+    (hand, other, turned), leads = position
+    trump = parse(turned) >> 4
+    want = bf_elder_tricks(tuple(hand), tuple(other), turned[1], leads)
+    assert ecarte_search.value(codes(hand), codes(other), trump, leads, {}) == want
+    for need in range(len(hand) + 2):
+        assert ecarte_search.reach(codes(hand), codes(other), trump, leads, need, {}) == (want >= need)
+
+
+def test_the_search_checks_a_position_quoting_what_is_wrong():
+    assert ecarte_search.check(codes(["KS", "7H"]), parse("AD")) == codes(["KS", "7H"])
+    for hand, turned, why in ((["6S"], "AD", "not an écarté card"), (["KS", "KS"], "AD", "twice"),
+                              (["AD"], "AD", "cannot be in the hand"), ([], "AD", "1 to 5 cards"),
+                              (["KS"], "2S", "turned card")):
+        with pytest.raises(ValueError, match=why):
+            ecarte_search.check(codes(hand), parse(turned))
+    with pytest.raises(ValueError, match="as many cards"):
+        ecarte_search.check_pair(codes(["KS"]), codes(["QS", "JS"]))
+    with pytest.raises(ValueError, match="dealt twice"):
+        ecarte_search.check_pair(codes(["KS"]), codes(["KS"]))
 
 
 small_hands = st.integers(1, 3).flatmap(lambda n: st.tuples(

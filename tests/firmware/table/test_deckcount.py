@@ -9,6 +9,7 @@ import pytest
 
 from tapis.firmware.offboard import deck
 from tapis.firmware import wire as W
+from tapis.firmware.table import packcount
 from tapis.firmware.journal.writer import Journal
 from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.journal.resume import load
@@ -184,3 +185,71 @@ def test_a_pack_whose_deal_a_torn_record_voided_is_counted_at_its_end(lost):
     # 11 came out: the card journaled whole, the ten of the DRAW in flight set aside
     expect = ["the pack of 32 ended with 31 cards: 11 came out, 20 were left in it"] if lost else []
     assert tilts(t) == expect
+
+
+# ---- packcount's rule, on a controller's fields alone (firmware/table/packcount.py) ----------
+class CountingController:
+    """The fields and calls of Controller that packcount reads and makes."""
+
+    def __init__(self, asked=32):
+        self.asked, self.pack, self.out, self.awaiting = asked, 0, 0, 17
+        self.faults, self.tilts, self.events, self.errors = [], [], [], []
+
+    def tilt(self, cls, detail):
+        self.tilts.append((cls, detail))
+
+    def event(self, cls, detail):
+        self.events.append((cls, detail))
+
+    def error(self, kind, detail):
+        self.errors.append((kind, detail))
+
+
+def count(what, n):
+    return bytes([what, n >> 8, n & 0xFF])
+
+
+def test_a_pack_loaded_whole_is_counted_on_and_one_that_ends_whole_raises_nothing():
+    c = CountingController(asked=104)
+    packcount.on_count(c, count(W.LOADED, 104))
+    assert (c.pack, c.out) == (104, 0) and not c.tilts
+    c.out = 90  # the board counted 90 cards out of it
+    packcount.on_count(c, count(W.LEFT, 14))
+    assert c.pack == 0 and not c.tilts and not c.errors
+
+
+def test_a_wrong_count_at_loading_pulls_the_pack_and_at_its_end_tilts():
+    c = CountingController(asked=32)
+    packcount.on_count(c, count(W.LOADED, 31))
+    assert [t[0] for t in c.tilts] == ["deck-count"] and "31 cards" in c.tilts[0][1]
+    assert c.pack == -1 and c.awaiting == 0 and c.faults == ["pack count wrong: 31 cards for 32"]
+    c = CountingController(asked=32)
+    packcount.on_count(c, count(W.LOADED, 32))
+    c.out = 20
+    packcount.on_count(c, count(W.LEFT, 13))  # 20 out and 13 left: 33 in a pack of 32
+    assert c.tilts == [("deck-count", "the pack of 32 ended with 33 cards: 20 came out, 13 were left in it")]
+
+
+def test_a_malformed_count_is_an_error_not_a_tilt():
+    c = CountingController()
+    packcount.on_count(c, bytes([0x00, 0, 32]))
+    packcount.on_count(c, count(W.LOADED, 32)[:2])
+    assert [e[0] for e in c.errors] == ["malformed", "malformed"] and not c.tilts and c.pack == 0
+
+
+def test_a_resumed_board_counts_on_from_what_its_game_says_came_out():
+    from types import SimpleNamespace
+    from tapis.firmware.games.club import rules as club
+    g = club.Club(club.Options(seats=3, bank=20, minimums=(0, 0)))
+    g.left = 60  # 44 cards of its shoe dealt
+    c = SimpleNamespace(game=g, pack=0, out=0)
+    packcount.resumed(c, 0)
+    assert (c.pack, c.out) == (deck.SHOE_104, 44)
+    from tapis.firmware.games.piquet import rules as piquet
+    g = piquet.Piquet(piquet.Options(pack=36, deals=6), first_dealer=0)
+    c = SimpleNamespace(game=g, pack=0, out=0)
+    packcount.resumed(c, 5)  # a deal the reboot voided (piquet au cent): its cards came out all the same
+    assert (c.pack, c.out) == (36, 5)
+    c = SimpleNamespace(game=g, pack=0, out=0)
+    packcount.resumed(c, 0)  # between two packs: nothing to count on
+    assert (c.pack, c.out) == (0, 0)

@@ -7,6 +7,7 @@ import pytest
 
 from tapis.firmware.eventlog import log as E
 from tapis.firmware import wire as W
+from tapis.firmware.table import tilts
 from tapis.firmware.wire import CLEAR
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.offboard.memstore import MemoryStore
@@ -248,3 +249,47 @@ def test_a_full_filesystem_never_clears_the_event_log():
     names = {n.id for n in ast.walk(make_room) if isinstance(n, ast.Name)} | \
         {n.attr for n in ast.walk(make_room) if isinstance(n, ast.Attribute)}
     assert not names & {"events", "EventLog", "EVENTS", "ram_clear", "restart"}
+
+
+# ---- tilts.check on a controller's fields alone (firmware/table/tilts.py) --------------------
+class Watched:
+    """The fields and calls of Controller that tilts.check reads and makes."""
+
+    def __init__(self, door=None, **policy):
+        from tapis.firmware.table.watch import Watch
+        self.watch = Watch(door, **policy)
+        self.locked, self.tilts, self.events = [], [], []
+
+    def tilt(self, cls, detail, locks=True):
+        self.tilts.append((cls, locks))
+
+    def event(self, cls, detail):
+        self.events.append((cls, detail))
+
+
+def test_the_door_opened_is_a_tilt_once_not_again_while_locked():
+    door = {"open": False}
+    c = Watched(lambda now: door["open"])
+    tilts.check(c, 0, 0)
+    assert not c.tilts
+    door["open"] = True
+    tilts.check(c, 50, 0)
+    assert c.tilts == [("door-open", True)] and c.watch.opened
+    c.locked.append("door-open")
+    door["open"] = False
+    tilts.check(c, 100, 0)
+    door["open"] = True
+    tilts.check(c, 150, 0)
+    assert len(c.tilts) == 1 and not tilts.shut(c.watch, 150)
+
+
+def test_refused_frames_in_a_window_are_a_burst_logged_once_then_counted_at_its_end():
+    c = Watched(attack=4, window_ms=10000, lock=False)
+    tilts.check(c, 1000, 3)
+    assert not c.tilts  # three refused: noise so far
+    tilts.check(c, 2000, 1)
+    tilts.check(c, 3000, 5)
+    assert c.tilts == [("bus-attack", False)]  # the fourth makes the burst, logged once
+    tilts.check(c, 11000, 0)  # the window from the first is over: its count logged
+    assert c.events == [("forged", "9 frames refused in 10 s")]
+    assert c.watch.refused == 0 and not c.watch.alerted

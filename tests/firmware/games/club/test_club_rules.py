@@ -20,23 +20,7 @@ from tapis.firmware.games.club import events as CE
 from tapis.firmware.games.club.table import ClubTable
 from tapis.simulator.montecarlo import club_session as CLUB
 from tapis.simulator.kits.club.bots import ClubBot, bank_choice, stake_for
-
-FILL = ("2C 3C 4C 5C", "6C 7C 8C 9C", "2H 3H 4H 5H", "6H 7H 8H 9H")  # non-trumps: spades are trumps
-
-
-def deal(g, banker="", t1="", t2="", t3="", trump="2S", cut=False):
-    """Deal four tableaux (trumps in spades given by rank, padded with non-trumps) and
-    turn; `cut`: the cut card comes out in this deal, the talia's last."""
-    tabs = []
-    for t, text in enumerate((banker, t1, t2, t3)):
-        cs = parse_list(" ".join(r + "S" for r in text.split()))
-        tabs.append(cs + parse_list(FILL[t])[:4 - len(cs)])
-    cards = [tabs[i % 4][i // 4] for i in range(16)] + parse_list(trump)
-    out = list(g.apply(("cut", CHANCE, None))) if cut else []
-    for c in cards:
-        out.extend(g.apply(("shoe", CHANCE, c)))
-    return out
-
+from club_driver import deal
 
 def kinds(events):
     return [e[0] for e in events]

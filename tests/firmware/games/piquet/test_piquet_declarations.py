@@ -12,8 +12,8 @@ from tapis.cython_core import declarations as compiled  # a missing build must f
 from tapis.firmware.games.piquet import declarations as pure
 from tapis.firmware.offboard import deck
 from tapis.firmware.cards import parse_list
-from tapis.firmware.games.rules import CHANCE
 from tapis.firmware.games.piquet import rules as R
+from helpers import piquet_dealt as dealt
 
 TWINS = [pure, compiled]
 FIELDS = pure.FIELDS
@@ -164,20 +164,6 @@ def test_no_repique_once_the_opponent_has_scored(twin):
 
 
 # ---- pique (the rules engine: declarations and play) -----------------------------------
-def pack_order(elder, younger, talon, packets=2):
-    e, y = H(elder), H(younger)
-    out = []
-    for i in range(0, 12, packets):
-        out += e[i:i + packets] + y[i:i + packets]
-    return out + H(talon)
-
-
-def dealt(elder, younger, talon, options=None):
-    g = R.Piquet(options, first_dealer=1)  # seat 1 deals: seat 0 is elder
-    for c in pack_order(elder, younger, talon, g.options.packets):
-        g.apply(("shoe", CHANCE, c))
-    return g
-
 
 def test_pique_elder_reaches_30_in_declarations_and_play_before_younger_scores():
     # after the exchange elder holds point 5 + quint to the ace 15 + tierce 3 + three

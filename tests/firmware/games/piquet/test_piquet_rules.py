@@ -19,6 +19,7 @@ from tapis.firmware.games.piquet import rules as R
 from tapis.firmware.offboard import named
 from tapis.firmware.games import piquet as PQ
 import piquet_driver
+from helpers import piquet_dealt as dealt
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -29,22 +30,6 @@ def H(text):
 
 def C(text):
     return H(text)[0]
-
-
-def pack_order(elder, younger, talon, packets=2):
-    e, y = H(elder), H(younger)
-    out = []
-    for i in range(0, 12, packets):
-        out += e[i:i + packets] + y[i:i + packets]
-    return out + H(talon)
-
-
-def dealt(elder, younger, talon, options=None):
-    """A fresh game (seat 1 deals, so seat 0 is elder) with this deal delivered."""
-    g = R.Piquet(options, first_dealer=1)
-    for c in pack_order(elder, younger, talon, g.options.packets):
-        g.apply(("shoe", CHANCE, c))
-    return g
 
 
 def declare_everything(g):
