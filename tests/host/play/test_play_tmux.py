@@ -127,7 +127,7 @@ def test_watching_in_a_real_terminal_pause_step_quit_unechoed_in_colour():
         t.keys("x", "y", "z")  # not echoed into the game's lines
         t.keys("Space")
         paused = t.wait_for("PAUSED")
-        time.sleep(1.0)
+        time.sleep(1.0)  # not a wait: the span over which nothing may move
         assert t.screen() == paused  # nothing moves while paused
         t.keys("s")  # one line more, still paused
         stepped = t.wait_for("PAUSED")

@@ -45,7 +45,7 @@ def test_a_locked_table_run_with_its_operators_link_is_cleared_as_it_says_and_pl
         deadline = time.monotonic() + 60
         while not os.path.exists(link) and time.monotonic() < deadline:
             time.sleep(0.1)
-        time.sleep(1)
+        time.sleep(1)  # not a wait: the span over which the locked table must not end by itself
         assert table.poll() is None  # locked, it waits for the supervisor
         p = tapis("clear", "--port", link, "--yes", "--table-key", device, timeout=60)
         assert p.returncode == 0 and "cleared door-open" in p.stdout, p.stderr
