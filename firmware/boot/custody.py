@@ -41,7 +41,7 @@ def _moved(journal, m):
 def compare(journal, meters, events):
     """([(class, what disagreed)], [(class, what a power cut left, mended)])."""
     bad, mended = [], []
-    claim = journal.claim  # [generation, log seq, log tag (hex), counter] of the last seal, or None
+    claim = journal.claim  # the last seal's {gen, seq, tag (the log's, hex), counter} (writer.CUSTODY), or None
     seq, ltag = _log_head(events)
     keyed = events.pads is not None
     m = None
@@ -49,22 +49,22 @@ def compare(journal, meters, events):
         raw = [read(c) for c in meters.copies]
         got = [unpack(meters.key, r) if r else None for r in raw]
         m = got[0] if got[1] is None or got[0] is not None and got[0].gen >= got[1].gen else got[1]
-    if claim is not None and (m is None or m.gen <= claim[0]):  # (copies newer than the seal: theirs is newer)
-        if claim[1] > seq:
+    if claim is not None and (m is None or m.gen <= claim["gen"]):  # (copies newer than the seal: theirs is newer)
+        if claim["seq"] > seq:
             bad.append((JOURNAL, "event log cut at entry %d: the journal's last seal says it reached entry %d"
-                        % (seq, claim[1])))
-        elif claim[1] == seq and keyed and claim[2] != hexlify(ltag).decode():
+                        % (seq, claim["seq"])))
+        elif claim["seq"] == seq and keyed and claim["tag"] != hexlify(ltag).decode():
             bad.append((JOURNAL, "event log's entry %d is not the one the journal's last seal names" % seq))
     if meters is None:
         return bad, mended
     if m is None:
-        if not any(raw) and journal.size and (claim is not None and claim[0] or seq):
+        if not any(raw) and journal.size and (claim is not None and claim["gen"] or seq):
             bad.append((RAM, "both copies of the meters are missing: the %s says the table ran with them"
-                        % ("journal's last seal" if claim is not None and claim[0] else "event log")))
+                        % ("journal's last seal" if claim is not None and claim["gen"] else "event log")))
         return bad, mended  # (both bad: the commit's RAM error)
-    if claim is not None and claim[0] > m.gen:
+    if claim is not None and claim["gen"] > m.gen:
         bad.append((RAM, "the meters' copies are at generation %d, the journal's last seal says %d: put back"
-                    % (m.gen, claim[0])))
+                    % (m.gen, claim["gen"])))
     if m.pos > journal.size:
         bad.append((RAM, "the journal ends at byte %d, before the meters' record at byte %d: cut or put back"
                     % (journal.size, m.pos)))
@@ -90,7 +90,7 @@ def compare(journal, meters, events):
             bad.append((RAM, "the counter reads %d, the meters' copies are bound to %d: %s" % (
                 v, m.cnt, "the flash was put back" if v > m.cnt else "not this board's counter")))
     if bad:  # the copies rebound above every claim at the next commit: the tilt, open, keeps the lock
-        meters.floor = max(m.gen, claim[0] if claim is not None else 0)
+        meters.floor = max(m.gen, claim["gen"] if claim is not None else 0)
     return bad, mended
 
 

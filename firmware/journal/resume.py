@@ -198,7 +198,8 @@ def load(journal, everything=True, keep_log=True, defer=False):
     journal.size = store.size()
     if journal.claim is not None:  # the last seal's chain of custody, parsed (boot/custody.py)
         import json
-        journal.claim = json.loads(journal.claim)
+        from .writer import CUSTODY
+        journal.claim = dict(zip(CUSTODY, json.loads(journal.claim)))  # by name: gen, seq, tag, counter
     games = group(recs, None if everything else store) if recs else []
     journal.last = games[-1] if games else None
     if journal.last:

@@ -25,6 +25,7 @@ _CHANCE = const(-1)  # rules.CHANCE: the shoe's inputs
 KEEP = const(10)
 _GENERATOR = type((lambda: (yield))())
 _SEAL = ("h", "m")  # a seal's fields in order, whatever order a port's dict keeps
+CUSTODY = ("gen", "seq", "tag", "counter")  # a seal's "m" in order: journal.claim's names (resume.load)
 
 
 def frame(rec, j=None):

@@ -103,9 +103,9 @@ def commit(meters, journal, power=False, tilt=None, fresh=False):
         t.ev, t.lt = seen, _tag(log)
         if power or not log["pending"]:  # the power-up's entry, held: counted here, written next (custody.py
             t.pw = log["boot"] if power and log["pending"] else 0  # mends a cut between); 0 once written
-    claim = journal.claim if type(journal.claim) is list else None  # (the generation the journal's last
+    claim = journal.claim if type(journal.claim) is dict else None  # (the generation the journal's last
     # seal says, as resume.load parsed it: a copy rebuilt goes above it)
-    t.gen = max(t.gen, meters.floor, claim[0] if claim else 0) + 1
+    t.gen = max(t.gen, meters.floor, claim["gen"] if claim else 0) + 1
     meters.gen = t.gen
     step = _bind(meters.counter, t, power)
     journal.custody = [t.gen, t.ev, hexlify(t.lt).decode(), t.cnt]  # what the journal's next seals carry
