@@ -71,7 +71,10 @@ ELSEWHERE = {"ecarte": {"retake": ("retake", 0, 0x1B),  # test_ecarte_laws: a st
                         "blanche": ("blanche", 0, True)},
              # the supervisor's (test_supervisor: limits, responsible bank, bank given)
              "club": {"limits": ("limits", -2, ("S1", 20, 8, 4)), "in_force": ("in_force", -2, (20, 8, 4)),
-                      "authorise": ("authorise", -2, ("S1", 2)), "give": ("give", -2, ("S1", 3))}}
+                      "authorise": ("authorise", -2, ("S1", 2)), "give": ("give", -2, ("S1", 3)),
+                      # a shoe run empty mid-talia (test_cutsweep: a club table cut mid-talia, its shoe restarted)
+                      "missing": ("missing", rules.CHANCE, 20),
+                      "void": ("void", rules.CHANCE, "imperfect shoe: it ran empty with 3 cards of the deal dealt")}}
 SAMPLES = {name: dict(samples(name), **ELSEWHERE.get(name, {})) for name in GAMES}
 
 
