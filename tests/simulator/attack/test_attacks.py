@@ -41,7 +41,7 @@ def test_a_console_on_the_bus_cannot_deal_cards_as_the_shoe():
     def spy():
         if t.shoe.dealt < len(t.shoe.pack):
             delivered.append(t.shoe.pack[t.shoe.dealt])
-        deliver()
+        return deliver()  # (whether a card came out: EmuShoe.deliver)
     t.shoe.deliver = spy
     forger = Forger(t, 1)
     while t.game.finished_deals() < 3:
