@@ -173,6 +173,9 @@ class VirtualBoard:
                 self._exchange(b"Q")
                 self.proc.stdin.close()
                 self.proc.wait(timeout=10)
+            except BoardError as e:  # Ctrl-C reaches the board's process too: stopped on its own
+                if "KeyboardInterrupt" not in str(e):
+                    raise
             finally:
                 if self.proc.poll() is None:
                     self.proc.kill()
