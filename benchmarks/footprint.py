@@ -15,7 +15,7 @@ from tapis.simulator.boards.image import NOT_DEPLOYED, OFF_BOARD, compile_firmwa
 from tapis.simulator.table.emulated import EmulatedTable
 from tapis.simulator.boards.vtable import VirtualBoardTable
 
-HEAP_BUDGET = 90 * 1024  # the gate tests/simulator/boards/test_vboard.py holds, and why (64 KB until issue 12, 80 until issue 30, 88 until 43)
+HEAP_BUDGET = 91 * 1024  # the gate tests/simulator/boards/test_vboard.py holds, and why (64 KB until issue 12, 80 until issue 30, 88 until 43, 90 until 44)
 MPY_BUDGET = 150 * 1024
 RUNS = {"ecarte": ("games", 1), "piquet": ("deals", 2), "club": ("deals", 4)}
 QUICK = {"games": 1, "runs": {"ecarte": ("deals", 1), "piquet": ("deals", 1), "club": ("deals", 1)}}

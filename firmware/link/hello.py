@@ -142,6 +142,7 @@ def greeted(link, addr, p, seq, payload):
     if reset:  # the peer was reset
         link.count(p, "resets")
         p.restored = None  # what the journal said was of its last session
+        p.stream = None  # an answer to its last session stops (its next asks again)
         if p.greet:  # what was queued was for its last session: gone, sent afresh
             p.pending = []
             p.lost = True

@@ -13,7 +13,8 @@ import hashlib
 
 from .. import wire as W
 from ..compat import const, unload
-from .delivery import Delivery, Peer
+from .delivery import Delivery
+from .peer import Peer
 from .frames import encode
 from ..mac import keyed
 

@@ -94,7 +94,7 @@ def answer(self, link, addr, last):
         self.journal.write({"k": "s", "do": "recall", "who": who, "n": len(games)})
     self.event("supervisor", "recall of %d games" % len(games), who)
     self.recalled = self.now  # the displays say so (outgoing.mode_of)
-    _send(link, addr, games)
+    _send(link, addr, games, self.journal)
 
 
 def _games(ctrl, last):
@@ -107,22 +107,37 @@ def _games(ctrl, last):
     return games
 
 
-def _send(link, addr, games):
+def _send(link, addr, games, journal):
     """The games in RECORD frames of [game index, games, chunk index, chunks] + up to
-    RECORD_CHUNK bytes of its JSON, each made as it is sent (played.chunks); [0, 0, 0, 0]: none.
-    The watchdog is fed after each frame (store.FileStore.feed, main.py's): a game's frames
-    took the emulated Pico 4.7 s over its USB (its inputs read from flash, each frame waiting
-    for room in the USB's buffer), so the pit's DEALS of 2 games outlasted the watchdog's 8 s
-    and reset the board, at every try."""
+    RECORD_CHUNK bytes of its JSON, streamed (Delivery.stream: each made as the window has
+    room, between the table's steps); [0, 0, 0, 0]: none."""
+    if not games:
+        return link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
+    link.stream(addr, _frames(games, journal))
+
+
+def _frames(games, journal):
+    """The frames of _send, played.chunks's, each made when it is sent; the watchdog fed
+    after each (store.FileStore.feed, main.py's: a game's frames took the emulated Pico
+    4.7 s over its USB). The games' inputs are read from flash as they go: if the journal
+    compacted meanwhile (its records moved), the answer ends as none, [0, 0, 0, 0], and the
+    host asks again."""
     from ..journal.played import chunks
     from ..journal.store import FileStore
-    feed = FileStore.feed
-    if not games:
-        link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
+    feed, starts = FileStore.feed, journal.starts if journal is not None else None
+
+    def moved():  # the journal compacted (writer.compact: the inputs' offsets moved), or was
+        # walked again (played.recent, another answer's): each makes a new list of its games' starts
+        return journal is not None and journal.starts is not starts
+
     for i, g in enumerate(games):
-        n, parts = chunks(g, W.RECORD_CHUNK)
-        for k, part in enumerate(parts):
-            link.send(addr, W.RECORD, bytes((i, len(games), k, n)) + part)
+        n, parts = chunks(g, W.RECORD_CHUNK) if not moved() else (1, iter(()))
+        for k in range(n):
+            part = None if moved() else next(parts, None)
+            if part is None:  # (or the text came out shorter than counted)
+                yield W.RECORD, bytes((0, 0, 0, 0))
+                return
+            yield W.RECORD, bytes((i, len(games), k, n)) + part
             if feed is not None:
                 feed()
 
@@ -134,7 +149,7 @@ def deals(ctrl, link, addr, since, n):
     host asks one more game each time until the first deal it has not is in them (a deal
     record carries its deal's number: host/pit/boardlink.py)."""
     over = ctrl.game.finished_deals() > since
-    _send(link, addr, _games(ctrl, n) if over else [])
+    _send(link, addr, _games(ctrl, n) if over else [], ctrl.journal)
 
 
 def meters(ctrl, link, addr):

@@ -113,7 +113,8 @@ class Watchdog:
 
 
 class Sent:
-    """A link that keeps what the board sends."""
+    """A link that keeps what the board sends; a stream (Delivery.stream) taken whole, as if
+    each frame were acknowledged at once."""
 
     def __init__(self):
         self.frames = []
@@ -121,11 +122,16 @@ class Sent:
     def send(self, addr, ftype, payload=b""):
         self.frames.append(ftype)
 
+    def stream(self, addr, frames):
+        for ftype, payload in frames:
+            self.send(addr, ftype, payload)
+
 
 def test_the_watchdog_is_fed_at_each_frame_of_a_long_answer(monkeypatch):
-    """A DEALS (or RECALL) answer is sent in one go of the board's loop: on the emulated Pico
-    a game's frames took 4.7 s over its USB, and the pit's DEALS of 2 games (11.2 s) outlasted
-    the watchdog's 8 s and reset the board at each try. It is fed after every frame."""
+    """A DEALS (or RECALL) answer's frames are made as the link has room for them (streamed):
+    on the emulated Pico a game's frames took 4.7 s over its USB, and the pit's DEALS of 2
+    games (11.2 s), sent in one go, outlasted the watchdog's 8 s and reset the board at each
+    try. It is fed after every frame."""
     from tapis.firmware.operator import recall
     from tapis.firmware.journal.store import FileStore
     dog = Watchdog()
