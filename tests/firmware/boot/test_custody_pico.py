@@ -14,6 +14,7 @@ IMAGE = os.environ.get(IMAGE_ENV)
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)
 
 
+@pytest.mark.slow  # 38 s of the emulated chip: make test keeps test_custody_vboard.py's, on MicroPython
 def test_a_door_tilt_survives_the_picos_log_and_both_meter_copies_deleted(tmp_path):
     from tapis.host.pico import flash as picoflash
     from tapis.host.pico.table import PicoTable

@@ -51,6 +51,7 @@ def run(tmp_path, at, torn=False, seed=3):
     return made, resumed
 
 
+@pytest.mark.slow  # 68 s of the emulated chip: make test keeps test_meters_power_vboard.py's sample, on MicroPython
 def test_a_power_cut_at_a_flash_write_of_the_pico_leaves_meters_journal_and_event_log_agreeing(tmp_path):
     made, resumed = run(tmp_path, 0)
     assert made > 10 and resumed == 0

@@ -15,6 +15,7 @@ IMAGE = os.environ.get(IMAGE_ENV)
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)
 
 
+@pytest.mark.slow  # 29 s of the emulated chip: make test keeps test_hostlink_ops.py's and the pit's DEALS over the USB
 def test_deals_disable_and_enable_on_the_pico():
     from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:

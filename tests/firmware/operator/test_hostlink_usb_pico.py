@@ -97,6 +97,7 @@ def test_verify_on_the_usb_answers_what_tapis_flash_kept(board):
     assert doc["host"] == expected(load_kept(kept)[0], bytes.fromhex(seed)).hex()
 
 
+@pytest.mark.slow  # 43 s of the emulated chip: make test keeps test_hostlink.py's refusal and this file's keyed USB
 def test_a_host_without_the_key_is_refused_and_its_frames_logged(board, tmp_path):
     from tapis.firmware.link import frames as F
     from tapis.firmware import wire as W

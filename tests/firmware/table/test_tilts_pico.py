@@ -35,6 +35,7 @@ def supervisor_clears(t, deals):
     t.run_deals(deals)  # play goes on
 
 
+@pytest.mark.slow  # 39 s of the emulated chip: make test keeps test_tilts.py's and test_custody_vboard.py's door
 def test_the_door_opened_locks_the_pico_across_a_power_cycle_until_the_supervisor_clears_it():
     from tapis.host.pico.table import PicoTable
     with PicoTable(5, "ecarte", image=IMAGE) as t:
@@ -90,6 +91,7 @@ def events_on_the_chip(t, key, tmp_path):
     return from_file(str(log), str(keyfile))
 
 
+@pytest.mark.slow  # 58 s of the emulated chip: make test keeps test_tilts_vboard.py's, on MicroPython
 def test_both_meter_copies_damaged_in_the_picos_flash_is_a_ram_error_that_locks_until_the_ram_clear(tmp_path):
     """Certification.md note 3, on the emulated Pico: both copies of the meters damaged in the
     chip's flash (/journal.meters.a and .b, main.py) is a RAM-error tilt at boot, a locking

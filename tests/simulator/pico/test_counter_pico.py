@@ -176,6 +176,7 @@ def test_a_pico_without_the_part_finds_none(tmp_path):
 
 
 @needs_image
+@pytest.mark.slow  # 38 s of the emulated chip: make test keeps the driver's here and test_counter_boards.py's firmware
 def test_the_flashed_firmware_says_the_pico_s_counter_at_power_up_and_a_flash_put_back_locks(tmp_path):
     """main.py on the emulated Pico (flashed as tapis flash flashes it) probes the part on I2C0
     before it writes anything: its power-up entry, in the event log in the chip's flash, says

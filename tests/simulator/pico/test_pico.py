@@ -347,6 +347,7 @@ def test_the_flashed_firmware_plays_on_the_pico_as_on_cpython_and_resumes_after_
 
 
 @needs_image
+@pytest.mark.slow  # 31 s of the emulated chip: make test keeps test_product.py's, on the product image
 def test_tapis_table_board_pico_prints_the_deal_records_of_board_cpython():
     """The firmware deployed as tapis flash deploys it (signed manifest, configuration,
     self-test) plays on the emulated Pico against the host's devices on UART0 and the bus
