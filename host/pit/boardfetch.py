@@ -90,7 +90,8 @@ def deals(link, since, limit=500):
 def fetch(link, records, events, limit=500):
     """link.TableLink.fetch's answer from a board: the meters read before and after the
     deals, so that "whole" says they count exactly the finished deals up to the last given
-    (nothing was committed between: the same generation, the same values)."""
+    (nothing was committed between: the same generation, the same values); "over", the deals
+    over its journal holds, as its last NOTICE said (sent before any answer that gives more)."""
     from tapis.firmware import wire as W
     from tapis.firmware.operator.clears import PAGE
     before = meters(link)
@@ -107,7 +108,7 @@ def fetch(link, records, events, limit=500):
     if after is not None:
         after["whole"] = after == before and len(recs) < limit
     return {"records": recs, "events": evs[:limit], "state": link.state, "meters": after, "gap": gap,
-            "mark": marked(mark[0]) if mark else None}
+            "mark": marked(mark[0]) if mark else None, "over": link.counts[0]}
 
 
 def marked(e):

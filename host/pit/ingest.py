@@ -168,6 +168,11 @@ class Ingest:
             return f, 0, 0, checks.Check(), None
         base = t.record_base
         seq, deals, alerts, check = f.records, [], back, f.check.copy()  # (f's moves on once committed)
+        over = got.get("over")
+        if over is not None and over < seq:  # its journal put back: said, and the deals it plays
+            alerts += memory.journal(s, t, over, seq, now)  # from there stored after the pit's
+            t.record_base = base = t.record_seq - over
+            seq, check = over, checks.Check()
         gap = got.get("gap")
         if gap is not None and gap[0] == seq + 1:  # the table no longer has them: said once, then on
             alerts.append(checks.compacted(s, t, gap, now))

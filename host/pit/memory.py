@@ -3,10 +3,11 @@
 # its deals meter grows until a RAM clear, which begins a new event log whose first entry is
 # `ram-clear`. A board whose memory was rolled back (an old copy of its flash written back,
 # to hide what was played since) shows a lower reading of one of them than the pit already
-# saw. The pit keeps the highest readings per table (pit_table.seen_generation, seen_deals)
-# and the event numbers it stored; a lower one is a pit alert (kind `backwards`), stored and
-# pushed to the pages at once, and the table is marked suspect until a supervisor
-# acknowledges it (web.py's `acknowledge`, recorded with who).
+# saw. The pit keeps the highest readings per table (pit_table.seen_generation, seen_deals),
+# the event numbers it stored and the deals it stored (the journal's head: a board whose
+# NOTICE says fewer deals over than the pit holds had its journal put back); a lower one is a
+# pit alert (kind `backwards`), stored and pushed to the pages at once, and the table is
+# marked suspect until a supervisor acknowledges it (web.py's `acknowledge`, recorded with who).
 from tapis.host.pit import checks
 
 KIND = "backwards"
@@ -24,6 +25,14 @@ def meters(s, t, m, now):
         return went_back(s, t, said, now)
     t.seen_generation, t.seen_deals = gen, deals
     return []
+
+
+def journal(s, t, over, stored, now):
+    """The board's journal holds `over` deals, fewer than the `stored` the pit holds of it since
+    its last RAM clear (which numbers deals from 1 again, told apart before: ingest.begun_anew):
+    its journal was put back. [alerts]; ingest stores the deals it plays from there after the
+    pit's last, as it does after a RAM clear."""
+    return went_back(s, t, "its journal went back: %d deals over, the pit stored %d" % (over, stored), now)
 
 
 def began_again(s, t, events, now):

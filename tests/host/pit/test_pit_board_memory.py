@@ -235,3 +235,30 @@ def test_a_ram_clear_is_not_memory_going_back(tmp_path):
     games(t, 3)
     rounds(ingest, 5)
     assert [a for a in alerts(engine) if a[0] == "backwards"] == [] and not page(engine)["table"]["suspect"]
+
+
+def test_a_journal_put_back_alone_is_an_alert_and_suspect(tmp_path):
+    """Issue 45.3, the journal's head: only the journal written back as it was some games ago
+    (its meters and event log left as they are). The board resumes from it, its deals over
+    fewer than the pit stored: an alert at once and the table suspect. Before, the pit took
+    the board's "no deal after yours" as nothing new, and each deal played again under a
+    number it held as a repeat, stored already."""
+    from test_meters_log import Metered
+    t = Metered()
+    games(t, 2)
+    link, engine, ingest = pit_after(tmp_path, t)
+    rounds(ingest)
+    old = bytearray(t.store.data)
+    games(t, 5)
+    pit_until(ingest, lambda: len(deals_stored(engine)) >= t.controller.game.finished_deals())
+    assert [a for a in alerts(engine) if a[0] == "backwards"] == [] and not page(engine)["table"]["suspect"]
+    t.store.data[:] = old  # the journal alone written back
+    t.boot()
+    assert t.controller.game.finished_deals() < len(deals_stored(engine))
+    link.close()  # the board rebooted: the pit's link to it begun again
+    f = ingest.feeds[0]
+    _board, port = wire_host(t, t.key)
+    f.link, f.up = BoardLink(port=port, key=t.key, step=t.step, name="board-1"), False
+    pit_until(ingest, lambda: page(engine)["table"]["suspect"])
+    back = [a for a in alerts(engine) if a[0] == "backwards"]
+    assert len(back) == 1 and "its journal went back" in back[0][1], alerts(engine)
