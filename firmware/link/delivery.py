@@ -15,7 +15,7 @@ from .frames import Decoder, encode
 from .peer import Peer
 
 _WINDOW = const(96)  # unacknowledged frames to one device before it is declared dead
-_STREAM = const(8)  # a stream's frames unacknowledged at most (RECORDs of 900 B: 7 KB of heap)
+_STREAM = const(4)  # a stream's frames unacknowledged at most (RECORDs of 900 B: 3.6 KB of heap)
 
 
 def later(a, b):

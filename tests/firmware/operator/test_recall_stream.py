@@ -10,7 +10,7 @@ from tapis.host.pit.boardlink import BoardLink
 from test_hostlink import wire_host
 from test_meters_power import MeteredRig
 
-STREAM = 8  # link.delivery's _STREAM: a stream's frames unacknowledged at most
+STREAM = 4  # link.delivery's _STREAM: a stream's frames unacknowledged at most
 
 
 def club_table():
