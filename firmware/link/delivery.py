@@ -70,7 +70,7 @@ class Delivery:
     def stream(self, addr, frames):
         """An answer of many frames to `addr`: `frames`, an iterator of (type, payload), made
         and sent as acknowledgements come, _STREAM unacknowledged at most (each poll sends
-        more); it ends one streaming still. Sent at once, a pit's DEALS of 10 club games (190
+        more); it replaces one still streaming to `addr`. Sent at once, a pit's DEALS of 10 club games (190
         RECORDs) overflowed the window, the pit was counted dead at each frame past it, and
         96 frames of 900 B held for resending ran a Pico out of heap."""
         p = self.peer(addr)

@@ -94,7 +94,7 @@ def answer(self, link, addr, last):
         self.journal.write({"k": "s", "do": "recall", "who": who, "n": len(games)})
     self.event("supervisor", "recall of %d games" % len(games), who)
     self.recalled = self.now  # the displays say so (outgoing.mode_of)
-    _send(link, addr, games, self.journal)
+    _send(self, link, addr, games)
 
 
 def _games(ctrl, last):
@@ -107,13 +107,13 @@ def _games(ctrl, last):
     return games
 
 
-def _send(link, addr, games, journal):
+def _send(ctrl, link, addr, games):
     """The games in RECORD frames of [game index, games, chunk index, chunks] + up to
     RECORD_CHUNK bytes of its JSON, streamed (Delivery.stream: each made as the window has
     room, between the table's steps); [0, 0, 0, 0]: none."""
     if not games:
         return link.send(addr, W.RECORD, bytes((0, 0, 0, 0)))
-    link.stream(addr, _frames(games, journal))
+    link.stream(addr, _frames(games, ctrl.journal))
 
 
 def _frames(games, journal):
@@ -149,7 +149,7 @@ def deals(ctrl, link, addr, since, n):
     host asks one more game each time until the first deal it has not is in them (a deal
     record carries its deal's number: host/pit/boardlink.py)."""
     over = ctrl.game.finished_deals() > since
-    _send(link, addr, _games(ctrl, n) if over else [], ctrl.journal)
+    _send(ctrl, link, addr, _games(ctrl, n) if over else [])
 
 
 def meters(ctrl, link, addr):
