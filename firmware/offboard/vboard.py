@@ -7,7 +7,8 @@
 # It runs in lockstep with the host (simulator/boards/vboard.py), which sends the time along with
 # the bus bytes, so a run is deterministic. The envelope (big-endian):
 #
-#   host -> board  "S" now_ms:u32 n:u16 m:u16 shoe[n] bus[m]   what each UART received,
+#   host -> board  "S" now_ms:u32 n:u16 m:u16 h:u16 shoe[n] bus[m] host[h]   what each UART
+#                                                  received (host: the operator's link, --host),
 #                                                  then one controller step
 #                  "Q"                             quit (after the last reply)
 #                  "D" open:u8                     the door's switch (no reply; read at the
@@ -15,8 +16,13 @@
 #   board -> host  "TAPIS-VBOARD 1 %10d\n"         once, when ready: the heap it then
 #                                                  holds (with --heap; the firmware's
 #                                                  modules and the fresh table), else 0
-#                  "R" n:u32 b:u32 m:u32 heap:u32 shoe[n] bus[b] report[m]   after each "S" (and "Q")
+#                  "R" n:u32 b:u32 m:u32 heap:u32 h:u32 shoe[n] bus[b] host[h] report[m]
+#                                                  after each "S" (and "Q")
 #
+# With --host the board has a third port, its operator's link (firmware/operator/hostlink.py,
+# keyed with the test key, as a board's USB with "host_link": "usb"), and answers a VERIFY
+# over the files its flash's manifest lists (the host writes one, unsigned: this board's boot
+# checks no signature), found beside the firmware package it imported.
 # `report` is the repr() of the list of (action, events) the game applied in that step,
 # or empty (the first reply starts with (None, events the game logged when set up)): the host
 # rebuilds the event log from it. `heap` is the GC heap high-water
@@ -72,13 +78,14 @@ class BusPort:
         return data
 
 
-def new_controller(name, kw, shoe, bus, journal, counter=None):
+def new_controller(name, kw, shoe, bus, journal, counter=None, host=None):
     """The controller as firmware/boot/main.py makes it on a real board: the self-test first,
     then firmware.boot.build.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
     the bus over `bus`. `name` and `kw` (its Options' keyword arguments) say what a fresh
     journal begins. counter: the path of an emulated ATECC608's counters (off the board's
-    flash: offboard/atecc608.py), whose counter main.py's board finds on its I2C; None: none."""
+    flash: offboard/atecc608.py), whose counter main.py's board finds on its I2C; None: none.
+    host: the port of the operator's link (main.py's USB with "host_link": "usb"), or None."""
     from ..boot import build as boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
@@ -91,6 +98,10 @@ def new_controller(name, kw, shoe, bus, journal, counter=None):
     from ..link.hello import TEST_KEY  # the emulated table's devices are paired with it
     route = route_for(Link(shoe, rto_ms=rto, max_in=MAX_IN),
                       BusMaster(bus, 115200, rto_ms=rto, max_in=MAX_IN, keys=TEST_KEY))
+    if host is not None:  # (as main.py puts it on the USB)
+        from ..operator.hostlink import board_end
+        from ..wire import HOST
+        route[HOST] = board_end(host, TEST_KEY, rto_ms=rto, max_in=MAX_IN)
     # the test key is the table's device key too: the journal is chained under it, and
     # the event log and the meters beside it (its open tilts lock the table across a power cycle)
     from ..eventlog.log import beside
@@ -115,9 +126,11 @@ def new_controller(name, kw, shoe, bus, journal, counter=None):
     ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments
     deferred(ctrl, TEST_KEY, "vboard", unchecked)
-    # its files where it runs (the unix port: a directory of the host's), as its journal
-    # (read by recall.py and swcheck.py)
-    ctrl.root = ""
+    # its files where it runs (the unix port: a directory of the host's; the webassembly port's
+    # /img/), beside the firmware package, as recall.py and swcheck.py read them
+    from .. import wire
+    f = getattr(wire, "__file__", "")  # (.../firmware/wire.mpy; frozen: none, its root "")
+    ctrl.root = f[:f.rfind("firmware/")] if "firmware/" in f else ""
     unload("link.hello")
     boot.unload()
     unload("boot")  # (a board's main.py runs in it: this entry holds its own package instead)
@@ -134,11 +147,12 @@ def read_exactly(stream, n):
     return buf
 
 
-async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None, counter=None):
+async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None, counter=None,
+                host=False):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    shoe, port = BusPort(), BusPort()
-    ctrl = new_controller(name, kw, shoe, port, journal, counter)
+    shoe, port, usb = BusPort(), BusPort(), BusPort()
+    ctrl = new_controller(name, kw, shoe, port, journal, counter, usb if host else None)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
     rules = ctrl.game.apply
 
@@ -159,9 +173,10 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
     while True:
         op = read_exactly(stdin, 1)
         if op == b"S":
-            now, n, m = struct.unpack(">IHH", read_exactly(stdin, 8))
+            now, n, m, h = struct.unpack(">IHHH", read_exactly(stdin, 10))
             shoe.inbox = read_exactly(stdin, n) if n else b""
             port.inbox = read_exactly(stdin, m) if m else b""
+            usb.inbox = read_exactly(stdin, h) if h else b""
             ctrl.step(now)
         elif op == b"D":
             door[0] = read_exactly(stdin, 1)[0]
@@ -179,11 +194,12 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
             await asyncio.sleep(0)
             if heap:
                 high = max(high, gc.mem_alloc() - base)
-        out, bus = shoe.take(), port.take()
+        out, bus, to_host = shoe.take(), port.take(), usb.take()
         n = sum(len(r) + 2 for r in report)  # "[" a ", " b "]": the repr() of the list
-        stdout.write(b"R" + struct.pack(">IIII", len(out), len(bus), n, high))
+        stdout.write(b"R" + struct.pack(">IIIII", len(out), len(bus), n, high, len(to_host)))
         stdout.write(out)
         stdout.write(bus)
+        stdout.write(to_host)
         sep = b"["
         for r in report:
             stdout.write(sep)
@@ -196,7 +212,7 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 
 
 async def main(argv, base=0, js_gc=None):
-    heap = "--heap" in argv
+    heap, host = "--heap" in argv, "--host" in argv
     journal = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
     counter = None
     for a in argv:
@@ -204,8 +220,8 @@ async def main(argv, base=0, js_gc=None):
             journal = a[10:]
         if a.startswith("--counter="):  # an emulated ATECC608's counters: a file off the board's flash
             counter = a[10:]
-    rest = [a for a in argv if a != "--heap" and not a.startswith("--journal=") and not a.startswith("--counter=")]
+    rest = [a for a in argv if a not in ("--heap", "--host") and not a.startswith("--journal=") and not a.startswith("--counter=")]
     if not rest:
-        raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap]")
+        raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap] [--host]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal, counter=counter)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal, counter=counter, host=host)

@@ -40,7 +40,8 @@ def register(sub):
     p.add_argument("--host-port", type=A.link_path, metavar="PATH", help="the board's operator's link on a pseudo-terminal "
                    "linked at PATH, paced on the wall clock, keyed with the table's device key (--journal's "
                    "device's, else the test key): `tapis pit --table PATH` and `tapis verify --port PATH` speak "
-                   "to it (docs/pit.md); --board pico: the Pico's USB, flashed with the link on it")
+                   "to it (docs/pit.md); --board pico: the Pico's USB, flashed with the link on it; --board "
+                   "micropython: the virtual board's link")
     p.add_argument("--interactive", action="store_true",
                    help="play seat 0 yourself, as `tapis play` does (--bots for the others)")
     p.set_defaults(func=run, parser=p)
@@ -77,6 +78,9 @@ def run(args):
     out = sys.stdout
     if args.board == "micropython":
         from tapis.simulator.boards.vtable import VirtualBoardTable as EmulatedTable  # noqa: F811
+        if args.host_port:
+            from tapis.host.table.hostport import Pty
+            extra["host"] = Pty()  # the board's operator's link (linked at PATH: _host_port)
     elif args.board == "pico":
         from tapis.host.pico.table import PicoTable
 
@@ -85,8 +89,6 @@ def run(args):
         def EmulatedTable(seed, game, options=None, evaluator=None, **kw):  # noqa: F811
             return PicoTable(seed, game, options=options, image=image, host_link="usb" if args.host_port else None,
                              log=lambda line: sys.stderr.write(line + "\n") if not args.json else None, **kw)
-    if args.host_port and args.board == "micropython":
-        args.parser.error("--host-port needs --board cpython (the firmware here) or pico (its USB)")
     if args.host_port and "pacer" not in extra:
         from tapis.host.table.real import Pacer
         extra["pacer"] = Pacer()  # a host on the pty answers in real time
@@ -218,6 +220,9 @@ def _host_port(sim, args):
     if args.board == "pico":
         from tapis.host.table.hostport import attach_pico
         return sys.stderr.write("tapis table: %s\n" % attach_pico(sim, args.host_port))
+    if args.board == "micropython":
+        from tapis.host.table.hostport import attach_vboard
+        return sys.stderr.write("tapis table: %s\n" % attach_vboard(sim, args.host_port))
     from tapis.host.table.hostport import attach
     keyed = attach(sim, args.host_port, getattr(args, "device_key", None))
     sys.stderr.write("tapis table: the operator's link at %s (keyed with the %s)\n" % (args.host_port, keyed))

