@@ -1,5 +1,5 @@
 # `tapis lab --out DIR [--quick] [--seeds FILE] [--workers N | --scheduler ADDRESS] [--seed S]
-# [--image UF2] [--json] [--quiet]`: a gaming laboratory's submission pack (issue 47,
+# [--image UF2] [--every-write] [--pico UF2] [--json] [--quiet]`: a gaming laboratory's submission pack (issue 47,
 # docs/lab.md): the shuffle through NIST SP 800-22, dieharder and the card orders' tests; each
 # game's math sheet, exact and through the firmware; critical memory swept; the software's
 # identification. Writes the folder; prints the verdicts (or summary.json's object with --json).
@@ -22,6 +22,11 @@ def register(sub):
     p.add_argument("--seed", type=A.seed, default=1, help="the pack's seed: its streams, shuffles and deals (default 1)")
     p.add_argument("--image", metavar="UF2", help="the product image to identify (default: tapis image build's, "
                    "from $TAPIS_MICROPYTHON_SRC; none in --quick)")
+    p.add_argument("--every-write", action="store_true", help="critical memory: a power cut at every write of each "
+                   "run, not a sample spread over them (hours, split over --workers: docs/lab.md)")
+    p.add_argument("--pico", metavar="UF2", default=os.environ.get("TAPIS_PICO_IMAGE") or None,
+                   help="a stock MicroPython RPI_PICO image: a sample of the power cuts on the emulated Pico "
+                   "running it (default $TAPIS_PICO_IMAGE; none: the section says so)")
     p.add_argument("--json", action="store_true", help="print summary.json's object (schema tapis.lab/1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run, parser=p)
@@ -52,6 +57,13 @@ def check(args):
             args.parser.error("--image %s: %s" % (args.image, e.strerror or e))
         except UF2Error as e:
             args.parser.error("--image %s: not a product image: %s" % (args.image, e))
+    if args.pico is not None:
+        from tapis.simulator.pico.setup import PicoError, image_path
+
+        try:
+            args.pico = str(image_path(args.pico))
+        except PicoError as e:
+            args.parser.error("--pico: %s" % e)
     for module in ("matplotlib", "scipy", "numpy"):
         import importlib.util
 
@@ -74,8 +86,10 @@ def run(args):
 
     out, seeds = check(args)
     try:
-        with progress(lab.work(args.quick), "steps", args.quiet or args.json) as advance:
-            summary = lab.run(out, args.quick, seeds, args.workers or 1, args.scheduler, args.seed, args.image, advance)
+        pico = None if args.quick else args.pico  # (--quick cuts no Pico: a cut run there takes a minute)
+        with progress(lab.work(args.quick, args.seed, args.every_write, pico), "steps", args.quiet or args.json) as advance:
+            summary = lab.run(out, args.quick, seeds, args.workers or 1, args.scheduler, args.seed, args.image, advance,
+                              every_write=args.every_write, pico=pico)
     except (OSError, ValueError) as e:
         if args.scheduler is None or isinstance(e, AssertionError):
             raise

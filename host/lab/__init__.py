@@ -13,7 +13,7 @@ SCHEMA = "tapis.lab/1"
 SECTIONS = ("shuffle", "mathsheet", "memory", "identity")
 
 
-def work(quick):
+def work(quick, seed=1, every_write=False, pico=None):
     """The units of work the progress bar counts: NIST sequences, dieharder tests, shuffles,
     deals of the math sheet, memory runs."""
     from tapis.host.lab import dieharder, mathsheet, memory, shuffle
@@ -21,11 +21,14 @@ def work(quick):
     size = shuffle.SIZES["quick" if quick else "full"]
     tests = len(dieharder.QUICK if quick else dieharder.TESTS) if dieharder.available() else 0
     return (size["sequences"] + tests + 2 * size["shuffles"] + mathsheet.deals_total(quick)
-            + memory.units(quick))
+            + memory.units(quick, seed, every_write, pico))
 
 
-def run(out, quick=False, seeds=None, workers=1, scheduler=None, seed=1, image=None, advance=lambda n=1: None):
-    """The pack, written to the folder `out` (a pathlib.Path, made if missing): its summary."""
+def run(out, quick=False, seeds=None, workers=1, scheduler=None, seed=1, image=None, advance=lambda n=1: None,
+        every_write=False, pico=None):
+    """The pack, written to the folder `out` (a pathlib.Path, made if missing): its summary.
+    every_write: the power cuts at every write (memory.py); pico: a stock MicroPython image
+    for the emulated Pico's sample of them."""
     import numpy as np
 
     import tapis
@@ -45,7 +48,7 @@ def run(out, quick=False, seeds=None, workers=1, scheduler=None, seed=1, image=N
 
     timed("shuffle", shuffle.run(out, quick, workers, seed, advance))
     timed("mathsheet", mathsheet.run(out, quick, seed, workers, scheduler, advance))
-    timed("memory", memory.run(out, quick, seed, advance))
+    timed("memory", memory.run(out, quick, seed, advance, workers=workers, every_write=every_write, pico=pico))
     ident = identity.run(out, seeds or identity.fresh_seeds(), image, quick)
     ident["pass"] = bool(ident["boards"][0]["answers"])  # the files board at least; a missing product image is said
     timed("identity", ident)

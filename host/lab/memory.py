@@ -4,46 +4,70 @@
 # does, cut once at a write of any of them (right after it, and torn inside it), the board
 # booted again from what its flash holds and the shoe a new one; the table must resume and
 # finish, its meters equal the sums over its records, its event log's chain verify, nothing
-# lock. On the CPython board for every game; on the MicroPython virtual board a sample
-# (simulator/cutvboard.py: slower, fewer deals and cuts). The cuts are spread evenly over the run's writes
-# (`every`-th write): every write of every game would take hours on this machine.
+# lock. On the CPython board for every game; on the MicroPython virtual board
+# (simulator/cuts/cutvboard.py: fewer deals) and, given a stock MicroPython image, on the emulated
+# Pico (simulator/cuts/cutpico.py: its own flash operations cut, fewer still). By default the
+# cuts are spread evenly over the run's writes (the `every`-th write); every_write cuts at
+# every one of them, over the lab's worker processes (hours here: docs/lab.md).
+import functools
 import json
 
 from tapis.simulator.cuts import cutsweep
 
 GAMES = ("club", "ecarte", "piquet")
-SIZES = {  # the CPython board's run and cuts a game; the virtual board's (slower: a sample)
-    "quick": {"deals": 2, "cuts": 4, "vboard_deals": 2, "vboard_cuts": 2, "vboard_games": ("club",)},
-    "full": {"deals": 24, "cuts": 40, "vboard_deals": 6, "vboard_cuts": 6, "vboard_games": GAMES},
+SIZES = {  # the CPython board's run and cuts a game; the virtual board's and the Pico's (slower: samples)
+    "quick": {"deals": 2, "cuts": 4, "vboard_deals": 2, "vboard_cuts": 2, "vboard_games": ("club",),
+              "pico_deals": 1, "pico_cuts": 0},
+    "full": {"deals": 24, "cuts": 40, "vboard_deals": 6, "vboard_cuts": 6, "vboard_games": GAMES,
+             "pico_deals": 2, "pico_cuts": 4},
 }
 
 
-def units(quick):
+@functools.lru_cache(maxsize=None)
+def _writes(game, seed, deals):
+    return len(cutsweep.writes(game, seed, deals))  # (the CPython board's: the virtual board's are alike)
+
+
+def _runs(quick, seed, every_write, pico):
+    """(game, board, deals, cuts: None for every write) of the section."""
     s = SIZES["quick" if quick else "full"]
-    return len(GAMES) * s["cuts"] + len(s["vboard_games"]) * s["vboard_cuts"]
+    runs = [(game, "cpython", s["deals"], None if every_write else s["cuts"]) for game in GAMES]
+    runs += [(game, "vboard", s["vboard_deals"], None if every_write else s["vboard_cuts"])
+             for game in s["vboard_games"]]
+    if pico and s["pico_cuts"]:
+        runs.append(("ecarte", "pico", s["pico_deals"], s["pico_cuts"]))
+    return runs
 
 
-def _sweep(game, seed, deals, board, cuts, advance):
-    writes = len(cutsweep.writes(game, seed, deals))  # (the CPython board's: the virtual board's are alike)
-    every = max(1, (2 * writes) // max(1, cuts))  # each write cut twice: right after it and torn inside it
+def units(quick, seed=1, every_write=False, pico=None):
+    """The cuts the section makes (the progress bar's units)."""
+    return sum(2 * _writes(g, seed, d) if n is None else n for g, _b, d, n in _runs(quick, seed, every_write, pico))
+
+
+def _sweep(game, seed, deals, board, cuts, advance, workers, pico):
     done = [0]
 
     def progress(n, _total):
         advance(n - done[0])
         done[0] = n
-    rows = cutsweep.sweep(game, seed, deals, board=board, torn=True, every=every, progress=progress)
+    if board == "pico":
+        from tapis.simulator.cuts import cutpico
+        return cutpico.sample(game, seed, deals, cuts, pico, progress)  # (its flash operations: its "writes")
+    writes = _writes(game, seed, deals)
+    every = 1 if cuts is None else max(1, (2 * writes) // max(1, cuts))  # each write cut twice: after it, torn inside
+    rows = cutsweep.sweep(game, seed, deals, board=board, torn=True, every=every, progress=progress, workers=workers)
     return writes, every, rows
 
 
-def run(out, quick, seed, advance=lambda n=1: None):
+def run(out, quick, seed, advance=lambda n=1: None, workers=1, every_write=False, pico=None):
+    """The section: its rows written to out/memory/, its summary. pico: a stock MicroPython
+    RPI_PICO image for the emulated Pico's sample (None: none, said in the method)."""
     raw = out / "memory"
     raw.mkdir(parents=True, exist_ok=True)
     s = SIZES["quick" if quick else "full"]
-    runs = [(game, "cpython", s["deals"], s["cuts"]) for game in GAMES]
-    runs += [(game, "vboard", s["vboard_deals"], s["vboard_cuts"]) for game in s["vboard_games"]]
     table = []
-    for game, board, deals, cuts in runs:
-        writes, every, rows = _sweep(game, seed, deals, board, cuts, advance)
+    for game, board, deals, cuts in _runs(quick, seed, every_write, pico):
+        writes, every, rows = _sweep(game, seed, deals, board, cuts, advance, workers, pico)
         with open(raw / ("sweep-%s-%s.jsonl" % (game, board)), "w") as f:
             for r in rows:
                 f.write(json.dumps(r) + "\n")
@@ -53,9 +77,13 @@ def run(out, quick, seed, advance=lambda n=1: None):
                       "meters_agree": all(r["agree"] for r in ok) and len(ok) == len(rows),
                       "by_file": _by_file(rows), "failures": [r for r in rows if not (r["resumed"] and r["agree"])][:5],
                       "pass": len(ok) == len(rows) and all(r["agree"] for r in rows)})
-    return {"method": "simulator/cuts/cutsweep.py: a power cut at writes spread evenly over a run of %d deals (the CPython "
-                      "board; the virtual board: %d deals, a sample), right after the write and torn inside it; the "
-                      "board boots again from its flash, the shoe is a new one" % (s["deals"], s["vboard_deals"]),
+    how = "at every write" if every_write else "at writes spread evenly over"
+    pico_said = ("; the emulated Pico (a stock MicroPython image): écarté, %d deals, %d cuts of its own flash "
+                 "operations" % (s["pico_deals"], s["pico_cuts"]) if pico and s["pico_cuts"] else
+                 "; no emulated Pico sample (no MicroPython RPI_PICO image given: --pico or $TAPIS_PICO_IMAGE)")
+    return {"method": "simulator/cuts/cutsweep.py: a power cut %s a run of %d deals (the CPython board; the "
+                      "virtual board: %d deals), right after the write and torn inside it; the board boots again "
+                      "from its flash, the shoe is a new one%s" % (how, s["deals"], s["vboard_deals"], pico_said),
             "rows": table, "pass": all(r["pass"] is not False for r in table)}
 
 

@@ -13,6 +13,9 @@
 #
 # board="cpython": the firmware on this process (boot.build, as tests/table_rig.py builds it);
 # board="vboard": the MicroPython virtual board (simulator/boards/vboard.py), its files cut there.
+import functools
+from concurrent.futures import ProcessPoolExecutor
+
 from tapis.firmware.boot.build import build
 from tapis.firmware.eventlog.log import EventLog
 from tapis.firmware.journal.store import JournalError
@@ -184,20 +187,36 @@ def check(t):
     return out
 
 
-def sweep(game, seed, deals, board="cpython", torn=True, options=None, every=1, progress=None):
+def sweep(game, seed, deals, board="cpython", torn=True, options=None, every=1, progress=None, workers=1):
     """A power cut at every write (every `every`-th) of a run of `deals` deals from `seed`,
     clean and (torn) torn inside it: a row a cut (one(): write, wrote, torn, resumed, lost:
-    the deals voided, agree: the meters equal the sums over the records, why)."""
+    the deals voided, agree: the meters equal the sums over the records, why); the cuts run
+    over `workers` processes, the rows in order."""
     if board == "vboard":
         from tapis.simulator.cuts.cutvboard import sweep as on_vboard
-        return on_vboard(game, seed, deals, torn, options, every, progress)
+        return on_vboard(game, seed, deals, torn, options, every, progress, workers)
     if board != "cpython":
         raise ValueError("board %r: cpython or vboard" % (board,))
     wrote = writes(game, seed, deals, options)
+    return cut_rows(functools.partial(one, game, seed, deals, options=options), len(wrote), torn, every,
+                    progress, workers)
+
+
+def cut_rows(cut, writes, torn, every, progress, workers):
+    """cut(at, torn) at every `every`-th of `writes` writes (torn too: twice each), over
+    `workers` processes; the rows in the writes' order, progress(n, total) after each."""
+    cuts = [(at, t) for at in range(1, writes + 1, every) for t in ((False, True) if torn else (False,))]
     rows = []
-    for at in range(1, len(wrote) + 1, every):
-        for cut_torn in ((False, True) if torn else (False,)):
-            rows.append(one(game, seed, deals, at, cut_torn, options))
+    if not cuts:
+        return rows
+    ats, torns = zip(*cuts)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for row in (pool.map(cut, ats, torns, chunksize=2) if pool is not None else map(cut, ats, torns)):
+            rows.append(row)
             if progress is not None:
-                progress(len(rows), len(wrote) * (1 + torn) // every)
+                progress(len(rows), len(cuts))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return rows

@@ -6,6 +6,7 @@
 # the board is dead from then on, and boots again from its flash. The shoe restarts
 # holding no pack, as cutsweep's. tests/firmware/meters/test_meters_power_vboard.py cuts écarté so too.
 import contextlib
+import functools
 import tempfile
 from pathlib import Path
 
@@ -185,19 +186,20 @@ def play(vb, deals):
             vb.power_cycle()
 
 
-def check(flash, game, seed):
-    """The board's files read as the lab reads them: (lost: deals voided, agree, why)."""
+def check(flash, game, seed, key=TEST_KEY, device=DEVICE):
+    """The board's files (in the directory `flash`) read as the lab reads them: (lost: deals
+    voided, agree, why); key and device: the board's (the virtual board's: the test key)."""
     data = (flash / "journal.bin").read_bytes()
-    records, voided = journal_records(data, seed, TEST_KEY, DEVICE)
-    j = Journal(FileStore(str(flash / "journal.bin")), key=TEST_KEY, device=DEVICE)
+    records, voided = journal_records(data, seed, key, device)
+    j = Journal(FileStore(str(flash / "journal.bin")), key=key, device=device)
     load(j, False, False)
-    diff = compare(Meters(*beside(str(flash / "journal.bin")), key=TEST_KEY), j, game, records, voided)
+    diff = compare(Meters(*beside(str(flash / "journal.bin")), key=key), j, game, records, voided)
     out = {"lost": voided + sum(1 for r in records for law in r.get("laws", ()) if law[0] == "void"),
            "agree": not diff, "deals": sum(1 for r in records if "pending" not in r)}
     if diff:
         out["why"] = "meters differ from the sums: %r" % (diff,)
     try:
-        log = EventLog(FileStore(str(flash / "events.bin")), TEST_KEY, DEVICE)
+        log = EventLog(FileStore(str(flash / "events.bin")), key, device)
         if log.locked() or (flash / "events.bad").exists():
             out["agree"], out["why"] = False, "locked by %s, or the log set aside" % log.locked()
     except JournalError as e:
@@ -225,15 +227,15 @@ def one(game, seed, deals, at, torn):
     return row, what
 
 
-def sweep(game, seed, deals, torn=True, options=None, every=1, progress=None):
+def row(game, seed, deals, at, torn):
+    """one()'s row alone (what a worker process hands back)."""
+    return one(game, seed, deals, at, torn)[0]
+
+
+def sweep(game, seed, deals, torn=True, options=None, every=1, progress=None, workers=1):
     """cutsweep.sweep on the virtual board (options: the game's defaults only)."""
     if options is not None:
         raise ValueError("the virtual board's sweep plays the game's default options")
+    from tapis.simulator.cuts.cutsweep import cut_rows
     what = one(game, seed, deals, 0, False)[1]
-    rows = []
-    for at in range(1, len(what) + 1, every):
-        for cut_torn in ((False, True) if torn else (False,)):
-            rows.append(one(game, seed, deals, at, cut_torn)[0])
-            if progress is not None:
-                progress(len(rows), len(what) * (1 + torn) // every)
-    return rows
+    return cut_rows(functools.partial(row, game, seed, deals), len(what), torn, every, progress, workers)

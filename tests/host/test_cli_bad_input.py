@@ -85,6 +85,7 @@ BY_COMMAND = {  # where a command means something else by a name
     (("pit", "user", "remove"), "name"): "text",
     (("lab",), "--out"): "outdir",
     (("lab",), "--seeds"): "in",
+    (("lab",), "--pico"): "in",  # a MicroPython RPI_PICO .uf2 image (simulator/pico/setup.image_path)
 }
 NOT_FUZZED = {  # (command, option): why
     (("pit",), "--host"): "any address; one it cannot listen on is tested as --port's",

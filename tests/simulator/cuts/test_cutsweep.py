@@ -59,6 +59,13 @@ def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, 
     assert _bad(rows) == []
 
 
+def test_a_sweep_over_two_worker_processes_gives_the_rows_of_one():
+    """The lab's --every-write splits the cuts over its workers (cutsweep.cut_rows): the same
+    rows, in the writes' order, as one process cuts them."""
+    one = C.sweep("club", 3, 2, every=9)
+    assert len(one) >= 8 and C.sweep("club", 3, 2, every=9, workers=2) == one and _bad(one) == []
+
+
 def test_on_the_virtual_board_a_club_table_cut_resumes_and_its_meters_equal_the_sums():
     """The MicroPython board (unix port), its files cut at a sample of its writes."""
     from tapis.simulator.cuts import cutvboard
