@@ -6,7 +6,7 @@
 # finish, its meters equal the sums over its records, its event log's chain verify, nothing
 # lock. On the CPython board for every game; on the MicroPython virtual board
 # (simulator/cuts/cutvboard.py: fewer deals) and, given a stock MicroPython image, on the emulated
-# Pico (simulator/cuts/cutpico.py: its own flash operations cut, fewer still). By default the
+# Pico (host/pico/cuts.py: its own flash operations cut, fewer still). By default the
 # cuts are spread evenly over the run's writes (the `every`-th write); every_write cuts at
 # every one of them, over the lab's worker processes (hours here: docs/lab.md).
 import functools
@@ -51,7 +51,7 @@ def _sweep(game, seed, deals, board, cuts, advance, workers, pico):
         advance(n - done[0])
         done[0] = n
     if board == "pico":
-        from tapis.simulator.cuts import cutpico
+        from tapis.host.pico import cuts as cutpico
         return cutpico.sample(game, seed, deals, cuts, pico, progress)  # (its flash operations: its "writes")
     writes = _writes(game, seed, deals)
     every = 1 if cuts is None else max(1, (2 * writes) // max(1, cuts))  # each write cut twice: after it, torn inside

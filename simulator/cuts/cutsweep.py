@@ -14,7 +14,6 @@
 # board="cpython": the firmware on this process (boot.build, as tests/table_rig.py builds it);
 # board="vboard": the MicroPython virtual board (simulator/boards/vboard.py), its files cut there.
 import functools
-from concurrent.futures import ProcessPoolExecutor
 
 from tapis.firmware.boot.build import build
 from tapis.firmware.eventlog.log import EventLog
@@ -25,6 +24,7 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.offboard.rng import source
 from tapis.simulator.table.devices import EmuShoe
 from tapis.simulator.cuts.metersums import compare, journal_records
+from tapis.simulator.cuts.split import cut_rows
 from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 
@@ -200,23 +200,3 @@ def sweep(game, seed, deals, board="cpython", torn=True, options=None, every=1, 
     wrote = writes(game, seed, deals, options)
     return cut_rows(functools.partial(one, game, seed, deals, options=options), len(wrote), torn, every,
                     progress, workers)
-
-
-def cut_rows(cut, writes, torn, every, progress, workers):
-    """cut(at, torn) at every `every`-th of `writes` writes (torn too: twice each), over
-    `workers` processes; the rows in the writes' order, progress(n, total) after each."""
-    cuts = [(at, t) for at in range(1, writes + 1, every) for t in ((False, True) if torn else (False,))]
-    rows = []
-    if not cuts:
-        return rows
-    ats, torns = zip(*cuts)
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        for row in (pool.map(cut, ats, torns, chunksize=2) if pool is not None else map(cut, ats, torns)):
-            rows.append(row)
-            if progress is not None:
-                progress(len(rows), len(cuts))
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-    return rows

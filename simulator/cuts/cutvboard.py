@@ -23,6 +23,7 @@ from tapis.firmware.offboard.rng import source
 from tapis.simulator.boards import vboard as V
 from tapis.simulator.table.devices import EmuShoe
 from tapis.simulator.cuts.metersums import compare, journal_records
+from tapis.simulator.cuts.split import cut_rows
 from tapis.simulator.table.emulated import StalledTable
 from tapis.simulator.boards.vtable import BoardError, BusBridge, VirtualBoardTable
 
@@ -236,6 +237,5 @@ def sweep(game, seed, deals, torn=True, options=None, every=1, progress=None, wo
     """cutsweep.sweep on the virtual board (options: the game's defaults only)."""
     if options is not None:
         raise ValueError("the virtual board's sweep plays the game's default options")
-    from tapis.simulator.cuts.cutsweep import cut_rows
     what = one(game, seed, deals, 0, False)[1]
     return cut_rows(functools.partial(row, game, seed, deals), len(what), torn, every, progress, workers)

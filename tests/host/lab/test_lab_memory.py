@@ -1,7 +1,7 @@
 # The lab's critical memory section (host/lab/memory.py, issue 47.4): by default the power cuts
 # are spread over each run's writes; --every-write cuts at every one of them (twice: right
 # after it and torn inside it), over the lab's workers; given a stock MicroPython image, a
-# sample is cut on the emulated Pico too (simulator/cuts/cutpico.py), else the section says none.
+# sample is cut on the emulated Pico too (host/pico/cuts.py), else the section says none.
 import os
 
 import pytest
@@ -31,7 +31,7 @@ IMAGE = os.environ.get("TAPIS_PICO_IMAGE")
 @pytest.mark.slow  # two runs of the emulated chip, about 40 s each: make test cuts the virtual board
 # (test_cutsweep.py's) and the Pico's flash (test_meters_power_vboard.py's counterpart) elsewhere
 def test_the_picos_sample_cuts_its_flash_and_it_resumes_with_its_meters_equal_the_sums(tmp_path):
-    from tapis.simulator.cuts import cutpico
+    from tapis.host.pico import cuts as cutpico
     made, every, rows = cutpico.sample("ecarte", 3, 1, 1, IMAGE)
     assert made > 10 and every == made
     row, = rows

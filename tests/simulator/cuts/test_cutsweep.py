@@ -60,7 +60,7 @@ def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, 
 
 
 def test_a_sweep_over_two_worker_processes_gives_the_rows_of_one():
-    """The lab's --every-write splits the cuts over its workers (cutsweep.cut_rows): the same
+    """The lab's --every-write splits the cuts over its workers (simulator/cuts/split.py): the same
     rows, in the writes' order, as one process cuts them."""
     one = C.sweep("club", 3, 2, every=9)
     assert len(one) >= 8 and C.sweep("club", 3, 2, every=9, workers=2) == one and _bad(one) == []

@@ -1,10 +1,10 @@
 # A power cut at a flash write of the emulated Pico (the real firmware on a stock MicroPython
 # image, flashed as tapis flash flashes it), for the lab's sample (host/lab/memory.py) as
-# cutsweep.py's rows: the cut falls on the chip's own flash operations (an erase or a program
+# simulator/cuts/cutsweep.py's rows: the cut falls on the chip's own flash operations (an erase or a program
 # of littlefs's blocks, EmulatedPico.cut_power_at), right after one or torn in its middle, and
 # the chip boots again from its flash as at power-on; the table's CPython mirror follows the
 # resume (host/pico/table.py). Then the board's files, read off the chip, are checked as the lab
-# reads them (cutvboard.check). tests/firmware/meters/test_meters_power_pico.py cuts so too.
+# reads them (simulator/cuts/cutvboard.check). tests/firmware/meters/test_meters_power_pico.py cuts so too.
 import tempfile
 from pathlib import Path
 
