@@ -19,12 +19,34 @@ def flash_ops(t):
     return f["erases"] + f["programs"]
 
 
+def played(t, deals, at=0, torn=False):
+    """`t` (a host.pico.table.PicoTable) plays `deals` deals, the power cut at its flash
+    operation `at` after now (0: never), right after it or torn; then one deal more (after a
+    cut, from the resume). The flash operations those deals made (before the cut, if cut)."""
+    before = flash_ops(t)
+    if at:
+        t.pico.cut_power_at(at, torn)
+    t.run_deals(deals)
+    made = flash_ops(t) - before
+    t.run_deals(deals + 1)
+    return made
+
+
+def read_files(t, to):
+    """The board's critical memory (FILES) read off the chip into the folder `to` (the table
+    stops at its REPL); (its device key, its device id)."""
+    from tapis.host.pico import flash as picoflash
+    key, ident = t.identity()
+    for path, data in picoflash.get_files(t.pico, FILES).items():
+        (to / path).write_bytes(data)
+    return key, ident
+
+
 def one(game, seed, deals, at, torn, image):
     """`deals` deals on the emulated Pico flashed from `image`, the power cut at its flash
     operation `at` after its boot (0: never), right after it or torn; one deal more after the
     resume; its files checked. (Its row, as cutsweep.one's; the flash operations it made
     before the cut, or in all when not cut.)"""
-    from tapis.host.pico import flash as picoflash
     from tapis.host.pico.table import PicoTable
     from tapis.simulator.pico.setup import PicoError
 
@@ -33,19 +55,11 @@ def one(game, seed, deals, at, torn, image):
     made = 0
     try:
         with PicoTable(seed, game, image=image) as t, tempfile.TemporaryDirectory() as tmp:
-            before = flash_ops(t)
-            if at:
-                t.pico.cut_power_at(at, torn)
-            t.run_deals(deals)
-            made = flash_ops(t) - before
-            t.run_deals(deals + 1)  # (after a cut: play goes on from the resume)
+            made = played(t, deals, at, torn)
             row["cut"] = bool(t.resumes)
-            key, ident = t.identity()  # (the table stopped at its REPL)
-            flash = Path(tmp)
-            for path, data in picoflash.get_files(t.pico, FILES).items():
-                (flash / path).write_bytes(data)
             row["resumed"] = not at or bool(t.resumes)
-            row.update(check(flash, game, seed, key, ident))
+            key, ident = read_files(t, Path(tmp))
+            row.update(check(Path(tmp), game, seed, key, ident))
     except (PicoError, RuntimeError, AssertionError) as e:
         row["why"] = "%s: %s" % (type(e).__name__, e)
     return row, made

@@ -18,32 +18,19 @@ from test_meters_power_vboard import agrees
 IMAGE = os.environ.get(IMAGE_ENV)
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set %s to a MicroPython RPI_PICO .uf2 image" % IMAGE_ENV)
 DEALS = 2  # within écarté's first game: the journal holds it whole
-FILES = ("journal.bin", "journal.meters.a", "journal.meters.b", "events.bin", "events.bad")
-
-
-def flash_ops(t):
-    f = t.pico.stats()["flash"]
-    return f["erases"] + f["programs"]
 
 
 def run(tmp_path, at, torn=False, seed=3):
     """The Pico's power cut at its flash operation `at` after its boot (0: never) while
     DEALS deals are played; then one more deal, and its files checked. (The flash
     operations those deals made, when not cut; how many times it resumed.)"""
-    from tapis.host.pico import flash as picoflash
+    from tapis.host.pico.cuts import played, read_files
     from tapis.host.pico.table import PicoTable
     with PicoTable(seed, "ecarte", image=IMAGE) as t:
-        before = flash_ops(t)
-        if at:
-            t.pico.cut_power_at(at, torn)
-        t.run_deals(DEALS)
-        made = flash_ops(t) - before
-        t.run_deals(DEALS + 1)  # (after a cut: play goes on from the resume)
-        key, ident = t.identity()  # (the table stopped at its REPL)
+        made = played(t, DEALS, at, torn)
         flash = tmp_path / ("cut-%d%s" % (at, "t" if torn else ""))
         flash.mkdir()
-        for path, data in picoflash.get_files(t.pico, FILES).items():
-            (flash / path).write_bytes(data)
+        key, ident = read_files(t, flash)
         entries = agrees(flash, seed, key, ident)
         resumed = len(t.resumes)
     ups = [e["c"] for e in entries].count("power-up")
