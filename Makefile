@@ -80,12 +80,12 @@ test: install
 # thousands of deals on lossy links. Split across both cores (pytest-xdist, a test to whichever
 # core is free: worksteal); the time it took printed at the end (docs/reliability.md).
 # The noisy and lossy tables' figures (deals, sessions begun again, frames counted toward the
-# attack tilt, tilts) are summed at the end from build/soak.jsonl (tests/simulator/table/test_soak.py).
+# attack tilt, tilts) are summed at the end from build/soak.jsonl (tests/soak_figures.py).
 SOAK_FIGURES := $(CURDIR)/build/soak.jsonl
 soak: install
 	@mkdir -p build && rm -f $(SOAK_FIGURES); start=$$(date +%s); \
 	TAPIS_SOAK_FIGURES=$(SOAK_FIGURES) $(BIN)/python -m pytest -n 2 --dist worksteal -m slow --durations=25; rc=$$?; \
-	[ -f $(SOAK_FIGURES) ] && $(BIN)/python tests/simulator/table/test_soak.py $(SOAK_FIGURES); \
+	[ -f $(SOAK_FIGURES) ] && $(BIN)/python tests/soak_figures.py $(SOAK_FIGURES); \
 	echo "make soak: $$(( $$(date +%s) - start )) s of wall time, pytest exit $$rc"; exit $$rc
 
 bench: install

@@ -1,5 +1,5 @@
 # The lab's critical memory (issue 47.4; issue 30.1, 30.8: GLI-11-style critical memory kept and checked,
-# play resumed after a power loss with nothing lost): simulator/cuts/cutsweep.py's sweep, a run of
+# play resumed after a power loss with nothing lost): simulator/cuts/sweep.py's sweep, a run of
 # deals on a table keeping its journal, its two meters copies and its event log as a board
 # does, cut once at a write of any of them (right after it, and torn inside it), the board
 # booted again from what its flash holds and the shoe a new one; the table must resume and
@@ -13,6 +13,7 @@ import functools
 import json
 
 from tapis.simulator.cuts import cutsweep
+from tapis.simulator.cuts.sweep import sweep
 
 GAMES = ("club", "ecarte", "piquet")
 SIZES = {  # the CPython board's run and cuts a game; the virtual board's and the Pico's (slower: samples)
@@ -55,7 +56,7 @@ def _sweep(game, seed, deals, board, cuts, advance, workers, pico):
         return cutpico.sample(game, seed, deals, cuts, pico, progress)  # (its flash operations: its "writes")
     writes = _writes(game, seed, deals)
     every = 1 if cuts is None else max(1, (2 * writes) // max(1, cuts))  # each write cut twice: after it, torn inside
-    rows = cutsweep.sweep(game, seed, deals, board=board, torn=True, every=every, progress=progress, workers=workers)
+    rows = sweep(game, seed, deals, board=board, torn=True, every=every, progress=progress, workers=workers)
     return writes, every, rows
 
 
@@ -81,7 +82,7 @@ def run(out, quick, seed, advance=lambda n=1: None, workers=1, every_write=False
     pico_said = ("; the emulated Pico (a stock MicroPython image): écarté, %d deals, %d cuts of its own flash "
                  "operations" % (s["pico_deals"], s["pico_cuts"]) if pico and s["pico_cuts"] else
                  "; no emulated Pico sample (no MicroPython RPI_PICO image given: --pico or $TAPIS_PICO_IMAGE)")
-    return {"method": "simulator/cuts/cutsweep.py: a power cut %s a run of %d deals (the CPython board; the "
+    return {"method": "simulator/cuts/sweep.py: a power cut %s a run of %d deals (the CPython board; the "
                       "virtual board: %d deals), right after the write and torn inside it; the board boots again "
                       "from its flash, the shoe is a new one%s" % (how, s["deals"], s["vboard_deals"], pico_said),
             "rows": table, "pass": all(r["pass"] is not False for r in table)}

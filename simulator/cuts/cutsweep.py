@@ -8,12 +8,11 @@
 # must resume, finish the run, and its meters must equal the independent sums over its
 # records (simulator/cuts/metersums.py), its event log's chain verify, and nothing lock.
 #
-#     sweep("club", 3, 24) -> [{"write": 17, "wrote": "meters", "torn": False, "resumed": True,
+#     sweep.sweep("club", 3, 24) -> [{"write": 17, "wrote": "meters", "torn": False, "resumed": True,
 #                              "lost": 0, "agree": True, ...}, ...]
 #
-# board="cpython": the firmware on this process (boot.build, as tests/table_rig.py builds it);
-# board="vboard": the MicroPython virtual board (simulator/boards/vboard.py), its files cut there.
-import functools
+# The firmware on this process (boot.build, as tests/table_rig.py builds it); the sweeps
+# themselves, here and on the MicroPython virtual board, are sweep.py's.
 
 from tapis.firmware.boot.build import build
 from tapis.firmware.eventlog.log import EventLog
@@ -24,7 +23,6 @@ from tapis.firmware.offboard.memstore import MemoryStore
 from tapis.firmware.offboard.rng import source
 from tapis.simulator.table.devices import EmuShoe
 from tapis.simulator.cuts.metersums import compare, journal_records
-from tapis.simulator.cuts.split import cut_rows
 from tapis.simulator.table.emulated import EmulatedTable, StalledTable
 from tapis.simulator.testkey import TEST_DEVICE, TEST_KEY
 
@@ -185,18 +183,3 @@ def check(t):
     except JournalError as e:
         out["agree"], out["why"] = False, "event log: %s" % e
     return out
-
-
-def sweep(game, seed, deals, board="cpython", torn=True, options=None, every=1, progress=None, workers=1):
-    """A power cut at every write (every `every`-th) of a run of `deals` deals from `seed`,
-    clean and (torn) torn inside it: a row a cut (one(): write, wrote, torn, resumed, lost:
-    the deals voided, agree: the meters equal the sums over the records, why); the cuts run
-    over `workers` processes, the rows in order."""
-    if board == "vboard":
-        from tapis.simulator.cuts.cutvboard import sweep as on_vboard
-        return on_vboard(game, seed, deals, torn, options, every, progress, workers)
-    if board != "cpython":
-        raise ValueError("board %r: cpython or vboard" % (board,))
-    wrote = writes(game, seed, deals, options)
-    return cut_rows(functools.partial(one, game, seed, deals, options=options), len(wrote), torn, every,
-                    progress, workers)

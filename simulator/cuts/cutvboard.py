@@ -1,4 +1,4 @@
-# Every game resumes from every state on the MicroPython virtual board (simulator/cuts/cutsweep.py's
+# Every game resumes from every state on the MicroPython virtual board (simulator/cuts/sweep.py's
 # sweep(board="vboard")): the unix port's board, its flash a directory (its journal, meters
 # copies and event log files outlive the cut), with a cutter imported before the firmware
 # (CUT): every write the board makes to its flash is counted (cut.n, and cut.w the file each
@@ -7,6 +7,7 @@
 # holding no pack, as cutsweep's. tests/firmware/meters/test_meters_power_vboard.py cuts écarté so too.
 import contextlib
 import functools
+from concurrent.futures import ProcessPoolExecutor
 import tempfile
 from pathlib import Path
 
@@ -23,7 +24,6 @@ from tapis.firmware.offboard.rng import source
 from tapis.simulator.boards import vboard as V
 from tapis.simulator.table.devices import EmuShoe
 from tapis.simulator.cuts.metersums import compare, journal_records
-from tapis.simulator.cuts.split import cut_rows
 from tapis.simulator.table.emulated import StalledTable
 from tapis.simulator.boards.vtable import BoardError, BusBridge, VirtualBoardTable
 
@@ -233,9 +233,20 @@ def row(game, seed, deals, at, torn):
     return one(game, seed, deals, at, torn)[0]
 
 
-def sweep(game, seed, deals, torn=True, options=None, every=1, progress=None, workers=1):
-    """cutsweep.sweep on the virtual board (options: the game's defaults only)."""
-    if options is not None:
-        raise ValueError("the virtual board's sweep plays the game's default options")
+def sweep(game, seed, deals, torn=True, every=1, progress=None, workers=1):
+    """sweep.sweep on the virtual board: each cut a run of its own from the seed (a board's
+    process each), over `workers` processes; the rows in the writes' order."""
     what = one(game, seed, deals, 0, False)[1]
-    return cut_rows(functools.partial(row, game, seed, deals), len(what), torn, every, progress, workers)
+    cuts = [(at, t) for at in range(1, len(what) + 1, every) for t in ((False, True) if torn else (False,))]
+    rows = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 and cuts else None
+    cut = functools.partial(row, game, seed, deals)
+    try:
+        for r in (pool.map(cut, *zip(*cuts)) if pool is not None else (cut(a, t) for a, t in cuts)):
+            rows.append(r)
+            if progress is not None:
+                progress(len(rows), len(cuts))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return rows

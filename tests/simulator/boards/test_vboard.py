@@ -269,7 +269,10 @@ CYCLES = (60, 310, 560, 810)  # a power cycle a few events into the deal after e
 # each deal's end; piquet plays at 136 KB, écarté and club not at 128 and 136 (tally's
 # record reads): 144 and 152 play the 1,000 deals. Not bisected further. 7 December (issue 48):
 # piquet at 136 KB missed a 1 KB block at a boot (tally.parse), at 92b55c4 too; 144 plays it.
-UNIX_HEAP_ROM = {"ecarte": 144 * 1024, "piquet": 144 * 1024, "club": 152 * 1024}
+# 7 December, make soak on 6245c64 (the chain of custody, streamed answers): écarté at 144 and
+# club at 152 KB missed a 1,045-byte block reading a record for the meters' commit
+# (tally._records); 152 and 160 play the 1,000 deals. The 32-bit gate (HEAP_BUDGET) is the bound.
+UNIX_HEAP_ROM = {"ecarte": 152 * 1024, "piquet": 144 * 1024, "club": 160 * 1024}
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from tapis.simulator.cuts import cutsweep as C
+from tapis.simulator.cuts.sweep import sweep
 
 GAMES = [("ecarte", 3, 4), ("club", 3, 4), ("piquet", 5, 3)]
 
@@ -22,7 +23,7 @@ def test_a_cut_at_a_sample_of_writes_resumes_and_the_meters_equal_the_sums(game,
     wrote = C.writes(game, seed, deals)
     assert set(wrote) == {"journal", "meters", "event log"}
     every = max(1, len(wrote) // 6)
-    rows = C.sweep(game, seed, deals, every=every)
+    rows = sweep(game, seed, deals, every=every)
     assert len(rows) >= 12 and all(r["cut"] for r in rows)
     assert _bad(rows) == []
     # and each kind's writes, whatever the stride met: the first (after the boot's power-up)
@@ -54,16 +55,18 @@ def test_a_club_table_cut_mid_talia_resumes_with_a_fresh_shoe():
 @pytest.mark.slow
 @pytest.mark.parametrize("game, seed, deals", [("ecarte", 3, 24), ("club", 3, 24), ("piquet", 5, 24)])
 def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, deals):
-    rows = C.sweep(game, seed, deals)
+    rows = sweep(game, seed, deals, workers=2)
     assert len(rows) == 2 * len(C.writes(game, seed, deals))
     assert _bad(rows) == []
 
 
-def test_a_sweep_over_two_worker_processes_gives_the_rows_of_one():
-    """The lab's --every-write splits the cuts over its workers (simulator/cuts/split.py): the same
-    rows, in the writes' order, as one process cuts them."""
-    one = C.sweep("club", 3, 2, every=9)
-    assert len(one) >= 8 and C.sweep("club", 3, 2, every=9, workers=2) == one and _bad(one) == []
+def test_a_sweep_forked_from_one_run_gives_the_rows_of_runs_cut_one_by_one():
+    """simulator/cuts/sweep.py plays the run once and forks a child at each write it cuts;
+    each child's row is the row of the run played from the seed and cut there, one worker
+    or two."""
+    forked = sweep("club", 3, 2, every=9, workers=2)
+    assert len(forked) >= 8 and _bad(forked) == [] and sweep("club", 3, 2, every=9) == forked
+    assert forked == [C.one("club", 3, 2, r["write"], r["torn"]) for r in forked]
 
 
 def test_on_the_virtual_board_a_club_table_cut_resumes_and_its_meters_equal_the_sums():
@@ -80,7 +83,7 @@ def test_on_the_virtual_board_a_club_table_cut_resumes_and_its_meters_equal_the_
 @pytest.mark.slow
 @pytest.mark.parametrize("game, seed, deals", [("ecarte", 3, 6), ("club", 3, 6), ("piquet", 5, 3)])
 def test_on_the_virtual_board_a_cut_at_every_write_resumes(game, seed, deals):
-    rows = C.sweep(game, seed, deals, board="vboard")
+    rows = sweep(game, seed, deals, board="vboard")
     assert _bad(rows) == []
 
 

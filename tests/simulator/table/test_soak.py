@@ -7,7 +7,6 @@ of noise into the shoe's port, 2 x 10^5 into the bus's, thousands of deals of ea
 docs/reliability.md: with TAPIS_SOAK_FIGURES set (make soak) each noisy or lossy table adds
 a JSON line to that file (its deals, the sessions its links began again, the frames counted
 toward the attack tilt, its tilts), and `python tests/simulator/table/test_soak.py FILE` sums them."""
-import json
 import os
 import random
 import sys
@@ -18,6 +17,7 @@ import pytest
 from tapis.simulator import kits
 from tapis.simulator.table.emulated import EmulatedTable
 from tapis.simulator.table.wires import parse_faults
+from soak_figures import figures
 from table_rig import Rig, total_events
 from test_power_loss import reset_after_every_write
 
@@ -75,31 +75,6 @@ class Noise:
             junk = self.rng.randbytes(self.rng.randrange(1, self.burst + 1))
             self.end.receive(junk)
             self.sent += len(junk)
-
-
-def figures(t, seen, tilted, wall, **what):
-    """The table's soak figures, a JSON line to TAPIS_SOAK_FIGURES's file (make soak)."""
-    path = os.environ.get("TAPIS_SOAK_FIGURES")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps(dict(what, deals=t.game.finished_deals(), sessions=t.sessions,
-                                    counted=sum(k for _ms, k in seen), tilts=tilted,
-                                    table_s=round(t.now / 1000), wall_s=round(time.monotonic() - wall))) + "\n")
-
-
-def summary(path):
-    """The figures of a make soak, summed by kind, game and level."""
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            row = rows.setdefault((r["kind"], r["game"], r["level"]), [0] * 6)
-            for i, v in enumerate((1, r["deals"], r["sessions"], r["counted"], len(r["tilts"]), r["wall_s"])):
-                row[i] += v
-    print("%-6s %-7s %-14s %6s %7s %9s %8s %6s %7s" % ("soak", "game", "level", "tables", "deals", "sessions",
-                                                     "counted", "tilts", "wall s"))
-    for (kind, game, level), row in sorted(rows.items()):
-        print("%-6s %-7s %-14s %6d %7d %9d %8d %6d %7d" % ((kind, game, level) + tuple(row)))
 
 
 def noisy_run(seed, game, port, total):
@@ -220,7 +195,3 @@ def test_power_cuts_at_every_write_over_many_seeds(game, seed):
     ref = Rig(seed, game).run(1)
     _rig, got = reset_after_every_write(seed, game, 1)
     assert total_events(got) == total_events(ref)
-
-
-if __name__ == "__main__":
-    summary(sys.argv[1])
