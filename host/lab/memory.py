@@ -20,7 +20,7 @@ SIZES = {  # the CPython board's run and cuts a game; the virtual board's and th
     "quick": {"deals": 2, "cuts": 4, "vboard_deals": 2, "vboard_cuts": 2, "vboard_games": ("club",),
               "pico_deals": 1, "pico_cuts": 0},
     "full": {"deals": 24, "cuts": 40, "vboard_deals": 6, "vboard_cuts": 6, "vboard_games": GAMES,
-             "pico_deals": 2, "pico_cuts": 4},
+             "pico_deals": 2, "pico_cuts": 2},
 }
 
 
