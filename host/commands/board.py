@@ -31,6 +31,8 @@ def register(sub):
                       "never moves its journal aside by itself.")
     j.add_argument("--port", type=A.port, required=True, help="the board's USB serial port (pyserial URL, or auto)")
     j.add_argument("--out", help="where to write the copy (default: journal-<device>-<UTC time>.bin)")
+    j.add_argument("--timeout", type=A.seconds, default=5.0,
+                   help="seconds the board may take to answer on its port (default 5)")
     j.add_argument("--move-aside", action="store_true",
                    help="after the copy is written and read back equal, rename the board's journal aside")
     j.set_defaults(func=journal, parser=j)
@@ -63,7 +65,7 @@ def journal(args):
     from tapis.host.errors import FlashError
 
     try:
-        t = connect(args.port)
+        t = connect(args.port, args.timeout)
     except FlashError as e:
         sys.stderr.write("tapis board: %s\n" % e)
         return 2

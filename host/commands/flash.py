@@ -34,6 +34,8 @@ def register(sub):
     p.add_argument("--entry", default="firmware.boot.main",
                    help="module main.py starts once the check passes (default firmware.boot.main; "
                    "'none': check only)")
+    p.add_argument("--timeout", type=A.seconds, default=5.0,
+                   help="seconds the board may take to answer on its port (default 5)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no messages, only errors")
     p.add_argument("--json", action="store_true", help="one JSON object with the result")
     g = p.add_argument_group("what the table plays (config.json, signed with the firmware)")
@@ -111,12 +113,12 @@ def run(args):
             log("copied %s to the Pico's BOOTSEL drive" % copy_to_drive(args.image, find_drive(args.drive)))
             wait_for_port(args.port)
         if args.check:
-            result = verify(args.port, key_file=args.key_file)
+            result = verify(args.port, key_file=args.key_file, wait=args.timeout)
             log("verified: %d files on device %s match its signed manifest" % (result["files"], result["device"]))
         else:
             result = flash(args.port, entry=entry, key_file=args.key_file, verify=args.verify, log=log,
                              force=args.force, progress=partial(progress, unit="files", quiet=args.quiet),
-                             config=config, extra=extra, product=args.image)
+                             config=config, extra=extra, product=args.image, wait=args.timeout)
     except FlashError as e:
         if args.json:
             print(json.dumps({"schema": "tapis.flash/1", "ok": False, "error": str(e)}))

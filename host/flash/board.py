@@ -23,9 +23,10 @@ def _mpremote():
 RAW_REPL_WAIT = 5  # seconds a board may take to answer Ctrl-C, Ctrl-A and a soft reset
 
 
-def connect(url):
+def connect(url, wait=RAW_REPL_WAIT):
     """mpremote's transport to the board at `url` (a device path, a pty, a pyserial URL, or
-    'auto': the one board plugged in), in its raw REPL. NoBoard when nothing answers there."""
+    'auto': the one board plugged in), in its raw REPL. NoBoard when nothing answers there
+    within `wait` seconds (a command's --timeout)."""
     from tapis.host.ports import PortError, resolve
 
     SerialTransport, TransportError, _ = _mpremote()
@@ -40,7 +41,7 @@ def connect(url):
         raise NoBoard("cannot open the port %s: %s" % (url, _why(e))) from None
     try:
         with redirect_stdout(io.StringIO()):  # what mpremote prints of a failed attempt
-            t.enter_raw_repl(soft_reset=True, timeout_overall=RAW_REPL_WAIT)
+            t.enter_raw_repl(soft_reset=True, timeout_overall=wait)
     except (TransportError, OSError) as e:
         t.close()
         raise NoBoard("no MicroPython board answers at %s (%s)" % (url, _why(e))) from None

@@ -6,17 +6,18 @@ import hashlib
 import json
 
 from tapis.firmware.verify import wots as S
-from tapis.host.flash.board import board_version, connect, device_id, exec_ok
+from tapis.host.flash.board import RAW_REPL_WAIT, board_version, connect, device_id, exec_ok
 from tapis.host.errors import FlashError
 from tapis.host.flash.files import board_hashes
 from tapis.host.keys import sign_path
 from tapis.host.flash.sign import Signer
 
 
-def verify(url, key_file=None):
+def verify(url, key_file=None, wait=RAW_REPL_WAIT):
     """Read the board's manifest and hashes back and check them under the host's key,
-    without deploying. Returns a summary dict; raises FlashError on any mismatch."""
-    t = connect(url)
+    without deploying (wait: the seconds the board may take to answer, board.connect's).
+    Returns a summary dict; raises FlashError on any mismatch."""
+    t = connect(url, wait)
     try:
         device = device_id(t)
         if not device:

@@ -41,7 +41,8 @@ from contextlib import contextmanager
 
 from tapis.firmware.verify import fwimage
 from tapis.firmware.verify import wots as S
-from tapis.host.flash.board import board_version, check_versions, compiler_version, connect, device_id, exec_ok
+from tapis.host.flash.board import (RAW_REPL_WAIT, board_version, check_versions, compiler_version, connect,
+                                    device_id, exec_ok)
 from tapis.host.errors import FlashError
 from tapis.host.flash.files import REMOVE_STALE, board_hashes, unchanged, write_files
 from tapis.host.flash.image import DEFAULT_ENTRY, IMAGE, MOUNTER, build_image, configuration
@@ -54,15 +55,16 @@ from tapis.host.flash.verify import keep_image
 
 
 def flash(url, entry=DEFAULT_ENTRY, key_file=None, verify=False, log=print, force=False,
-          progress=None, config=None, extra=None, product=None):
+          progress=None, config=None, extra=None, product=None, wait=RAW_REPL_WAIT):
     """Compile, sign, deploy and (verify=True) read back. Returns a summary dict. Files the
     board already holds unchanged are not written again (force=True writes them all);
     `progress(total)` is a context manager giving advance() per file written (host/progress.py);
     config: config.json's bytes (configuration()); écarté's defaults if None; extra: boot.py
     and lib/ files (extra_files()). product: the path of the product image's UF2 the board
-    runs (host/flash/product.py): its code is frozen, only the configuration and keys go."""
+    runs (host/flash/product.py): its code is frozen, only the configuration and keys go.
+    wait: the seconds the board may take to answer (board.connect's)."""
     uf2, whole = read_uf2(product) if product else (None, None)
-    t = connect(url)
+    t = connect(url, wait)
     try:
         board = board_version(t)
         if product:

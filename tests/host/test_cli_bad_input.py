@@ -35,13 +35,13 @@ BASE = {
     ("odds", "club"): [],
     ("odds", "ecarte"): ["--hand", "7H KS QS JS 7D", "--turned", "8H"],
     ("simulate",): ["--rounds", "1"],
-    ("flash",): ["--port", "loop://"],
+    ("flash",): ["--port", "loop://", "--timeout", "0.2"],  # (loop:// never answers: a value let through waits it)
     ("shoe", "monitor"): ["--port", "loop://", "--duration", "0.2"],
     ("shoe", "emulate"): ["--port", "loop://", "--count", "1"],
     ("shoe", "draw"): ["--port", "loop://", "--timeout", "0.2", "1"],
     ("recall",): ["--port", "loop://", "--timeout", "0.2"],
     ("board", "emulate"): ["--duration", "0.1"],
-    ("board", "journal"): ["--port", "loop://"],
+    ("board", "journal"): ["--port", "loop://", "--timeout", "0.2"],
     ("pair",): ["--port", "loop://", "--timeout", "0.2", "--board", "tapis-test-board"],
     ("image", "build"): [],
     ("pit",): ["--floor", "1", "--port", "0"],
@@ -248,11 +248,7 @@ def home():
 
 
 @pytest.mark.parametrize("path,name,k", fuzzed())
-def test_a_bad_value_exits_2_in_one_line_and_writes_nothing(home, path, name, k, monkeypatch):
-    from tapis.host.flash import board
-    monkeypatch.setattr(board, "RAW_REPL_WAIT", 0.2)  # loop:// never answers: 5 s a value it let through to
-    # the port (a --boot-py that is there), 45 s of make test
-
+def test_a_bad_value_exits_2_in_one_line_and_writes_nothing(home, path, name, k):
     @settings(max_examples=6, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(values(k, name))

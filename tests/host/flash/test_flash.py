@@ -192,15 +192,20 @@ def test_flash_to_a_port_with_no_board_exits_2_in_one_line(tmp_path):
                                                           "error": p.stderr.strip()[len("tapis flash: "):]}
 
 
-def test_flash_to_a_port_where_no_micropython_answers_exits_2():
+def test_flash_to_a_port_where_no_micropython_answers_exits_2_within_its_timeout():
+    """--timeout (default 5 s): how long tapis flash and tapis board journal wait for a board
+    on the port (they waited 5 s whatever was asked)."""
     master, slave = os.openpty()  # a serial line with nobody at the other end
     try:
-        p = tapis("flash", "--port", os.ttyname(slave), "--check")
+        for cmd in (["flash", "--check"], ["board", "journal"]):
+            t0 = time.monotonic()
+            p = tapis(*cmd, "--port", os.ttyname(slave), "--timeout", "0.5")
+            took = time.monotonic() - t0
+            assert p.returncode == 2 and "no MicroPython board answers at" in p.stderr, p.stderr
+            assert len(p.stderr.strip().splitlines()) == 1 and took < 4.5, took
     finally:
         os.close(master)
         os.close(slave)
-    assert p.returncode == 2 and "no MicroPython board answers at" in p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1
 
 
 def test_flash_needs_a_port():
