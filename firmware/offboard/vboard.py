@@ -78,14 +78,15 @@ class BusPort:
         return data
 
 
-def new_controller(name, kw, shoe, bus, journal, counter=None, host=None):
+def new_controller(name, kw, shoe, bus, journal, counter=None, host=None, root=""):
     """The controller as firmware/boot/main.py makes it on a real board: the self-test first,
     then firmware.boot.build.build from the journal (a file: the port's filesystem is not the
     Python heap, as flash is not), the shoe on a Link over `shoe`, every other device on
     the bus over `bus`. `name` and `kw` (its Options' keyword arguments) say what a fresh
     journal begins. counter: the path of an emulated ATECC608's counters (off the board's
     flash: offboard/atecc608.py), whose counter main.py's board finds on its I2C; None: none.
-    host: the port of the operator's link (main.py's USB with "host_link": "usb"), or None."""
+    host: the port of the operator's link (main.py's USB with "host_link": "usb"), or None;
+    root: where its files are (Controller.root)."""
     from ..boot import build as boot, selftest  # boot-only: unloaded once the table is built
 
     store = FileStore(journal)
@@ -126,11 +127,9 @@ def new_controller(name, kw, shoe, bus, journal, counter=None, host=None):
     ctrl.counter = counter  # type: ignore  (Controller.counter: None or a Counter)
     from ..boot.powerup import deferred  # main.py's once playing: the power-up, the older segments
     deferred(ctrl, TEST_KEY, "vboard", unchecked)
-    # its files where it runs (the unix port: a directory of the host's; the webassembly port's
-    # /img/), beside the firmware package, as recall.py and swcheck.py read them
-    from .. import wire
-    f = getattr(wire, "__file__", "")  # (.../firmware/wire.mpy; frozen: none, its root "")
-    ctrl.root = f[:f.rfind("firmware/")] if "firmware/" in f else ""
+    # its files where it runs, as recall.py and swcheck.py read them (the unix port: the
+    # directory of the host's it runs in; the webassembly port's flashed image: /img/)
+    ctrl.root = root
     unload("link.hello")
     boot.unload()
     unload("boot")  # (a board's main.py runs in it: this entry holds its own package instead)
@@ -148,11 +147,11 @@ def read_exactly(stream, n):
 
 
 async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=None, journal=None, counter=None,
-                host=False):
+                host=False, root=""):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     shoe, port, usb = BusPort(), BusPort(), BusPort()
-    ctrl = new_controller(name, kw, shoe, port, journal, counter, usb if host else None)
+    ctrl = new_controller(name, kw, shoe, port, journal, counter, usb if host else None, root)
     applied = [(None, tuple(ctrl.game.log))]  # what the game logged when it was set up
     rules = ctrl.game.apply
 
@@ -214,14 +213,17 @@ async def serve(name, kw, heap=False, base=0, stdin=None, stdout=None, js_gc=Non
 async def main(argv, base=0, js_gc=None):
     heap, host = "--heap" in argv, "--host" in argv
     journal = "/journal.bin"  # in the port's in-memory filesystem: a fresh one every run
-    counter = None
+    counter, root = None, ""
     for a in argv:
+        if a.startswith("--root="):  # where its files are: the webassembly port's flashed image (/img/)
+            root = a[7:]
         if a.startswith("--journal="):  # the unix port: a file of the host's
             journal = a[10:]
         if a.startswith("--counter="):  # an emulated ATECC608's counters: a file off the board's flash
             counter = a[10:]
-    rest = [a for a in argv if a not in ("--heap", "--host") and not a.startswith("--journal=") and not a.startswith("--counter=")]
+    named = ("--journal=", "--counter=", "--root=")
+    rest = [a for a in argv if a not in ("--heap", "--host") and not any(a.startswith(n) for n in named)]
     if not rest:
         raise SystemExit("usage: vboard.py GAME [OPTIONS_REPR] [--heap] [--host]")
     kw = eval(rest[1]) if len(rest) > 1 else None  # a dict literal from the host
-    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal, counter=counter, host=host)
+    await serve(rest[0], kw, heap, base, js_gc=js_gc, journal=journal, counter=counter, host=host, root=root)

@@ -96,8 +96,8 @@ class VirtualBoard:
         measure = MEASURE_HEAP if heap else MEASURE
         if source:
             argv = micropython.command(code=measure, args=args)
-        else:
-            argv = micropython.command(code=LOADER + measure, roots=(), args=args)
+        else:  # (LOADER writes the image to /img/: the board's files there)
+            argv = micropython.command(code=LOADER + measure, roots=(), args=args + ["--root=/img/"])
         if heap:
             argv.insert(1, "--expose-gc")  # node's collector, for js.gc()
         self._start(argv, timeout, flashed(host) if not source else None)
