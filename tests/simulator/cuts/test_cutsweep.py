@@ -57,7 +57,10 @@ def test_a_club_table_cut_mid_talia_resumes_with_a_fresh_shoe():
 def test_a_cut_at_every_write_resumes_and_the_meters_equal_the_sums(game, seed, deals):
     rows = sweep(game, seed, deals, workers=2)
     assert len(rows) == 2 * len(C.writes(game, seed, deals))
-    assert _bad(rows) == []
+    # make soak of 943d25d: club's write 159 once did not resume, its why cut off in the report;
+    # alone that cut resumes, and the whole sweep passed again at once. Each failure says why:
+    bad = ["%d%s %s: %s" % (r["write"], " torn" if r["torn"] else "", r["wrote"], r["why"]) for r in _bad(rows)]
+    assert not bad, bad
 
 
 def test_a_sweep_forked_from_one_run_gives_the_rows_of_runs_cut_one_by_one():
