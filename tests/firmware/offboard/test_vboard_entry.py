@@ -29,20 +29,22 @@ def modules():
 
 
 def replies(data):
-    """The board's output: its ready line, then each R reply as (shoe, bus, report)."""
+    """The board's output: its ready line, then each R reply as (shoe, bus, report) (and
+    nothing on its operator's link: none without --host)."""
     head, _, rest = data.partition(b"\n")
     out = []
     while rest:
         assert rest[:1] == b"R"
-        n, b, m, heap = struct.unpack(">IIII", rest[1:17])
-        body = rest[17:17 + n + b + m]
+        n, b, m, heap, h = struct.unpack(">IIIII", rest[1:21])
+        assert h == 0
+        body = rest[21:21 + n + b + m]
         out.append((body[:n], body[n:n + b], ast.literal_eval(body[n + b:].decode()) if m else []))
-        rest = rest[17 + n + b + m:]
+        rest = rest[21 + n + b + m:]
     return head, out
 
 
 def step(now, shoe=b"", bus=b""):
-    return b"S" + struct.pack(">IHH", now, len(shoe), len(bus)) + shoe + bus
+    return b"S" + struct.pack(">IHHH", now, len(shoe), len(bus), 0) + shoe + bus
 
 
 def test_a_step_then_quit_is_answered_with_the_uarts_bytes_and_the_games_report(tmp_path, modules):
