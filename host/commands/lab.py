@@ -23,7 +23,7 @@ def register(sub):
     p.add_argument("--image", metavar="UF2", help="the product image to identify (default: tapis image build's, "
                    "from $TAPIS_MICROPYTHON_SRC; none in --quick)")
     p.add_argument("--every-write", action="store_true", help="critical memory: a power cut at every write of each "
-                   "run, not a sample spread over them (hours, split over --workers: docs/lab.md)")
+                   "run, not a sample spread over them (forked from one run over --workers: docs/lab.md)")
     p.add_argument("--pico", metavar="UF2", default=os.environ.get("TAPIS_PICO_IMAGE") or None,
                    help="a stock MicroPython RPI_PICO image: a sample of the power cuts on the emulated Pico "
                    "running it (default $TAPIS_PICO_IMAGE; none: the section says so)")

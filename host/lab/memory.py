@@ -8,7 +8,7 @@
 # (simulator/cuts/cutvboard.py: fewer deals) and, given a stock MicroPython image, on the emulated
 # Pico (host/pico/cuts.py: its own flash operations cut, fewer still). By default the
 # cuts are spread evenly over the run's writes (the `every`-th write); every_write cuts at
-# every one of them, over the lab's worker processes (hours here: docs/lab.md).
+# every one of them, forked from one run over the lab's workers (docs/lab.md).
 import functools
 import json
 
@@ -29,7 +29,7 @@ def _writes(game, seed, deals):
     return len(cutsweep.writes(game, seed, deals))  # (the CPython board's: the virtual board's are alike)
 
 
-def _runs(quick, seed, every_write, pico):
+def _runs(quick, every_write, pico):
     """(game, board, deals, cuts: None for every write) of the section."""
     s = SIZES["quick" if quick else "full"]
     runs = [(game, "cpython", s["deals"], None if every_write else s["cuts"]) for game in GAMES]
@@ -42,7 +42,7 @@ def _runs(quick, seed, every_write, pico):
 
 def units(quick, seed=1, every_write=False, pico=None):
     """The cuts the section makes (the progress bar's units)."""
-    return sum(2 * _writes(g, seed, d) if n is None else n for g, _b, d, n in _runs(quick, seed, every_write, pico))
+    return sum(2 * _writes(g, seed, d) if n is None else n for g, _b, d, n in _runs(quick, every_write, pico))
 
 
 def _sweep(game, seed, deals, board, cuts, advance, workers, pico):
@@ -67,7 +67,7 @@ def run(out, quick, seed, advance=lambda n=1: None, workers=1, every_write=False
     raw.mkdir(parents=True, exist_ok=True)
     s = SIZES["quick" if quick else "full"]
     table = []
-    for game, board, deals, cuts in _runs(quick, seed, every_write, pico):
+    for game, board, deals, cuts in _runs(quick, every_write, pico):
         writes, every, rows = _sweep(game, seed, deals, board, cuts, advance, workers, pico)
         with open(raw / ("sweep-%s-%s.jsonl" % (game, board)), "w") as f:
             for r in rows:
